@@ -1,13 +1,77 @@
 // urnforest command-line tool: `urnforest <command> [options] [--json]`.
+// With --json, exactly one JSON document is printed on stdout, also on failure:
+// {"error":{"code":"CsvRaggedRow","message":"...","line":4,"column":7}} with a non-zero exit.
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "command.h"
+
+namespace {
+
+struct CommandEntry {
+  const char* name;
+  urnforest::cli::CommandFn run;
+  const char* summary;
+};
+
+const CommandEntry kCommands[] = {
+    {"train", urnforest::cli::RunTrain,
+     "--data FILE.csv [--target NAME] [--ensemble rf|bagging] [--trees N] [--mtry N] [--seed S] "
+     "--out MODEL"},
+    {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
+    {"info", urnforest::cli::RunInfo, "--model MODEL"},
+};
+
+void PrintUsage(FILE* stream) {
+  std::fprintf(stream, "usage: urnforest <command> [options] [--json]\n\ncommands:\n");
+  for (const CommandEntry& c : kCommands) std::fprintf(stream, "  %-9s %s\n", c.name, c.summary);
+}
+
+bool WantsJson(int argc, char** argv) {
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--json") == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  if (argc < 2 || std::strcmp(argv[1], "--help") == 0) {
-    std::printf("usage: urnforest <train|predict|info> [options] [--json]\n");
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
+    PrintUsage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
+  const bool json = WantsJson(argc, argv);
+  for (const CommandEntry& c : kCommands) {
+    if (std::strcmp(argv[1], c.name) != 0) continue;
+    urnforest::cli::Output out;
+    urnforest::Status status = c.run(argc, argv, out);
+    if (!status.ok()) {
+      std::fprintf(stderr, "urnforest %s: %s\n", c.name, status.ToString().c_str());
+      if (json) {
+        urnforest::cli::JsonWriter error;
+        error.BeginObject().Key("error").BeginObject();
+        error.Key("code").String(urnforest::CodeName(status.code));
+        error.Key("message").String(status.message);
+        if (status.line > 0) error.Key("line").Int(status.line);
+        if (status.column > 0) error.Key("column").Int(status.column);
+        error.EndObject().EndObject();
+        std::printf("%s\n", error.str().c_str());
+      }
+      return 1;
+    }
+    if (json) {
+      std::printf("%s\n", out.json.str().c_str());
+    } else {
+      std::printf("%s", out.text.c_str());
+    }
+    return 0;
+  }
   std::fprintf(stderr, "urnforest: unknown command '%s'\n", argv[1]);
+  if (json) {
+    std::printf("{\"error\":{\"code\":\"InvalidArgument\",\"message\":\"unknown command\"}}\n");
+  }
+  PrintUsage(stderr);
   return 2;
 }

@@ -25,6 +25,7 @@ const char* CodeName(StatusCode code) {
     case StatusCode::kColumnMismatch: return "ColumnMismatch";
     case StatusCode::kOutOfMemory: return "OutOfMemory";
     case StatusCode::kInternal: return "Internal";
+    case StatusCode::kIoError: return "IoError";
   }
   return "Internal";
 }

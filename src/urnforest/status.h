@@ -31,6 +31,7 @@ enum class StatusCode : int32_t {
   kColumnMismatch,       ///< Prediction data lacks a column the model needs, or types differ.
   kOutOfMemory,          ///< An allocation failed.
   kInternal,             ///< A bug: an invariant of the library does not hold.
+  kIoError,              ///< A file could not be read or written (CLI only).
 };
 
 /// The stable string name of a code, e.g. "CsvRaggedRow". Never null.

@@ -1,0 +1,40 @@
+#pragma once
+// Strict command-line option parsing: `--name value` pairs and boolean `--flag`s.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "urnforest/status.h"
+
+namespace urnforest::cli {
+
+/// Parsed options of one command. Every getter validates and fails with kInvalidArgument naming
+/// the option; nothing is silently coerced ("--trees 10x" is an error, not 10).
+class Args {
+ public:
+  /// Parses argv[first..argc). `value_options` take one value; `flags` take none. Unknown options,
+  /// repeated options, positional arguments and missing values are errors.
+  static Result<Args> Parse(int argc, char** argv, int first,
+                            const std::set<std::string>& value_options,
+                            const std::set<std::string>& flags);
+
+  bool Has(const std::string& name) const { return values_.count(name) > 0; }
+  bool Flag(const std::string& name) const { return flags_.count(name) > 0; }
+  /// The raw value; fails if the option is absent.
+  Result<std::string> Required(const std::string& name) const;
+  std::string Get(const std::string& name, const std::string& fallback) const;
+  /// Integer in [min, max]; `fallback` when absent.
+  Result<int64_t> Int(const std::string& name, int64_t fallback, int64_t min, int64_t max) const;
+  /// Finite real in [min, max]; `fallback` when absent.
+  Result<double> Real(const std::string& name, double fallback, double min, double max) const;
+  /// Comma-separated list of non-empty items.
+  Result<std::vector<std::string>> List(const std::string& name) const;
+
+ private:
+  std::map<std::string, std::string> values_;
+  std::set<std::string> flags_;
+};
+
+}  // namespace urnforest::cli

@@ -1,0 +1,31 @@
+#pragma once
+// The contract between cli/main.cpp and each command.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "json_writer.h"
+#include "urnforest/status.h"
+
+namespace urnforest::cli {
+
+/// What a command produces: one JSON document (printed with --json) and a human-readable text
+/// (printed otherwise). Progress and diagnostics go to stderr directly.
+struct Output {
+  JsonWriter json;
+  std::string text;
+};
+
+/// A command parses argv[2..argc), does its work, and fills `out`, or returns the failure.
+using CommandFn = Status (*)(int argc, char** argv, Output& out);
+
+/// Reads a whole file; kIoError naming the path on failure.
+Result<std::string> ReadFile(const std::string& path);
+/// Writes bytes to a file (replacing it); kIoError naming the path on failure.
+Status WriteFile(const std::string& path, const std::vector<uint8_t>& bytes);
+
+Status RunTrain(int argc, char** argv, Output& out);
+Status RunPredict(int argc, char** argv, Output& out);
+Status RunInfo(int argc, char** argv, Output& out);
+
+}  // namespace urnforest::cli

@@ -1,0 +1,233 @@
+// CLI commands on forests: train, predict, info.
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "args.h"
+#include "command.h"
+#include "urnforest/csv_reader.h"
+#include "urnforest/forest.h"
+
+namespace urnforest::cli {
+namespace {
+
+const char* EnsembleName(EnsembleKind kind) {
+  return kind == EnsembleKind::kBagging ? "bagging" : "rf";
+}
+
+Result<Dataset> LoadCsv(const std::string& path, const CsvOptions& options) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  Result<Dataset> data = ReadCsv(text.value(), options);
+  if (!data.ok()) {
+    Status status = data.status();
+    status.message = path + ": " + status.message;
+    return status;
+  }
+  return data;
+}
+
+Result<Forest> LoadModel(const std::string& path) {
+  Result<std::string> bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.status();
+  const std::string& b = bytes.value();
+  Result<Forest> forest =
+      DeserializeForest(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+  if (!forest.ok()) {
+    Status status = forest.status();
+    status.message = path + ": " + status.message;
+    return status;
+  }
+  return forest;
+}
+
+void WriteClassNames(JsonWriter& json, const Schema& schema) {
+  json.StringArray(schema.class_names);
+}
+
+}  // namespace
+
+Status RunTrain(int argc, char** argv, Output& out) {
+  Result<Args> parsed = Args::Parse(
+      argc, argv, 2,
+      {"data", "target", "ensemble", "trees", "mtry", "max-depth", "min-leaf", "seed",
+       "class-order", "out"},
+      {"json"});
+  if (!parsed.ok()) return parsed.status();
+  const Args& args = parsed.value();
+  Result<std::string> data_path = args.Required("data");
+  if (!data_path.ok()) return data_path.status();
+  Result<std::string> out_path = args.Required("out");
+  if (!out_path.ok()) return out_path.status();
+
+  CsvOptions csv;
+  csv.target = args.Get("target", "");
+  const std::string order = args.Get("class-order", "sorted");
+  if (order == "sorted") {
+    csv.class_order = ClassOrder::kSorted;
+  } else if (order == "first-seen") {
+    csv.class_order = ClassOrder::kFirstSeen;
+  } else {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "option --class-order must be sorted or first-seen, got '" + order + "'");
+  }
+
+  TrainOptions options;
+  const std::string ensemble = args.Get("ensemble", "rf");
+  if (ensemble == "rf") {
+    options.ensemble = EnsembleKind::kRandomForest;
+  } else if (ensemble == "bagging") {
+    options.ensemble = EnsembleKind::kBagging;
+  } else {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "option --ensemble must be rf or bagging, got '" + ensemble + "'");
+  }
+  Result<int64_t> trees = args.Int("trees", options.num_trees, 1, TrainOptions::kMaxTrees);
+  if (!trees.ok()) return trees.status();
+  options.num_trees = static_cast<int32_t>(trees.value());
+  Result<int64_t> mtry = args.Int("mtry", 0, 0, DatasetLimits::kMaxFeatures);
+  if (!mtry.ok()) return mtry.status();
+  options.mtry = static_cast<int32_t>(mtry.value());
+  Result<int64_t> depth = args.Int("max-depth", 0, 0, 100000);
+  if (!depth.ok()) return depth.status();
+  options.max_depth = static_cast<int32_t>(depth.value());
+  Result<int64_t> min_leaf = args.Int("min-leaf", 1, 1, DatasetLimits::kMaxRows);
+  if (!min_leaf.ok()) return min_leaf.status();
+  options.min_leaf = static_cast<int32_t>(min_leaf.value());
+  Result<int64_t> seed = args.Int("seed", 1, 0, INT64_MAX);
+  if (!seed.ok()) return seed.status();
+  options.seed = static_cast<uint64_t>(seed.value());
+
+  Result<Dataset> data = LoadCsv(data_path.value(), csv);
+  if (!data.ok()) return data.status();
+
+  const auto start = std::chrono::steady_clock::now();
+  Result<Forest> forest = Train(data.value(), options);
+  const auto stop = std::chrono::steady_clock::now();
+  if (!forest.ok()) return forest.status();
+  const double train_ms = std::chrono::duration<double, std::milli>(stop - start).count();
+
+  std::vector<uint8_t> bytes = SerializeForest(forest.value());
+  Status written = WriteFile(out_path.value(), bytes);
+  if (!written.ok()) return written;
+
+  const Forest& f = forest.value();
+  out.json.BeginObject();
+  out.json.Key("trees").Int(f.num_trees());
+  out.json.Key("classes");
+  WriteClassNames(out.json, f.schema());
+  out.json.Key("features").Int(f.num_features());
+  out.json.Key("rows").Int(static_cast<int64_t>(data.value().num_rows()));
+  out.json.Key("oob_error").Double(f.oob_error());
+  out.json.Key("train_ms").Double(train_ms);
+  out.json.Key("ensemble").String(EnsembleName(f.options().ensemble));
+  out.json.Key("seed").Int(static_cast<int64_t>(f.options().seed));
+  out.json.Key("nodes").Int(static_cast<int64_t>(f.num_nodes()));
+  out.json.Key("model_bytes").Int(static_cast<int64_t>(bytes.size()));
+  out.json.Key("out").String(out_path.value());
+  out.json.EndObject();
+
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "trained %d trees on %zu rows x %d features (%d classes) in %.1f ms\n"
+                "OOB error %.4f; model %zu bytes -> %s\n",
+                f.num_trees(), data.value().num_rows(), f.num_features(), f.num_classes(), train_ms,
+                f.oob_error(), bytes.size(), out_path.value().c_str());
+  out.text = line;
+  return Status::Ok();
+}
+
+Status RunPredict(int argc, char** argv, Output& out) {
+  Result<Args> parsed = Args::Parse(argc, argv, 2, {"model", "data"}, {"json"});
+  if (!parsed.ok()) return parsed.status();
+  const Args& args = parsed.value();
+  Result<std::string> model_path = args.Required("model");
+  if (!model_path.ok()) return model_path.status();
+  Result<std::string> data_path = args.Required("data");
+  if (!data_path.ok()) return data_path.status();
+
+  Result<Forest> forest = LoadModel(model_path.value());
+  if (!forest.ok()) return forest.status();
+  const Forest& f = forest.value();
+  CsvOptions csv;
+  csv.schema = &f.schema();
+  Result<Dataset> data = LoadCsv(data_path.value(), csv);
+  if (!data.ok()) return data.status();
+
+  const auto start = std::chrono::steady_clock::now();
+  Result<FullVote> vote = PredictFull(f, data.value());
+  const auto stop = std::chrono::steady_clock::now();
+  if (!vote.ok()) return vote.status();
+  const double predict_ms = std::chrono::duration<double, std::milli>(stop - start).count();
+
+  const Dataset& d = data.value();
+  const std::vector<int32_t>& predicted = vote.value().labels;
+  std::vector<std::string> names;
+  names.reserve(predicted.size());
+  for (int32_t label : predicted) names.push_back(f.schema().class_names[label]);
+
+  out.json.BeginObject();
+  out.json.Key("rows").Int(static_cast<int64_t>(d.num_rows()));
+  out.json.Key("labels").StringArray(names);
+  out.json.Key("votes").IntArray(vote.value().votes);
+  out.json.Key("predict_ms").Double(predict_ms);
+  double accuracy = -1;
+  if (d.has_labels()) {
+    size_t correct = 0;
+    for (size_t r = 0; r < d.num_rows(); ++r) correct += d.labels()[r] == predicted[r];
+    accuracy = d.num_rows() ? static_cast<double>(correct) / d.num_rows() : 0.0;
+    out.json.Key("accuracy").Double(accuracy);
+  }
+  out.json.EndObject();
+
+  for (const std::string& name : names) out.text += name + "\n";
+  if (accuracy >= 0) {
+    char line[64];
+    std::snprintf(line, sizeof(line), "# accuracy %.4f\n", accuracy);
+    out.text += line;
+  }
+  return Status::Ok();
+}
+
+Status RunInfo(int argc, char** argv, Output& out) {
+  Result<Args> parsed = Args::Parse(argc, argv, 2, {"model"}, {"json"});
+  if (!parsed.ok()) return parsed.status();
+  Result<std::string> model_path = parsed.value().Required("model");
+  if (!model_path.ok()) return model_path.status();
+  Result<Forest> forest = LoadModel(model_path.value());
+  if (!forest.ok()) return forest.status();
+  const Forest& f = forest.value();
+  const Schema& schema = f.schema();
+
+  out.json.BeginObject();
+  out.json.Key("trees").Int(f.num_trees());
+  out.json.Key("classes");
+  WriteClassNames(out.json, schema);
+  out.json.Key("features").Int(f.num_features());
+  out.json.Key("target").String(schema.target_name);
+  out.json.Key("feature_names").BeginArray();
+  for (const FeatureInfo& feature : schema.features) out.json.String(feature.name);
+  out.json.EndArray();
+  out.json.Key("feature_types").BeginArray();
+  for (const FeatureInfo& feature : schema.features) {
+    out.json.String(feature.type == FeatureType::kCategorical ? "categorical" : "numeric");
+  }
+  out.json.EndArray();
+  out.json.Key("ensemble").String(EnsembleName(f.options().ensemble));
+  out.json.Key("mtry").Int(f.options().mtry);
+  out.json.Key("seed").Int(static_cast<int64_t>(f.options().seed));
+  out.json.Key("train_rows").Int(static_cast<int64_t>(f.train_labels().size()));
+  out.json.Key("oob_error").Double(f.oob_error());
+  out.json.Key("nodes").Int(static_cast<int64_t>(f.num_nodes()));
+  out.json.EndObject();
+
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "%s forest: %d trees, %zu nodes, %d features, %d classes, OOB error %.4f\n",
+                EnsembleName(f.options().ensemble), f.num_trees(), f.num_nodes(),
+                f.num_features(), f.num_classes(), f.oob_error());
+  out.text = line;
+  return Status::Ok();
+}
+
+}  // namespace urnforest::cli
