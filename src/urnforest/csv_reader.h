@@ -24,11 +24,12 @@ struct CsvOptions {
   /// Order of Schema::class_names (ignored in schema mode, which uses the schema's classes).
   ClassOrder class_order = ClassOrder::kSorted;
   /// When set, the file is read against a trained model's schema: feature columns are matched by
-  /// name (any order, extra columns ignored, a missing one is kColumnMismatch), numeric columns must
-  /// hold numbers, categorical values map to the schema's indices (unseen value -> missing), and the
-  /// target column, if present, maps to the schema's class names (unseen label -> kUnknownClass).
-  /// The target column is optional in this mode (absent: labels() is empty; a missing cell: -1).
-  /// The result's schema is a copy of this one. Not owned; must outlive the call.
+  /// name (any order, extra columns ignored, a missing one is kColumnMismatch), numeric columns
+  /// must hold numbers, categorical values map to the schema's indices (unseen value -> missing),
+  /// and the target column, if present, maps to the schema's class names (unseen label ->
+  /// kUnknownClass). The target column is optional in this mode (absent: labels() is empty; a
+  /// missing cell: -1). The result's schema is a copy of this one. Not owned; must outlive the
+  /// call.
   const Schema* schema = nullptr;
 };
 

@@ -1,7 +1,6 @@
 #include "urnforest/csv_reader.h"
 
 #include <catch2/catch.hpp>
-
 #include <cfloat>
 #include <charconv>
 #include <cmath>
@@ -85,8 +84,7 @@ TEST_CASE("ReadCsv reads numeric features and a text target with sorted class na
 TEST_CASE("ReadCsv follows RFC 4180 quoting", "[csv][syntax]") {
   SECTION("quoted fields hold commas, doubled quotes and line breaks") {
     Dataset d = MustRead("t,y\n\"a,b\",1\n\"say \"\"hi\"\"\",2\n\"two\nlines\",1\n\"\"\"\",2\n");
-    REQUIRE(Categories(d, 0) ==
-            std::vector<std::string>{"a,b", "say \"hi\"", "two\nlines", "\""});
+    REQUIRE(Categories(d, 0) == std::vector<std::string>{"a,b", "say \"hi\"", "two\nlines", "\""});
     REQUIRE(d.value(3, 0) == 3.0f);
   }
   SECTION("a quoted line break keeps its CRLF bytes") {
@@ -101,8 +99,8 @@ TEST_CASE("ReadCsv follows RFC 4180 quoting", "[csv][syntax]") {
 }
 
 TEST_CASE("ReadCsv accepts LF, CRLF and lone CR line ends", "[csv][syntax]") {
-  for (const char* text : {"a,y\n1,p\n2,q\n", "a,y\r\n1,p\r\n2,q\r\n", "a,y\r1,p\r2,q\r",
-                           "a,y\r\n1,p\n2,q"}) {
+  for (const char* text :
+       {"a,y\n1,p\n2,q\n", "a,y\r\n1,p\r\n2,q\r\n", "a,y\r1,p\r2,q\r", "a,y\r\n1,p\n2,q"}) {
     Dataset d = MustRead(text);
     REQUIRE(d.num_rows() == 2);
     REQUIRE(d.value(1, 0) == 2.0f);
@@ -111,7 +109,9 @@ TEST_CASE("ReadCsv accepts LF, CRLF and lone CR line ends", "[csv][syntax]") {
 }
 
 TEST_CASE("ReadCsv skips a UTF-8 byte-order mark", "[csv][syntax]") {
-  Dataset d = MustRead("\xEF\xBB\xBF" "a,y\n1,p\n");
+  Dataset d = MustRead(
+      "\xEF\xBB\xBF"
+      "a,y\n1,p\n");
   REQUIRE(d.schema().features[0].name == "a");
 }
 
@@ -247,9 +247,7 @@ TEST_CASE("ReadCsv orders classes byte-wise by default or by first appearance", 
     REQUIRE(d.schema().class_names == std::vector<std::string>{"0", "1"});
     REQUIRE(d.labels() == std::vector<int32_t>{1, 1, 0});
   }
-  SECTION("a single class is accepted") {
-    REQUIRE(MustRead("a,y\n1,p\n2,p\n").num_classes() == 1);
-  }
+  SECTION("a single class is accepted") { REQUIRE(MustRead("a,y\n1,p\n2,p\n").num_classes() == 1); }
 }
 
 TEST_CASE("ReadCsv picks the target column by name, or reads no target", "[csv][target]") {
@@ -290,8 +288,7 @@ TEST_CASE("ReadCsv reports empty input and a header without rows", "[csv][errors
   RequireError("a,y\n\n\n", StatusCode::kCsvNoRows, 0, 0);
 }
 
-TEST_CASE("ReadCsv reports ragged rows at the record's line and first odd field",
-          "[csv][errors]") {
+TEST_CASE("ReadCsv reports ragged rows at the record's line and first odd field", "[csv][errors]") {
   RequireError("a,b,c,y\n1,2,3,p\n1,2,3,p,5\n", StatusCode::kCsvRaggedRow, 3, 5);
   RequireError("a,b,c,y\n1,2,3,p\n1,2\n", StatusCode::kCsvRaggedRow, 3, 3);
   RequireError("a,b,c,y\n\"x\ny\",2,3,p,9\n", StatusCode::kCsvRaggedRow, 2, 5);
@@ -405,8 +402,10 @@ TEST_CASE("ReadCsv conforms a new file to a trained model's schema", "[csv][sche
 
 TEST_CASE("ReadCsv gives back the exact floats it was given", "[csv][roundtrip]") {
   std::mt19937 rng(7);
-  std::vector<float> values = {0.0f, -0.0f, 1.0f, 0.1f, FLT_MAX, -FLT_MAX, FLT_MIN,
-                               std::numeric_limits<float>::denorm_min(), 123456789.0f};
+  std::vector<float> values = {
+      0.0f,        -0.0f,    1.0f,    0.1f,
+      FLT_MAX,     -FLT_MAX, FLT_MIN, std::numeric_limits<float>::denorm_min(),
+      123456789.0f};
   std::uniform_int_distribution<uint32_t> bits;
   while (values.size() < 2000) {
     const uint32_t b = bits(rng);
@@ -440,8 +439,8 @@ TEST_CASE("ReadCsv loads the bundled real data sets with the right shapes and ty
     size_t categorical;
   };
   const Expect expects[] = {
-      {"iris.csv", 150, 4, 3, 0},       {"wine.csv", 178, 13, 3, 0},
-      {"wdbc.csv", 569, 30, 2, 0},      {"sonar.csv", 208, 60, 2, 0},
+      {"iris.csv", 150, 4, 3, 0},        {"wine.csv", 178, 13, 3, 0},
+      {"wdbc.csv", 569, 30, 2, 0},       {"sonar.csv", 208, 60, 2, 0},
       {"ionosphere.csv", 351, 34, 2, 2}, {"soybean.csv", 683, 35, 19, 35},
       {"vehicle.csv", 846, 18, 4, 0},
   };
@@ -465,8 +464,7 @@ TEST_CASE("ReadCsv reads iris values exactly", "[csv][datasets]") {
   REQUIRE(d.schema().features[0].name == "sepal_length_(cm)");
   REQUIRE(d.value(0, 0) == 5.1f);
   REQUIRE(d.value(0, 3) == 0.2f);
-  REQUIRE(d.schema().class_names ==
-          std::vector<std::string>{"setosa", "versicolor", "virginica"});
+  REQUIRE(d.schema().class_names == std::vector<std::string>{"setosa", "versicolor", "virginica"});
   REQUIRE(d.labels().front() == 0);
   REQUIRE(d.labels().back() == 2);
 }
@@ -501,8 +499,8 @@ TEST_CASE("ReadCsv reads vehicle's unquoted numbers and quoted classes", "[csv][
 TEST_CASE("ReadCsv never crashes or hangs on arbitrary bytes", "[csv][robustness]") {
   std::mt19937 rng(12345);
   const std::string seed = "a,\"b\",y\r\n1.5,\"x,\"\"y\",p\n?,\"\n\",NA\n2e3,q,\xC3\xA9\n";
-  const char alphabet[] = {',', '"', '\n', '\r', ' ', 'a', '1', '.', 'e', '?', '\xC3', '\xA9',
-                           '\xFF', '\0', '\t', '-'};
+  const char alphabet[] = {',', '"', '\n',   '\r',   ' ',    'a',  '1',  '.',
+                           'e', '?', '\xC3', '\xA9', '\xFF', '\0', '\t', '-'};
   size_t ok = 0;
   for (int i = 0; i < 3000; ++i) {
     std::string text = seed;
@@ -511,9 +509,15 @@ TEST_CASE("ReadCsv never crashes or hangs on arbitrary bytes", "[csv][robustness
       const size_t at = text.empty() ? 0 : rng() % text.size();
       const char c = alphabet[rng() % sizeof alphabet];
       switch (rng() % 3) {
-        case 0: if (!text.empty()) text[at] = c; break;
-        case 1: text.insert(text.begin() + at, c); break;
-        default: if (!text.empty()) text.erase(at, 1); break;
+        case 0:
+          if (!text.empty()) text[at] = c;
+          break;
+        case 1:
+          text.insert(text.begin() + at, c);
+          break;
+        default:
+          if (!text.empty()) text.erase(at, 1);
+          break;
       }
     }
     if (i % 10 == 0) {
