@@ -428,3 +428,142 @@ Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions& o, const Prior
 }
 
 }  // namespace urnforest
+
+namespace urnforest {
+namespace {
+
+constexpr uint32_t kTableVersion = 1;
+
+void PutU32(std::vector<uint8_t>* b, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b->push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+void PutU64(std::vector<uint8_t>* b, uint64_t v) {
+  for (int i = 0; i < 8; ++i) b->push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+void PutF64(std::vector<uint8_t>* b, double d) {
+  uint64_t v;
+  std::memcpy(&v, &d, 8);
+  PutU64(b, v);
+}
+uint64_t Fnv1a(const uint8_t* p, size_t n) {
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ULL;
+  return h;
+}
+
+struct Reader {
+  const uint8_t* p;
+  size_t n, pos = 0;
+  bool ok = true;
+  uint64_t Get(int bytes) {
+    if (pos + bytes > n) {
+      ok = false;
+      return 0;
+    }
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= static_cast<uint64_t>(p[pos + i]) << (8 * i);
+    pos += bytes;
+    return v;
+  }
+  double F64() {
+    uint64_t v = Get(8);
+    double d;
+    std::memcpy(&d, &v, 8);
+    return d;
+  }
+};
+
+}  // namespace
+
+std::vector<uint8_t> HaltingTable::ToBytes() const {
+  std::vector<uint8_t> b = {'U', 'F', 'H', 'T'};
+  PutU32(&b, kTableVersion);
+  PutU32(&b, static_cast<uint32_t>(rule_));
+  PutU32(&b, static_cast<uint32_t>(layout_));
+  PutU32(&b, static_cast<uint32_t>(num_trees_));
+  PutU32(&b, static_cast<uint32_t>(num_classes_));
+  PutF64(&b, alpha_);
+  PutU32(&b, monotone_ ? 1 : 0);
+  PutF64(&b, min_relative_gap_);
+  PutU64(&b, thresholds_.size());
+  for (uint16_t v : thresholds_) {
+    b.push_back(static_cast<uint8_t>(v));
+    b.push_back(static_cast<uint8_t>(v >> 8));
+  }
+  PutU64(&b, pstar_.size());
+  for (float f : pstar_) {
+    uint32_t v;
+    std::memcpy(&v, &f, 4);
+    PutU32(&b, v);
+  }
+  PutU64(&b, pair_.size());
+  for (double d : pair_) PutF64(&b, d);
+  PutU64(&b, Fnv1a(b.data(), b.size()));
+  return b;
+}
+
+Result<HaltingTable> HaltingTable::FromBytes(const uint8_t* data, size_t size) {
+  auto corrupt = [](const std::string& m) {
+    return Status::Error(StatusCode::kCorruptModel, "halting table bytes: " + m);
+  };
+  if (data == nullptr || size < 16 || std::memcmp(data, "UFHT", 4) != 0) return corrupt("bad magic");
+  Reader r{data, size - 8};
+  r.pos = 4;
+  uint32_t version = static_cast<uint32_t>(r.Get(4));
+  if (version != kTableVersion)
+    return Status::Error(StatusCode::kUnsupportedVersion,
+                         "halting table version " + std::to_string(version) + " is not supported");
+  Reader tail{data, size, size - 8};
+  if (tail.Get(8) != Fnv1a(data, size - 8)) return corrupt("checksum mismatch");
+  HaltingTable t;
+  uint32_t rule = static_cast<uint32_t>(r.Get(4));
+  uint32_t layout = static_cast<uint32_t>(r.Get(4));
+  t.num_trees_ = static_cast<int32_t>(r.Get(4));
+  t.num_classes_ = static_cast<int32_t>(r.Get(4));
+  t.alpha_ = r.F64();
+  t.monotone_ = r.Get(4) != 0;
+  t.min_relative_gap_ = r.F64();
+  if (!r.ok || rule >= static_cast<uint32_t>(kNumHaltingRules) || layout > 3 || t.num_trees_ < 1 ||
+      t.num_trees_ > 100000 || t.num_classes_ < 2 || t.num_classes_ > 4096)
+    return corrupt("bad header");
+  t.rule_ = static_cast<HaltingRule>(rule);
+  t.layout_ = static_cast<TableLayout>(layout);
+  uint64_t n = r.Get(8);
+  if (!r.ok || n > (r.n - r.pos) / 2) return corrupt("bad threshold count");
+  t.thresholds_.resize(n);
+  for (uint64_t i = 0; i < n; ++i) t.thresholds_[i] = static_cast<uint16_t>(r.Get(2));
+  n = r.Get(8);
+  if (!r.ok || n > (r.n - r.pos) / 4) return corrupt("bad confidence count");
+  t.pstar_.resize(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint32_t v = static_cast<uint32_t>(r.Get(4));
+    std::memcpy(&t.pstar_[i], &v, 4);
+  }
+  n = r.Get(8);
+  if (!r.ok || n > (r.n - r.pos) / 8) return corrupt("bad pair-table count");
+  t.pair_.resize(n);
+  for (uint64_t i = 0; i < n; ++i) t.pair_[i] = r.F64();
+  if (!r.ok || r.pos != r.n) return corrupt("length mismatch");
+  // Structural checks so that lookups stay in bounds.
+  const int32_t T = t.num_trees_, l = t.num_classes_;
+  switch (t.layout_) {
+    case TableLayout::kThresholds:
+      if (l > 4 || static_cast<int64_t>(t.pstar_.size()) != internal::Compositions(T, l + 1).Count(T) ||
+          static_cast<int64_t>(t.thresholds_.size()) != internal::Compositions(T, l).Count(T) * l)
+        return corrupt("threshold table sizes do not match T and l");
+      break;
+    case TableLayout::kPairwiseBound:
+      if (static_cast<int64_t>(t.pair_.size()) != internal::Compositions(T, 4).Count(T))
+        return corrupt("pair table size does not match T");
+      break;
+    case TableLayout::kInfiniteProduct:
+      if (t.pair_.size() != static_cast<size_t>(T + 1) * (T + 1))
+        return corrupt("pair table size does not match T");
+      break;
+    case TableLayout::kLeadRule: break;
+  }
+  t.InitBinom();
+  return t;
+}
+
+}  // namespace urnforest
