@@ -1,0 +1,189 @@
+#include "urnforest/sequential_vote.h"
+
+#include <algorithm>
+#include <string>
+
+#include "det_rng.h"
+
+namespace urnforest {
+namespace {
+
+Status Invalid(const std::string& m) { return Status::Error(StatusCode::kInvalidArgument, m); }
+
+Status CheckOrder(const HaltingTable& table, const SequentialVoteOptions& o) {
+  const int32_t T = table.num_trees();
+  if (T < 1) return Invalid("halting table is empty");
+  if (o.order != QueryOrder::kGeneration && o.order != QueryOrder::kFixed &&
+      o.order != QueryOrder::kRandomPerRow)
+    return Invalid("unknown query order");
+  if (o.order == QueryOrder::kFixed && o.fixed_order.empty())
+    return Invalid("query order 'fixed' needs fixed_order");
+  if (!o.fixed_order.empty()) {
+    if (static_cast<int32_t>(o.fixed_order.size()) != T)
+      return Invalid("fixed_order has " + std::to_string(o.fixed_order.size()) +
+                     " trees, the table is for " + std::to_string(T));
+    std::vector<int32_t> sorted = o.fixed_order;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted[0] < 0) return Invalid("fixed_order has a negative tree id");
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      return Invalid("fixed_order repeats a tree id");
+  }
+  return Status::Ok();
+}
+
+void BaseOrder(const HaltingTable& table, const SequentialVoteOptions& o, std::vector<int32_t>* out) {
+  if (!o.fixed_order.empty()) {
+    *out = o.fixed_order;
+  } else {
+    out->resize(table.num_trees());
+    for (int32_t i = 0; i < table.num_trees(); ++i) (*out)[i] = i;
+  }
+}
+
+void Permute(uint64_t seed, size_t row, std::vector<int32_t>* order) {
+  internal::DetRng rng = internal::DetRng::ForItem(seed, row);
+  for (size_t i = order->size(); i > 1; --i) {
+    size_t j = static_cast<size_t>(rng.Below(i));
+    std::swap((*order)[i - 1], (*order)[j]);
+  }
+}
+
+int32_t FullVote(const std::vector<int32_t>& tally) {
+  int32_t best = 0;
+  for (size_t c = 1; c < tally.size(); ++c)
+    if (tally[c] > tally[best]) best = static_cast<int32_t>(c);
+  return best;
+}
+
+// Runs one row; fills trace vectors when non-null.
+Status RunRow(const HaltingTable& table, size_t row, const std::vector<int32_t>& order,
+              const TreeVoteFn& vote, std::vector<int32_t>* tally, int32_t* label, int32_t* used,
+              double* conf, bool* early, VoteTrace* trace) {
+  const int32_t T = table.num_trees();
+  const int32_t l = table.num_classes();
+  const bool finite = table.rule() != HaltingRule::kInfinite;
+  std::fill(tally->begin(), tally->end(), 0);
+  *used = T;
+  *early = false;
+  bool stopped = false;
+  for (int32_t i = 0; i < T; ++i) {
+    int32_t v = vote(order[i], row);
+    if (v < 0 || v >= l)
+      return Invalid("tree " + std::to_string(order[i]) + " voted " + std::to_string(v) +
+                     " for row " + std::to_string(row) + ", not a class in [0, " +
+                     std::to_string(l) + ")");
+    if (trace) {
+      trace->trees.push_back(order[i]);
+      trace->votes.push_back(v);
+    }
+    ++(*tally)[v];
+    if (stopped) {  // tracing only: keep the confidence curve after the stop
+      trace->confidence.push_back(table.Confidence(tally->data()));
+      continue;
+    }
+    double c = table.Confidence(tally->data());
+    if (trace) trace->confidence.push_back(c);
+    if (table.Halts(tally->data())) {
+      *used = i + 1;
+      *early = i + 1 < T;
+      *label = table.Leader(tally->data());
+      *conf = (finite && i + 1 == T) ? 1.0 : c;
+      stopped = true;
+      if (!trace) break;
+    }
+  }
+  if (!stopped) {
+    *label = FullVote(*tally);
+    *conf = finite ? 1.0 : table.Confidence(tally->data());
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+double SequentialVoteResult::MeanTrees() const {
+  if (trees_used.empty()) return 0.0;
+  double s = 0.0;
+  for (int32_t t : trees_used) s += t;
+  return s / static_cast<double>(trees_used.size());
+}
+
+Result<std::vector<int32_t>> QueryOrderForRow(const HaltingTable& table, size_t row,
+                                              const SequentialVoteOptions& options) {
+  Status s = CheckOrder(table, options);
+  if (!s.ok()) return s;
+  std::vector<int32_t> order;
+  BaseOrder(table, options, &order);
+  if (options.order == QueryOrder::kRandomPerRow) Permute(options.seed, row, &order);
+  return order;
+}
+
+Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t num_rows,
+                                               const TreeVoteFn& vote,
+                                               const SequentialVoteOptions& options) {
+  Status s = CheckOrder(table, options);
+  if (!s.ok()) return s;
+  if (!vote) return Invalid("vote callable is empty");
+  SequentialVoteResult out;
+  out.labels.resize(num_rows);
+  out.trees_used.resize(num_rows);
+  out.confidence.resize(num_rows);
+  out.halted_early.resize(num_rows);
+  std::vector<int32_t> base, order, tally(table.num_classes());
+  BaseOrder(table, options, &base);
+  for (size_t r = 0; r < num_rows; ++r) {
+    order = base;
+    if (options.order == QueryOrder::kRandomPerRow) Permute(options.seed, r, &order);
+    int32_t label = 0, used = 0;
+    double conf = 0.0;
+    bool early = false;
+    s = RunRow(table, r, order, vote, &tally, &label, &used, &conf, &early, nullptr);
+    if (!s.ok()) return s;
+    out.labels[r] = label;
+    out.trees_used[r] = used;
+    out.confidence[r] = conf;
+    out.halted_early[r] = early ? 1 : 0;
+  }
+  return out;
+}
+
+Result<SequentialVoteResult> PredictSequentialFromMatrix(const HaltingTable& table,
+                                                         const std::vector<int32_t>& votes,
+                                                         size_t num_rows,
+                                                         int32_t num_trees_in_matrix,
+                                                         const SequentialVoteOptions& options) {
+  if (num_trees_in_matrix < 1 ||
+      votes.size() != num_rows * static_cast<size_t>(num_trees_in_matrix))
+    return Status::Error(StatusCode::kShapeMismatch,
+                         "vote matrix has " + std::to_string(votes.size()) + " entries, expected " +
+                             std::to_string(num_rows) + " x " + std::to_string(num_trees_in_matrix));
+  int32_t max_id = table.num_trees() - 1;
+  for (int32_t id : options.fixed_order) max_id = std::max(max_id, id);
+  if (options.fixed_order.empty() ? table.num_trees() > num_trees_in_matrix
+                                  : max_id >= num_trees_in_matrix)
+    return Status::Error(StatusCode::kShapeMismatch, "vote matrix has fewer trees than queried");
+  return PredictSequential(
+      table, num_rows,
+      [&](int32_t tree, size_t row) {
+        return votes[row * static_cast<size_t>(num_trees_in_matrix) + tree];
+      },
+      options);
+}
+
+Result<VoteTrace> TraceVotes(const HaltingTable& table, size_t row, const TreeVoteFn& vote,
+                             const SequentialVoteOptions& options) {
+  Result<std::vector<int32_t>> order = QueryOrderForRow(table, row, options);
+  if (!order.ok()) return order.status();
+  if (!vote) return Invalid("vote callable is empty");
+  VoteTrace trace;
+  std::vector<int32_t> tally(table.num_classes());
+  double conf = 0.0;
+  bool early = false;
+  Status s = RunRow(table, row, order.value(), vote, &tally, &trace.label, &trace.trees_used, &conf,
+                    &early, &trace);
+  if (!s.ok()) return s;
+  trace.halted_early = early;
+  return trace;
+}
+
+}  // namespace urnforest

@@ -1,0 +1,45 @@
+#pragma once
+// Exact and Monte Carlo predictions of the cost (trees queried) and the disagreement with the full
+// vote of a halting table, for one final tally or averaged over a prior (issue 3, thesis note 1.10).
+#include <cstdint>
+#include <vector>
+
+#include "urnforest/halting_table.h"
+#include "urnforest/prior.h"
+#include "urnforest/status.h"
+
+namespace urnforest {
+
+/// Cost of sequential voting with a table when the query order is a uniformly random permutation.
+struct CostEstimate {
+  double expected_trees = 0.0;  ///< E[trees queried].
+  /// P(sequential label != full-vote label); the full vote breaks ties by the lowest class index.
+  double disagreement = 0.0;
+  /// stop_probability[t] = P(stop after exactly t votes), t = 0..T (entry 0 is 0). Exact
+  /// estimates only; empty for Monte Carlo.
+  std::vector<double> stop_probability;
+  int64_t samples = 0;  ///< Monte Carlo draws (0 for exact).
+};
+
+/// Exact DP over partial tallies t <= final_tally with hypergeometric transitions
+/// P(t -> t + e_j) = (F_j - t_j) / (T - t). final_tally has table.num_classes() counts summing to
+/// table.num_trees(). Fails with kShapeMismatch, or kLimitExceeded beyond 5e7 states.
+Result<CostEstimate> ExactCostForFinalTally(const HaltingTable& table,
+                                            const std::vector<int32_t>& final_tally);
+
+/// Exact average of ExactCostForFinalTally over the prior's final-tally masses (l <= 4;
+/// kLimitExceeded when the total work exceeds 4e8 states: use MonteCarloCost).
+Result<CostEstimate> ExactCostOverPrior(const HaltingTable& table, const Prior& prior);
+
+/// Monte Carlo as in seed 000: draw a final tally from the prior (l <= 4: from its exact masses;
+/// larger l: by a Polya urn, Dirichlet priors only), query a random permutation of its votes until
+/// the table halts. Deterministic for a seed. samples >= 1.
+Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prior, int64_t samples,
+                                    uint64_t seed = 1);
+
+/// Monte Carlo for one final tally (random permutations of its votes).
+Result<CostEstimate> MonteCarloCostForFinalTally(const HaltingTable& table,
+                                                 const std::vector<int32_t>& final_tally,
+                                                 int64_t samples, uint64_t seed = 1);
+
+}  // namespace urnforest

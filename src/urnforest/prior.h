@@ -1,0 +1,117 @@
+#pragma once
+// Priors over the per-instance vote distribution, estimated from out-of-bag votes (issue 3).
+//
+// Every prior defines the law of the sequence of votes of one instance; the halting tables only
+// need its predictive probabilities pi_j(t) = P(next vote = j | tally t). Decisions documented here:
+//  * Rows with no out-of-bag vote (sum 0) are skipped by every estimator.
+//  * 1dir/ndir fractions: p_i = (v_i + pseudocount) / (V + pseudocount * l) with pseudocount 0.5
+//    by default, so that 0/1 fractions (unanimous OOB votes) never reach log(0). beta >= min_beta.
+//  * ndir: a class with fewer than min_class_rows usable rows gets the pooled single-Dirichlet fit
+//    as its component (weight still its class frequency); classes with no row get weight 0.
+//  * hyper: OOB tallies are rescaled to T with largest-remainder rounding (ties to the lower class
+//    index), histogrammed over final tallies, smoothed with a box of half-width (window-1)/2 in every
+//    coordinate on the simplex (L-infinity ball; for l = 2 exactly the thesis's centred window of 5,
+//    truncated at the ends), renormalised, then mixed with the uniform prior:
+//    P <- (1 - uniform_mix) P + uniform_mix / #tallies, so that no tally has zero mass (a zero-mass
+//    posterior would be undefined). With uniform_mix = 0, states with zero posterior mass never halt.
+//  * hyper stores a histogram over all C(T + l - 1, l - 1) final tallies: l <= 4 only.
+#include <cstdint>
+#include <vector>
+
+#include "urnforest/halting_rule.h"
+#include "urnforest/status.h"
+
+namespace urnforest {
+
+/// The family of a prior.
+enum class PriorKind : int32_t {
+  kUniform = 0,           ///< Dirichlet(1, ..., 1): uniform over final tallies for every T (siba).
+  kDirichlet = 1,         ///< One Dirichlet(beta) (1dir).
+  kDirichletMixture = 2,  ///< sum_i w_i Dirichlet(beta^i) (ndir).
+  kHistogram = 3,         ///< Non-parametric mass over the final tallies of T votes (hyper).
+};
+
+/// One Dirichlet component: weight (>= 0) and beta (> 0), one entry per class.
+struct DirichletComponent {
+  double weight = 1.0;
+  std::vector<double> beta;
+};
+
+/// A prior over the votes of one instance. Immutable once built; cheap to copy except histograms
+/// (C(T + l - 1, l - 1) doubles).
+class Prior {
+ public:
+  /// Uniform prior for l classes (2 <= l <= 4096).
+  static Result<Prior> Uniform(int32_t num_classes);
+  /// Dirichlet(beta): l = beta.size() >= 2, every beta finite and > 0; else kInvalidArgument.
+  static Result<Prior> Dirichlet(std::vector<double> beta);
+  /// Mixture: >= 1 component, equal lengths >= 2, weights >= 0 with positive sum (renormalised).
+  static Result<Prior> Mixture(std::vector<DirichletComponent> components);
+  /// Histogram over final tallies of `num_trees` votes: mass[r] is the mass of the tally of rank r,
+  /// where the rank of (T_1, ..., T_l) is sum_{i=1}^{l-1} C(T_1 + ... + T_i + i - 1, i) (for l = 2:
+  /// rank = T_1). 2 <= l <= 4, mass.size() == C(T + l - 1, l - 1), mass >= 0, sum > 0
+  /// (renormalised). Fails with kInvalidArgument / kShapeMismatch / kLimitExceeded (l > 4).
+  static Result<Prior> Histogram(int32_t num_classes, int32_t num_trees, std::vector<double> mass);
+
+  PriorKind kind() const { return kind_; }
+  int32_t num_classes() const { return num_classes_; }
+  /// T of a histogram prior; 0 for the other kinds (valid for every T).
+  int32_t num_trees() const { return num_trees_; }
+  /// Dirichlet components (uniform: one with beta = 1; dirichlet: one); empty for histograms.
+  const std::vector<DirichletComponent>& components() const { return components_; }
+  /// Histogram mass (sums to 1), indexed by tally rank; empty for the other kinds.
+  const std::vector<double>& histogram() const { return histogram_; }
+  /// True for kUniform, and for kDirichlet with all beta equal (symmetric).
+  bool IsSymmetricDirichlet() const;
+
+ private:
+  PriorKind kind_ = PriorKind::kUniform;
+  int32_t num_classes_ = 2;
+  int32_t num_trees_ = 0;
+  std::vector<DirichletComponent> components_;
+  std::vector<double> histogram_;
+};
+
+/// Options of the estimators from out-of-bag votes (defaults documented at the top of this file).
+struct PriorFitOptions {
+  double fraction_pseudocount = 0.5;  ///< Added to every OOB count before forming fractions.
+  int32_t max_iterations = 2000;      ///< Minka fixed-point iterations (cap).
+  double tolerance = 1e-10;           ///< Stop when max |beta change| / beta < tolerance.
+  double min_beta = 1e-3;             ///< Floor on every fitted beta.
+  int32_t min_class_rows = 5;         ///< ndir: fewer usable rows => pooled fit for that component.
+  int32_t smoothing_window = 5;       ///< hyper: odd box width (1 = no smoothing).
+  double uniform_mix = 1e-3;          ///< hyper: weight of the uniform prior mixed in, in [0, 1].
+};
+
+/// Maximum-likelihood Dirichlet (Minka's fixed point) fitted to OOB vote fractions.
+/// `oob_votes` is row-major, oob_votes[r * l + c] (as Forest::oob_votes()). Fails with
+/// kShapeMismatch (size not a multiple of l), kInvalidArgument (l < 2, bad options, fewer than two
+/// rows with OOB votes).
+Result<Prior> FitDirichletPrior(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
+                                const PriorFitOptions& options = {});
+
+/// Dirichlet mixture, one component per class fitted on the rows of that training label, weights
+/// = class frequencies (ndir). `labels` has one entry per row, each in [0, l). Fails as above, or
+/// with kShapeMismatch / kUnknownClass for bad labels.
+Result<Prior> FitDirichletMixturePrior(const std::vector<uint32_t>& oob_votes,
+                                       const std::vector<int32_t>& labels, int32_t num_classes,
+                                       const PriorFitOptions& options = {});
+
+/// Smoothed histogram of OOB tallies rescaled to `num_trees` (hyper). l <= 4 (kLimitExceeded).
+Result<Prior> HistogramPriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
+                                    int32_t num_trees, const PriorFitOptions& options = {});
+
+/// The prior a rule needs: uniform for siba/alpha1/infinite, hyper -> histogram (also used by
+/// optimal), 1dir -> Dirichlet, ndir -> mixture.
+Result<Prior> PriorForRule(HaltingRule rule, const std::vector<uint32_t>& oob_votes,
+                           const std::vector<int32_t>& labels, int32_t num_classes,
+                           int32_t num_trees, const PriorFitOptions& options = {});
+
+/// Mass of every final tally of `num_trees` votes under `prior`, indexed by tally rank (see
+/// Prior::Histogram). l <= 4; a histogram prior needs num_trees == prior.num_trees().
+Result<std::vector<double>> FinalTallyMass(const Prior& prior, int32_t num_trees);
+
+/// Digamma function psi(x), x > 0 (exposed for tests).
+double Digamma(double x);
+
+}  // namespace urnforest

@@ -1,0 +1,78 @@
+#pragma once
+// Sequential voting that halts early: trees are queried one at a time and the vote stops as soon as
+// the halting table says so (issue 3). Depends only on votes, never on trees.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "urnforest/halting_table.h"
+#include "urnforest/status.h"
+
+namespace urnforest {
+
+/// Order in which the table.num_trees() trees are queried.
+enum class QueryOrder : int32_t {
+  kGeneration = 0,    ///< Tree ids 0, 1, ..., T-1 (or fixed_order if given).
+  kFixed = 1,         ///< fixed_order (e.g. an ordered-aggregation pruning order); required.
+  kRandomPerRow = 2,  ///< A seeded random permutation per row of the base order (deterministic:
+                      ///< SplitMix64 keyed by (seed, row); identical natively and in wasm).
+};
+
+/// Options of sequential voting.
+struct SequentialVoteOptions {
+  QueryOrder order = QueryOrder::kGeneration;
+  /// Tree ids to query (length = table.num_trees(), distinct, >= 0): the sub-ensemble actually
+  /// queried. Empty = 0..T-1.
+  std::vector<int32_t> fixed_order;
+  uint64_t seed = 1;  ///< For kRandomPerRow.
+};
+
+/// Per-row outcome of a batch; every vector has one entry per row.
+struct SequentialVoteResult {
+  std::vector<int32_t> labels;      ///< Predicted class (full-vote ties: lowest class index).
+  std::vector<int32_t> trees_used;  ///< Trees queried, 1..T.
+  /// Rule confidence at the stop (HaltingTable::Confidence); 1 for finite-T rules when all T
+  /// votes were used (the label is then the full vote by construction).
+  std::vector<double> confidence;
+  std::vector<uint8_t> halted_early;  ///< 1 when the rule stopped before the T-th vote.
+  /// Mean of trees_used (0 for no rows).
+  double MeanTrees() const;
+};
+
+/// The vote of tree `tree` for row `row`: a class index in [0, table.num_classes()).
+using TreeVoteFn = std::function<int32_t(int32_t tree, size_t row)>;
+
+/// Sequential voting over rows 0..num_rows-1. Fails with kInvalidArgument (bad order, a vote out
+/// of range: the message names the row and tree).
+Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t num_rows,
+                                               const TreeVoteFn& vote,
+                                               const SequentialVoteOptions& options = {});
+
+/// Same, from a precomputed vote matrix: votes[row * num_trees_in_matrix + tree]
+/// (num_trees_in_matrix >= every queried tree id + 1). Fails with kShapeMismatch on bad sizes.
+Result<SequentialVoteResult> PredictSequentialFromMatrix(const HaltingTable& table,
+                                                         const std::vector<int32_t>& votes,
+                                                         size_t num_rows,
+                                                         int32_t num_trees_in_matrix,
+                                                         const SequentialVoteOptions& options = {});
+
+/// Every vote of one row in query order, with the stop point (for the demo).
+struct VoteTrace {
+  std::vector<int32_t> trees;        ///< Tree ids in query order (all T).
+  std::vector<int32_t> votes;        ///< Their votes (all T, also after the stop).
+  std::vector<double> confidence;    ///< Rule confidence after each vote.
+  int32_t label = -1;                ///< The sequential prediction.
+  int32_t trees_used = 0;            ///< Stop point: votes[0..trees_used-1] were used.
+  bool halted_early = false;
+};
+
+/// Trace of one row. Fails like PredictSequential.
+Result<VoteTrace> TraceVotes(const HaltingTable& table, size_t row, const TreeVoteFn& vote,
+                             const SequentialVoteOptions& options = {});
+
+/// The query order used for `row` (length T). Fails with kInvalidArgument on a bad fixed_order.
+Result<std::vector<int32_t>> QueryOrderForRow(const HaltingTable& table, size_t row,
+                                              const SequentialVoteOptions& options);
+
+}  // namespace urnforest

@@ -1,0 +1,165 @@
+#include "urnforest/sequential_vote.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <vector>
+
+#include "det_rng.h"
+#include "urnforest/expected_cost.h"
+
+using urnforest::BuildHaltingTable;
+using urnforest::HaltingRule;
+using urnforest::HaltingTable;
+using urnforest::HaltingTableOptions;
+using urnforest::PredictSequential;
+using urnforest::PredictSequentialFromMatrix;
+using urnforest::QueryOrder;
+using urnforest::SequentialVoteOptions;
+
+namespace {
+
+HaltingTable Table(HaltingRule rule, int32_t T = 101, int32_t l = 2) {
+  HaltingTableOptions o;
+  o.rule = rule;
+  o.num_trees = T;
+  o.num_classes = l;
+  auto t = BuildHaltingTable(o);
+  REQUIRE(t.ok());
+  return t.value();
+}
+
+// rows x T votes; row r votes class 0 with probability p_r.
+std::vector<int32_t> RandomVotes(size_t rows, int32_t T, int32_t l, uint64_t seed) {
+  urnforest::internal::DetRng rng(seed);
+  std::vector<int32_t> v(rows * T);
+  for (size_t r = 0; r < rows; ++r) {
+    double p = rng.Uniform();
+    for (int32_t t = 0; t < T; ++t)
+      v[r * T + t] = rng.Uniform() < p ? 0 : 1 + static_cast<int32_t>(rng.Below(l - 1));
+  }
+  return v;
+}
+
+int32_t FullVote(const std::vector<int32_t>& v, size_t r, int32_t T, int32_t l) {
+  std::vector<int32_t> c(l, 0);
+  for (int32_t t = 0; t < T; ++t) ++c[v[r * T + t]];
+  int32_t best = 0;
+  for (int32_t j = 1; j < l; ++j)
+    if (c[j] > c[best]) best = j;
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("A halted prediction under alpha1 always equals the full vote", "[sequential][property]") {
+  for (int32_t l : {2, 3, 5}) {
+    HaltingTable t = Table(HaltingRule::kAlpha1, 101, l);
+    std::vector<int32_t> votes = RandomVotes(500, 101, l, 40 + l);
+    for (QueryOrder order : {QueryOrder::kGeneration, QueryOrder::kRandomPerRow}) {
+      SequentialVoteOptions o;
+      o.order = order;
+      auto res = PredictSequentialFromMatrix(t, votes, 500, 101, o);
+      REQUIRE(res.ok());
+      int32_t early = 0;
+      for (size_t r = 0; r < 500; ++r) {
+        REQUIRE(res.value().labels[r] == FullVote(votes, r, 101, l));
+        early += res.value().halted_early[r];
+      }
+      REQUIRE(early > 300);
+      REQUIRE(res.value().MeanTrees() < 101.0);
+    }
+  }
+}
+
+TEST_CASE("SIBA sequential voting stops after 6 unanimous votes and reports P*", "[sequential]") {
+  HaltingTable t = Table(HaltingRule::kSiba);
+  auto res = PredictSequential(t, 3, [](int32_t, size_t row) { return static_cast<int32_t>(row % 2); });
+  REQUIRE(res.ok());
+  REQUIRE(res.value().trees_used == std::vector<int32_t>{6, 6, 6});
+  REQUIRE(res.value().labels == std::vector<int32_t>{0, 1, 0});
+  REQUIRE(res.value().confidence[0] == Approx(0.993731).margin(5e-7));
+  REQUIRE(res.value().halted_early[0] == 1);
+}
+
+TEST_CASE("Sequential SIBA disagreement on random-order votes matches the exact prediction",
+          "[sequential]") {
+  HaltingTable t = Table(HaltingRule::kSiba);
+  // Every row has the final tally (60, 41); random permutations per row.
+  const size_t rows = 20000;
+  std::vector<int32_t> one(101);
+  for (int32_t i = 0; i < 101; ++i) one[i] = i < 60 ? 0 : 1;
+  SequentialVoteOptions o;
+  o.order = QueryOrder::kRandomPerRow;
+  o.seed = 99;
+  auto res = PredictSequential(t, rows, [&](int32_t tree, size_t) { return one[tree]; }, o);
+  REQUIRE(res.ok());
+  double dis = 0.0;
+  for (int32_t lab : res.value().labels) dis += lab != 0;
+  auto exact = urnforest::ExactCostForFinalTally(t, {60, 41}).value();
+  REQUIRE(res.value().MeanTrees() == Approx(exact.expected_trees).epsilon(0.02));
+  REQUIRE(dis / rows == Approx(exact.disagreement).margin(0.003));
+}
+
+TEST_CASE("Random query orders are seeded permutations, fixed orders are followed",
+          "[sequential]") {
+  HaltingTable t = Table(HaltingRule::kSiba, 21);
+  SequentialVoteOptions o;
+  o.order = QueryOrder::kRandomPerRow;
+  o.seed = 5;
+  auto a = urnforest::QueryOrderForRow(t, 3, o).value();
+  auto b = urnforest::QueryOrderForRow(t, 3, o).value();
+  auto c = urnforest::QueryOrderForRow(t, 4, o).value();
+  REQUIRE(a == b);
+  REQUIRE(a != c);
+  std::vector<int32_t> sorted = a;
+  std::sort(sorted.begin(), sorted.end());
+  for (int32_t i = 0; i < 21; ++i) REQUIRE(sorted[i] == i);
+  SequentialVoteOptions f;
+  f.order = QueryOrder::kFixed;
+  for (int32_t i = 0; i < 21; ++i) f.fixed_order.push_back(100 - i * 3);
+  auto trace = urnforest::TraceVotes(t, 0, [](int32_t tree, size_t) { return tree % 2; }, f);
+  REQUIRE(trace.ok());
+  REQUIRE(trace.value().trees == f.fixed_order);
+  REQUIRE(trace.value().votes.size() == 21);
+  REQUIRE(trace.value().confidence.size() == 21);
+  REQUIRE(trace.value().trees_used <= 21);
+}
+
+TEST_CASE("Sequential voting rejects out-of-range votes and bad orders with codes",
+          "[sequential][errors]") {
+  HaltingTable t = Table(HaltingRule::kSiba, 21);
+  auto bad = PredictSequential(t, 2, [](int32_t, size_t) { return 7; });
+  REQUIRE(bad.status().code == urnforest::StatusCode::kInvalidArgument);
+  SequentialVoteOptions f;
+  f.order = QueryOrder::kFixed;
+  REQUIRE(PredictSequential(t, 1, [](int32_t, size_t) { return 0; }, f).status().code ==
+          urnforest::StatusCode::kInvalidArgument);
+  f.fixed_order = std::vector<int32_t>(21, 1);
+  REQUIRE(PredictSequential(t, 1, [](int32_t, size_t) { return 0; }, f).status().code ==
+          urnforest::StatusCode::kInvalidArgument);
+  REQUIRE(PredictSequentialFromMatrix(t, std::vector<int32_t>(10, 0), 1, 21).status().code ==
+          urnforest::StatusCode::kShapeMismatch);
+}
+
+TEST_CASE("Halting tables survive ToBytes and FromBytes, corruption is detected", "[halting][bytes]") {
+  for (HaltingRule rule : {HaltingRule::kSiba, HaltingRule::kAlpha1, HaltingRule::kInfinite}) {
+    for (int32_t l : {2, 3, 6}) {
+      HaltingTable t = Table(rule, 51, l);
+      std::vector<uint8_t> bytes = t.ToBytes();
+      auto back = HaltingTable::FromBytes(bytes.data(), bytes.size());
+      REQUIRE(back.ok());
+      REQUIRE(back.value().ToBytes() == bytes);
+      std::vector<int32_t> s(l, 1);
+      s[0] = 9;
+      REQUIRE(back.value().Halts(s.data()) == t.Halts(s.data()));
+      REQUIRE(back.value().Confidence(s.data()) == t.Confidence(s.data()));
+      bytes[bytes.size() / 2] ^= 1;
+      REQUIRE(HaltingTable::FromBytes(bytes.data(), bytes.size()).status().code ==
+              urnforest::StatusCode::kCorruptModel);
+    }
+  }
+  std::vector<uint8_t> junk = {'U', 'F', 'H', 'T', 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  REQUIRE(HaltingTable::FromBytes(junk.data(), junk.size()).status().code ==
+          urnforest::StatusCode::kUnsupportedVersion);
+}
