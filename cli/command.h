@@ -27,5 +27,8 @@ Status WriteFile(const std::string& path, const std::vector<uint8_t>& bytes);
 Status RunTrain(int argc, char** argv, Output& out);
 Status RunPredict(int argc, char** argv, Output& out);
 Status RunInfo(int argc, char** argv, Output& out);
+Status RunTable(int argc, char** argv, Output& out);
+Status RunPStar(int argc, char** argv, Output& out);
+Status RunExpected(int argc, char** argv, Output& out);
 
 }  // namespace urnforest::cli

@@ -5,6 +5,8 @@
 
 #include "args.h"
 #include "command.h"
+#include "model_file.h"
+#include "urnforest/forest_halting.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest.h"
 
@@ -13,32 +15,6 @@ namespace {
 
 const char* EnsembleName(EnsembleKind kind) {
   return kind == EnsembleKind::kBagging ? "bagging" : "rf";
-}
-
-Result<Dataset> LoadCsv(const std::string& path, const CsvOptions& options) {
-  Result<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  Result<Dataset> data = ReadCsv(text.value(), options);
-  if (!data.ok()) {
-    Status status = data.status();
-    status.message = path + ": " + status.message;
-    return status;
-  }
-  return data;
-}
-
-Result<Forest> LoadModel(const std::string& path) {
-  Result<std::string> bytes = ReadFile(path);
-  if (!bytes.ok()) return bytes.status();
-  const std::string& b = bytes.value();
-  Result<Forest> forest =
-      DeserializeForest(reinterpret_cast<const uint8_t*>(b.data()), b.size());
-  if (!forest.ok()) {
-    Status status = forest.status();
-    status.message = path + ": " + status.message;
-    return status;
-  }
-  return forest;
 }
 
 void WriteClassNames(JsonWriter& json, const Schema& schema) {
@@ -138,7 +114,8 @@ Status RunTrain(int argc, char** argv, Output& out) {
 }
 
 Status RunPredict(int argc, char** argv, Output& out) {
-  Result<Args> parsed = Args::Parse(argc, argv, 2, {"model", "data"}, {"json"});
+  Result<Args> parsed =
+      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "order", "seed"}, {"json"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
   Result<std::string> model_path = args.Required("model");
@@ -161,7 +138,45 @@ Status RunPredict(int argc, char** argv, Output& out) {
   const double predict_ms = std::chrono::duration<double, std::milli>(stop - start).count();
 
   const Dataset& d = data.value();
-  const std::vector<int32_t>& predicted = vote.value().labels;
+  const std::vector<int32_t>& full_labels = vote.value().labels;
+  std::vector<int32_t> predicted = full_labels;
+
+  // Halted (sequential) prediction when a rule is given.
+  const bool halted = args.Has("rule");
+  SequentialVoteResult sequential;
+  double halted_ms = 0.0;
+  if (halted) {
+    Result<HaltingRule> rule = ParseRule(args.Get("rule", ""));
+    if (!rule.ok()) return rule.status();
+    Result<double> alpha = args.Real("alpha", 0.99, 0.0, 1.0);
+    if (!alpha.ok()) return alpha.status();
+    if (alpha.value() <= 0.0) {
+      return Status::Error(StatusCode::kInvalidArgument, "option --alpha must be in (0, 1]");
+    }
+    SequentialVoteOptions vote_options;
+    const std::string order = args.Get("order", "generation");
+    if (order == "random") {
+      vote_options.order = QueryOrder::kRandomPerRow;
+    } else if (order != "generation") {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "option --order must be generation or random, got '" + order + "'");
+    }
+    Result<int64_t> seed = args.Int("seed", 1, 0, INT64_MAX);
+    if (!seed.ok()) return seed.status();
+    vote_options.seed = static_cast<uint64_t>(seed.value());
+    Result<HaltingTable> table = BuildForestTable(f, rule.value(), alpha.value());
+    if (!table.ok()) return table.status();
+    const auto halted_start = std::chrono::steady_clock::now();
+    Result<SequentialVoteResult> result = PredictHalted(f, d, table.value(), vote_options);
+    halted_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                          halted_start).count();
+    if (!result.ok()) return result.status();
+    sequential = std::move(result).value();
+    predicted = sequential.labels;
+  } else if (args.Has("alpha") || args.Has("order") || args.Has("seed")) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "options --alpha, --order and --seed need --rule");
+  }
   std::vector<std::string> names;
   names.reserve(predicted.size());
   for (int32_t label : predicted) names.push_back(f.schema().class_names[label]);
@@ -171,6 +186,17 @@ Status RunPredict(int argc, char** argv, Output& out) {
   out.json.Key("labels").StringArray(names);
   out.json.Key("votes").IntArray(vote.value().votes);
   out.json.Key("predict_ms").Double(predict_ms);
+  if (halted) {
+    out.json.Key("rule").String(args.Get("rule", ""));
+    out.json.Key("trees_used").IntArray(sequential.trees_used);
+    out.json.Key("mean_trees").Double(sequential.MeanTrees());
+    size_t disagree = 0;
+    for (size_t r = 0; r < predicted.size(); ++r) disagree += predicted[r] != full_labels[r];
+    out.json.Key("disagreement")
+        .Double(predicted.empty() ? 0.0 : static_cast<double>(disagree) / predicted.size());
+    out.json.Key("confidence").DoubleArray(sequential.confidence);
+    out.json.Key("halted_ms").Double(halted_ms);
+  }
   double accuracy = -1;
   if (d.has_labels()) {
     size_t correct = 0;

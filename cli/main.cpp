@@ -20,12 +20,21 @@ const CommandEntry kCommands[] = {
      "--data FILE.csv [--target NAME] [--ensemble rf|bagging] [--trees N] [--mtry N] [--seed S] "
      "--out MODEL"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
+    {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
+    {"table", urnforest::cli::RunTable,
+     "--rule R --alpha A (--trees T --classes L | --model MODEL)"},
+    {"pstar", urnforest::cli::RunPStar,
+     "--rule siba|infinite|... --votes a,b[,c...] [--alpha A] (--trees T --classes L | --model MODEL)"},
+    {"expected", urnforest::cli::RunExpected,
+     "--rule R --alpha A (--trees T --classes L --final F1,F2 | --model MODEL) [--samples N]"},
 };
 
 void PrintUsage(FILE* stream) {
   std::fprintf(stream, "usage: urnforest <command> [options] [--json]\n\ncommands:\n");
-  for (const CommandEntry& c : kCommands) std::fprintf(stream, "  %-9s %s\n", c.name, c.summary);
+  for (const CommandEntry& c : kCommands) {
+    std::fprintf(stream, "  %-9s %s\n", c.run ? c.name : "", c.summary);
+  }
 }
 
 bool WantsJson(int argc, char** argv) {
@@ -44,7 +53,7 @@ int main(int argc, char** argv) {
   }
   const bool json = WantsJson(argc, argv);
   for (const CommandEntry& c : kCommands) {
-    if (std::strcmp(argv[1], c.name) != 0) continue;
+    if (c.run == nullptr || std::strcmp(argv[1], c.name) != 0) continue;
     urnforest::cli::Output out;
     urnforest::Status status = c.run(argc, argv, out);
     if (!status.ok()) {

@@ -1,0 +1,33 @@
+#include "model_file.h"
+
+#include "command.h"
+
+namespace urnforest::cli {
+
+Result<Dataset> LoadCsv(const std::string& path, const CsvOptions& options) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  Result<Dataset> data = ReadCsv(text.value(), options);
+  if (!data.ok()) {
+    Status status = data.status();
+    status.message = path + ": " + status.message;
+    return status;
+  }
+  return data;
+}
+
+Result<Forest> LoadModel(const std::string& path) {
+  Result<std::string> bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.status();
+  const std::string& b = bytes.value();
+  Result<Forest> forest =
+      DeserializeForest(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+  if (!forest.ok()) {
+    Status status = forest.status();
+    status.message = path + ": " + status.message;
+    return status;
+  }
+  return forest;
+}
+
+}  // namespace urnforest::cli

@@ -1,0 +1,37 @@
+#pragma once
+// Glue between a trained Forest and the halting engine: priors from the forest's out-of-bag votes,
+// tables for the forest's size, and halted (sequential) prediction of a Dataset.
+#include <cstdint>
+
+#include "urnforest/dataset.h"
+#include "urnforest/forest.h"
+#include "urnforest/halting_rule.h"
+#include "urnforest/halting_table.h"
+#include "urnforest/prior.h"
+#include "urnforest/sequential_vote.h"
+#include "urnforest/status.h"
+
+namespace urnforest {
+
+/// The prior `rule` needs, estimated from the forest's out-of-bag votes and training labels, for
+/// tables of `num_trees` queried trees (0 = forest.num_trees()). Uniform for alpha1/siba/infinite.
+/// Fails like PriorForRule (e.g. kLimitExceeded for hyper with more than 4 classes).
+Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num_trees = 0);
+
+/// Builds the halting table of `rule` at confidence `alpha` for the forest's own size (or
+/// `num_trees` queried trees, e.g. after static pruning). Fails like BuildHaltingTable.
+Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, double alpha,
+                                      int32_t num_trees = 0);
+
+/// Halted prediction of every row of `data` (schema must match the forest: kColumnMismatch).
+/// The table's T must not exceed the forest's trees (kInvalidArgument); the query order is that
+/// of `options` (generation order by default).
+Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& data,
+                                           const HaltingTable& table,
+                                           const SequentialVoteOptions& options = {});
+
+/// Checks that `data` has the forest's features (count, names and types): kColumnMismatch naming
+/// the first difference.
+Status CheckSchemaMatches(const Forest& forest, const Dataset& data);
+
+}  // namespace urnforest
