@@ -6,6 +6,7 @@
 
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
+#include "crc32.h"
 
 int main(int argc, char** argv) {
   const size_t rows = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 5000;
@@ -16,15 +17,19 @@ int main(int argc, char** argv) {
   urnforest::TrainOptions options;
   options.num_trees = trees;
   double best = 1e30;
+  uint32_t model_crc = 0;
   for (int i = 0; i < repeats; ++i) {
     const auto start = std::chrono::steady_clock::now();
     urnforest::Result<urnforest::Forest> forest = urnforest::Train(data.value(), options);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!forest.ok()) return 1;
     if (ms < best) best = ms;
+    const std::vector<uint8_t> bytes = urnforest::SerializeForest(forest.value());
+    model_crc = urnforest::internal::Crc32(bytes.data(), bytes.size());
     std::printf("run %d: %.1f ms, %zu nodes, oob_error %.4f\n", i, ms, forest.value().num_nodes(),
                 forest.value().oob_error());
   }
-  std::printf("{\"rows\":%zu,\"trees\":%d,\"best_ms\":%.1f}\n", rows, trees, best);
+  std::printf("{\"rows\":%zu,\"trees\":%d,\"best_ms\":%.1f,\"model_crc32\":\"%08x\"}\n", rows,
+              trees, best, model_crc);
   return 0;
 }

@@ -30,6 +30,41 @@ float MidpointThreshold(float lower, float upper) {
   return t + 0.0f;
 }
 
+namespace {
+
+constexpr size_t kRadixMinSize = 256;
+
+/// Stable LSD radix sort of `a[0..m)` by the high 32 bits only (4 byte passes; passes where every
+/// element shares the byte are skipped). `tmp` has room for m elements.
+void RadixSortByHigh32(uint64_t* a, uint64_t* tmp, size_t m) {
+  uint32_t hist[4][256] = {};
+  for (size_t i = 0; i < m; ++i) {
+    const uint32_t k = static_cast<uint32_t>(a[i] >> 32);
+    ++hist[0][k & 255u];
+    ++hist[1][(k >> 8) & 255u];
+    ++hist[2][(k >> 16) & 255u];
+    ++hist[3][k >> 24];
+  }
+  uint64_t* src = a;
+  uint64_t* dst = tmp;
+  for (int pass = 0; pass < 4; ++pass) {
+    uint32_t* h = hist[pass];
+    const int shift = 32 + 8 * pass;
+    if (h[(src[0] >> shift) & 255u] == m) continue;
+    uint32_t sum = 0;
+    for (int b = 0; b < 256; ++b) {
+      const uint32_t c = h[b];
+      h[b] = sum;
+      sum += c;
+    }
+    for (size_t i = 0; i < m; ++i) dst[h[(src[i] >> shift) & 255u]++] = src[i];
+    std::swap(src, dst);
+  }
+  if (src != a) std::memcpy(a, src, m * sizeof(uint64_t));
+}
+
+}  // namespace
+
 SplitSearch::SplitSearch(int32_t num_classes, int64_t min_leaf)
     : k_(num_classes),
       min_leaf_(min_leaf),
@@ -110,7 +145,7 @@ inline bool SplitSearch::Evaluate(double* score, bool* missing_left) const {
 bool SplitSearch::SearchNumeric(const NodeRows& node, const uint32_t* keys, int32_t feature,
                                 SplitChoice* best) {
   ResetCounts();
-  if (sort_buf_.size() < node.count) sort_buf_.resize(node.count);
+  if (sort_buf_.size() < 2 * node.count) sort_buf_.resize(2 * node.count);
   uint64_t* buf = sort_buf_.data();
   size_t m = 0;
   for (size_t i = 0; i < node.count; ++i) {
@@ -126,8 +161,13 @@ bool SplitSearch::SearchNumeric(const NodeRows& node, const uint32_t* keys, int3
     }
   }
   if (m < 2) return false;
-  // Keys are unique (row in the low bits), so the order is fully determined.
-  std::sort(buf, buf + m);
+  // Only the order of distinct values matters: class counts are read at value boundaries, where
+  // they do not depend on how equal values are arranged. Both sorts are deterministic anyway.
+  if (m >= kRadixMinSize) {
+    RadixSortByHigh32(buf, buf + node.count, m);
+  } else {
+    std::sort(buf, buf + m);
+  }
   if ((buf[0] >> 32) == (buf[m - 1] >> 32)) return false;
   for (int32_t c = 0; c < k_; ++c) {
     sq_miss_ += miss_[c] * miss_[c];
@@ -137,6 +177,53 @@ bool SplitSearch::SearchNumeric(const NodeRows& node, const uint32_t* keys, int3
   }
   double score;
   bool missing_left;
+  if (k_ == 2 && n_miss_ == 0) {
+    // Fast path (two classes, no missing values): the same arithmetic as Evaluate, in registers.
+    const int64_t n = n_right_;
+    const int64_t n1 = right_[1];
+    int64_t left_n = 0, left_1 = 0;
+    uint32_t best_key = 0, best_next = 0;
+    double best_score = best->found ? best->score : 0.0;
+    bool improved = false;
+    for (size_t i = 0; i + 1 < m; ++i) {
+      const uint32_t row = static_cast<uint32_t>(buf[i]);
+      const int64_t w = node.weights[row];
+      left_n += w;
+      left_1 += node.labels[row] ? w : 0;
+      const uint32_t key = static_cast<uint32_t>(buf[i] >> 32);
+      const uint32_t next = static_cast<uint32_t>(buf[i + 1] >> 32);
+      if (key == next) continue;
+      const int64_t right_n = n - left_n;
+      if (left_n < min_leaf_ || right_n < min_leaf_) continue;
+      const int64_t left_0 = left_n - left_1;
+      const int64_t right_1 = n1 - left_1;
+      const int64_t right_0 = right_n - right_1;
+      const double s = static_cast<double>(left_0 * left_0 + left_1 * left_1) /
+                           static_cast<double>(left_n) +
+                       static_cast<double>(right_0 * right_0 + right_1 * right_1) /
+                           static_cast<double>(right_n);
+      if ((!best->found && !improved) || s > best_score) {
+        best_score = s;
+        best_key = key;
+        best_next = next;
+        improved = true;
+      }
+    }
+    if (improved) {
+      best->found = true;
+      best->score = best_score;
+      best->feature = feature;
+      best->categorical = false;
+      best->threshold = MidpointThreshold(KeyToFloat(best_key), KeyToFloat(best_next));
+      // No missing rows here: missing values follow the child with more rows (ties: left).
+      int64_t left_n_best = 0;
+      for (size_t i = 0; i < m && static_cast<uint32_t>(buf[i] >> 32) <= best_key; ++i) {
+        left_n_best += node.weights[static_cast<uint32_t>(buf[i])];
+      }
+      best->missing_left = left_n_best >= n - left_n_best;
+    }
+    return true;
+  }
   for (size_t i = 0; i + 1 < m; ++i) {
     const uint32_t row = static_cast<uint32_t>(buf[i]);
     MoveToLeft(node.labels[row], node.weights[row]);
