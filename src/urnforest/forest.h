@@ -51,7 +51,9 @@ class Forest {
   const TrainOptions& options() const { return options_; }
 
   /// Class index (0..num_classes-1) voted by tree `tree` for one row given as num_features()
-  /// floats in schema order (NaN = missing). Precondition: 0 <= tree < num_trees().
+  /// floats in schema order (NaN = missing; categorical values are category indices, and an
+  /// out-of-range or non-integral one is treated as missing). Precondition: 0 <= tree <
+  /// num_trees(). No allocation; a tight loop over 16-byte nodes.
   int32_t TreeVote(int32_t tree, const float* row) const;
 
   /// Out-of-bag vote counts of the training rows, row-major: `oob_votes()[r * num_classes() + c]`
@@ -63,46 +65,113 @@ class Forest {
   /// OOB majority count as errors.
   double oob_error() const;
 
+  /// Root node index of each tree (tree t's root is `nodes_[tree_roots()[t]]`).
+  const std::vector<uint32_t>& tree_roots() const { return tree_roots_; }
+
   /// Total nodes in the node table.
   size_t num_nodes() const;
 
   // Storage (public for the trainer and serializer; treat as read-only).
+
+  /// One node of the flat node table: 16 bytes, trivially copyable. Children of an inner node are
+  /// adjacent and come strictly after their parent (left = child_or_class, right = left + 1), so a
+  /// walk from any root always terminates.
   struct Node {
-    /// Leaf: -1. Inner: feature index.
+    /// Leaf: -1. Inner: feature index (schema order).
     int32_t feature;
-    /// Numeric inner: go left when x <= threshold. Categorical inner: bit-set word offset into
-    /// category_bits (stored via memcpy-safe union semantics in `aux`). Leaf: unused.
+    /// Numeric inner: a non-missing x goes left when x <= threshold. Otherwise 0.
     float threshold;
     /// Inner: index of the left child; the right child is left + 1. Leaf: class index voted.
     uint32_t child_or_class;
-    /// Bit 0: missing values go left. Bits 1..31: categorical bit-set offset (word index) >> 0.
+    /// Inner: bit 0 (kMissingLeft) = missing values go left; bit 1 (kCategoricalSplit) = subset
+    /// split; bits 2..31 = word offset of the split's bit set in category_bits (categorical only).
+    /// Leaf: 0.
     uint32_t aux;
   };
+  static constexpr uint32_t kMissingLeft = 1u;
+  static constexpr uint32_t kCategoricalSplit = 2u;
+  static constexpr uint32_t kMaxCategoryWords = 1u << 30;  ///< aux offset range.
+
+  /// Number of 32-bit words in the bit set of a categorical split on `feature`.
+  uint32_t CategoryWords(int32_t feature) const { return (category_counts_[feature] + 31u) / 32u; }
+  /// Recomputes derived caches (category_counts_) from schema_; called by the trainer and loader.
+  void RebuildCaches();
+
   std::vector<Node> nodes_;
-  std::vector<uint32_t> category_bits_;  ///< Categorical splits: bit c set => category c goes left.
+  /// Categorical splits: a split's bit set is CategoryWords(feature) words from its offset;
+  /// bit c (word c / 32, bit c % 32) set => category c goes left. Categories absent from the
+  /// node's training rows go to the child that received more training rows.
+  std::vector<uint32_t> category_bits_;
   std::vector<uint32_t> tree_roots_;
   Schema schema_;
   TrainOptions options_;
   std::vector<uint32_t> oob_votes_;
   std::vector<int32_t> train_labels_;
+  /// Derived from schema_: categories per feature (0 for numeric). Not serialized.
+  std::vector<uint32_t> category_counts_;
 };
 
+/// Candidate features per node that Train uses for `options` on data with `num_features` columns:
+/// all of them for bagging, else options.mtry (capped at num_features) or the MtryRule value.
+int32_t ResolveMtry(const TrainOptions& options, int32_t num_features);
+
 /// Trains a forest. Fails with kTooFewClasses (fewer than 2 classes have rows), kMissingLabel
-/// (a row with label -1), kInvalidArgument (options out of range; message names the option),
-/// kLimitExceeded, or kInvalidArgument("cancelled") when progress returns false.
+/// (no target column, or a row with label -1), kInvalidArgument (options out of range; the message
+/// names the option, e.g. "option mtry must be in 0..20 ..."; or no feature columns),
+/// kLimitExceeded (more than 2^31 nodes or 2^30 categorical bit-set words), or
+/// kInvalidArgument("cancelled") when progress returns false.
+///
+/// Each tree t draws from its own random stream derived from (seed, t) only (xoshiro256** seeded
+/// by SplitMix64, Lemire's unbiased bounded integers; no <random> distributions), so models are
+/// byte-identical across platforms and standard libraries. Tree growing (CART, Gini, unpruned):
+/// - Bootstrap: n draws with replacement; a row's multiplicity is its weight (counts, min_leaf and
+///   leaf majorities are weighted); rows drawn zero times are that tree's out-of-bag rows.
+/// - A node becomes a leaf when it is pure, has depth max_depth (if > 0), holds fewer than
+///   2 * min_leaf weighted rows, or has no valid split. A leaf votes the weighted majority class of
+///   its rows; ties go to the lowest class index.
+/// - Random forest: features are drawn without replacement at each node until `ResolveMtry`
+///   features that are non-constant at the node were evaluated (constant ones do not count, as
+///   in scikit-learn), or all features were drawn. Bagging evaluates every feature in order.
+/// - The split maximising the Gini decrease wins; ties keep the first found (features in draw
+///   order, thresholds in increasing order), so the result never depends on sort stability.
+/// - Numeric: thresholds at midpoints between consecutive distinct values (midpoint computed in
+///   double, then the float t with lower <= t < upper; x <= t goes left).
+/// - Categorical: true subset splits. Two classes: the optimal split, scanning categories ordered
+///   by their proportion of class 1 (Breiman). More classes: exhaustive over all subsets when at
+///   most 10 categories are present at the node; otherwise, for each class c, the ordered splits
+///   of the categories sorted by p(c | category), keeping the best. Categories absent from the
+///   node go to the child that received more training rows (ties: left).
+/// - Missing values (NaN): for every candidate split the node's missing rows are tried on both
+///   sides and the better side is kept (ties: left) and stored in the node; a node without missing
+///   rows sends missing values to the child with more training rows (ties: left). Missing rows
+///   count towards min_leaf on their side.
 Result<Forest> Train(const Dataset& data, const TrainOptions& options);
 
 /// Full-ensemble vote for every row of `data` (whose schema must match the forest's features).
 struct FullVote {
-  std::vector<uint32_t> votes;  ///< rows x classes, row-major.
+  std::vector<uint32_t> votes;  ///< rows x classes, row-major: votes[r * num_classes + c].
   std::vector<int32_t> labels;  ///< Majority class per row; ties go to the lowest class index.
 };
+/// Votes of all trees for every row of `data`. Columns are matched by position: `data` must have
+/// the forest's number of features with the same types, else kColumnMismatch. Categorical columns
+/// whose category lists differ from the model's are mapped by category name; a category the model
+/// never saw is treated as a missing value. Labels of `data` are ignored. kInvalidArgument for a
+/// forest without trees (default-constructed).
 Result<FullVote> PredictFull(const Forest& forest, const Dataset& data);
 
-/// Versioned binary model: magic "URNF", format version, payload length, CRC-32 of the payload.
+/// Versioned binary model (portable, byte-identical across platforms for identical forests):
+/// 20-byte header = magic "URNF", u32 format version (1), u64 payload length, u32 CRC-32 (IEEE) of
+/// the payload; then tagged sections {u32 tag, u64 length, bytes} holding schema, options, nodes,
+/// categorical bit sets, tree roots, training labels and OOB votes (layout in src/serialize.cpp).
+/// All integers little-endian. Unknown sections are skipped by readers, so new features add
+/// sections. The progress callback is not stored.
 std::vector<uint8_t> SerializeForest(const Forest& forest);
-/// Inverse of SerializeForest. Validates every field; fails with kCorruptModel or kUnsupportedVersion,
-/// never reads out of bounds, never allocates more than a small multiple of `size`.
+/// Inverse of SerializeForest. Fails with kUnsupportedVersion (valid magic, other version) or
+/// kCorruptModel (bad magic, truncation, trailing bytes, checksum, missing or duplicate section,
+/// or any structural check: counts within the bytes present before allocating, node children
+/// strictly after their parent and in range, features, classes, labels and bit-set offsets in
+/// range, OOB votes per row at most the tree count). Never reads out of bounds, never allocates
+/// more than a small multiple of `size`; a loaded forest is safe to walk.
 Result<Forest> DeserializeForest(const uint8_t* data, size_t size);
 
 }  // namespace urnforest
