@@ -23,7 +23,11 @@ struct RuleSetup {
   int32_t trees = 101;
   int32_t classes = 2;
   bool has_prior = false;
-  Prior prior;
+  Prior prior;  ///< The table's prior (uniform unless the rule needs a data prior).
+  /// With --model: the prior the expected cost is averaged over, estimated from the out-of-bag votes
+  /// whatever the rule (smoothed histogram for l <= 4, a fitted Dirichlet beyond): predictions from
+  /// training data alone. Without a model: the table's prior.
+  Prior data_prior;
 };
 
 Result<RuleSetup> ReadRuleSetup(const Args& args) {
@@ -55,6 +59,11 @@ Result<RuleSetup> ReadRuleSetup(const Args& args) {
       setup.prior = std::move(prior).value();
       setup.has_prior = true;
     }
+    Result<Prior> data_prior = PriorForForest(
+        forest.value(), setup.classes <= 4 ? HaltingRule::kHyper : HaltingRule::kOneDir,
+        setup.trees);
+    if (!data_prior.ok()) return data_prior.status();
+    setup.data_prior = std::move(data_prior).value();
   } else {
     Result<int64_t> trees = args.Int("trees", 101, 1, 100000);
     if (!trees.ok()) return trees.status();
@@ -73,6 +82,7 @@ Result<RuleSetup> ReadRuleSetup(const Args& args) {
     if (!uniform.ok()) return uniform.status();
     setup.prior = std::move(uniform).value();
   }
+  if (!args.Has("model")) setup.data_prior = setup.prior;
   return setup;
 }
 
@@ -276,9 +286,9 @@ Status RunExpected(int argc, char** argv, Output& out) {
                                                 static_cast<uint64_t>(seed.value()));
     }
   } else {
-    exact = ExactCostOverPrior(h, setup.prior);
+    exact = ExactCostOverPrior(h, setup.data_prior);
     monte_carlo =
-        MonteCarloCost(h, setup.prior, samples.value(), static_cast<uint64_t>(seed.value()));
+        MonteCarloCost(h, setup.data_prior, samples.value(), static_cast<uint64_t>(seed.value()));
     if (!exact.ok() && !monte_carlo.ok()) return exact.status();
   }
 
