@@ -105,6 +105,17 @@ class DatasetHandle {
     return val::undefined();
   }
 
+  /// Rows `rows` (Uint32Array of indices into `source`, repeats allowed) of another dataset.
+  val LoadSubset(const DatasetHandle& source, const val& rows) {
+    std::vector<uint32_t> indices = emscripten::convertJSArrayToNumberVector<uint32_t>(rows);
+    std::vector<size_t> picked(indices.begin(), indices.end());
+    for (size_t row : picked) {
+      if (row >= source.data_.num_rows()) return InvalidArgument("row index out of range");
+    }
+    data_ = source.data_.Subset(picked);
+    return val::undefined();
+  }
+
   double NumRows() const { return static_cast<double>(data_.num_rows()); }
   double NumFeatures() const { return static_cast<double>(data_.num_features()); }
   val ClassNames() const { return StringArray(data_.schema().class_names); }
@@ -216,6 +227,7 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .constructor<>()
       .function("_loadCsv", &DatasetHandle::LoadCsv, allow_raw_pointers())
       .function("_loadArrays", &DatasetHandle::LoadArrays)
+      .function("_loadSubset", &DatasetHandle::LoadSubset)
       .function("_numRows", &DatasetHandle::NumRows)
       .function("_numFeatures", &DatasetHandle::NumFeatures)
       .function("_classNames", &DatasetHandle::ClassNames)

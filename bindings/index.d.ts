@@ -54,6 +54,8 @@ export class Dataset {
   static fromCSV(text: string, options?: FromCSVOptions): Dataset;
   /** From a row-major matrix `x[row * cols + col]` of numeric features (NaN = missing). */
   static fromArrays(x: Float32Array, options: FromArraysOptions): Dataset;
+  /** A new Dataset of the given rows (indices, repeats allowed), same schema. The caller owns it. */
+  subset(rows: Uint32Array | Int32Array | number[]): Dataset;
   readonly numRows: number;
   readonly numFeatures: number;
   readonly classNames: string[];

@@ -239,6 +239,31 @@ export class Dataset {
     return new Dataset(INTERNAL, handle);
   }
 
+  /**
+   * A new Dataset holding rows `rows` of this one (indices, repeats allowed), with the same schema
+   * (feature types and class names). The caller owns the result.
+   */
+  subset(rows) {
+    const handle = live(this, 'Dataset');
+    if (!(rows instanceof Uint32Array || rows instanceof Int32Array || Array.isArray(rows))) {
+      throw new TypeError(`subset: rows must be a Uint32Array, Int32Array or array of row indices, got ${describe(rows)}`);
+    }
+    const n = handle._numRows();
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      if (typeof r !== 'number' || !Number.isInteger(r)) throw new TypeError(`rows[${i}] must be an integer, got ${describe(r)}`);
+      if (r < 0 || r >= n) throw new RangeError(`rows[${i}] = ${r} is out of range [0, ${n})`);
+    }
+    const fresh = new (requireModule()._DatasetHandle)();
+    try {
+      check(call(() => fresh._loadSubset(handle, Uint32Array.from(rows))));
+    } catch (e) {
+      fresh.delete();
+      throw e;
+    }
+    return new Dataset(INTERNAL, fresh);
+  }
+
   /** Number of rows. */
   get numRows() { return live(this, 'Dataset')._numRows(); }
   /** Number of feature columns. */
