@@ -16,23 +16,69 @@ enum class ClassOrder : uint8_t {
 
 /// Options for ReadCsv.
 struct CsvOptions {
-  /// Name of the target column; empty = the last column.
+  /// Name of the target column; empty = the last column (schema mode: the schema's target_name).
+  /// A name that is not in the header fails with kTargetNotFound.
   std::string target;
   /// False: the file has no target column (all columns are features; labels() is empty).
   bool has_target = true;
+  /// Order of Schema::class_names (ignored in schema mode, which uses the schema's classes).
   ClassOrder class_order = ClassOrder::kSorted;
   /// When set, the file is read against a trained model's schema: feature columns are matched by
-  /// name (any order, extra columns ignored, a missing one is kColumnMismatch), numeric columns must
-  /// hold numbers, categorical values map to the schema's indices (unseen value -> missing), and the
-  /// target column, if present, maps to the schema's class names (unseen label -> kUnknownClass).
-  /// The target column is optional in this mode. Not owned; must outlive the call.
+  /// name (any order, extra columns ignored, a missing one is kColumnMismatch), numeric columns
+  /// must hold numbers, categorical values map to the schema's indices (unseen value -> missing),
+  /// and the target column, if present, maps to the schema's class names (unseen label ->
+  /// kUnknownClass). The target column is optional in this mode (absent: labels() is empty; a
+  /// missing cell: -1). The result's schema is a copy of this one. Not owned; must outlive the
+  /// call.
   const Schema* schema = nullptr;
 };
 
-/// Parses CSV text. Cells that are empty, `?` or `NA` (unquoted) are missing values.
-/// A column is numeric when every non-missing cell is an unquoted finite number; otherwise it is
-/// categorical (quoted numbers, as R writes factors, are categorical). Accepts LF and CRLF line
-/// ends and a UTF-8 BOM. Every failure has a stable code and the 1-based line and column.
+/// Parses CSV text into a Dataset. The text is only read during the call (not retained).
+///
+/// Syntax (RFC 4180): fields are separated by `,`; a field may be quoted with `"`, inside which
+/// `""` is one quote and commas and line breaks are data. Lines end with LF, CRLF or a lone CR.
+/// A leading UTF-8 byte-order mark is skipped. The whole text must be valid UTF-8.
+/// - The first non-blank line is the header row (required); its names must be distinct.
+/// - Blank lines (empty or only spaces/tabs), anywhere in the file, are skipped; they still count
+///   for line numbers. A one-column file must therefore write a missing value as `NA` or `?`.
+/// - Spaces and tabs around an unquoted field are trimmed; around a quoted field (between the
+///   separator and the quotes) they are ignored; inside quotes they are kept.
+///
+/// Cells and types (training mode, no schema):
+/// - Missing values: an empty cell (quoted `""` included), or unquoted `?` or `NA`. Stored as NaN.
+/// - A feature column is numeric iff every non-missing cell is an unquoted number read whole
+///   (decimal or exponent form, optional sign, locale independent, correctly rounded to float).
+///   Quoted cells are always text, so R's quoted factors ("1","0") are categorical.
+/// - `inf`, `infinity` or a number beyond the float range (e.g. `1e39`) in a column that is
+///   otherwise numeric fails with kNonFiniteValue (never coerced); `nan` is text. Numbers too
+///   small for float become 0.
+/// - Any other column is categorical: categories are the cell texts (unquoted ones trimmed) in
+///   first-seen order, stored as float indices.
+/// - The target column's values (compared as text; unquoted `1` and quoted "1" are the same
+///   class) become `Schema::class_names` ordered by `options.class_order`. A missing label fails
+///   with kMissingLabel. A single class is accepted here (training rejects it).
+///
+/// Schema mode (`options.schema` set): see CsvOptions::schema. Numeric schema columns accept only
+/// unquoted numbers or missing cells (quoted or other text: kColumnMismatch at the cell;
+/// non-finite: kNonFiniteValue); categorical cells are matched by text; a missing label is -1.
+///
+/// Errors: every failure has a stable code. `Status::line` is the 1-based physical line of the
+/// input (counting the header and blank lines; a quoted field spanning lines is reported at the
+/// line where it starts, invalid UTF-8 at the line of the bad byte). `Status::column` is the
+/// 1-based *field index* within the record, not a character offset. Per code:
+/// - kCsvEmpty: no header row (empty, BOM only, or blank lines only). No position.
+/// - kCsvNoRows: a header but no data rows. No position.
+/// - kCsvRaggedRow: at the line where the record starts; column = first field past the header's
+///   width (too many) or first absent field (too few). "row has 5 fields, header has 4".
+/// - kCsvUnterminatedQuote: line and column where the quote opened.
+/// - kCsvBadQuote: a quote inside an unquoted field, or text after a closing quote.
+/// - kCsvInvalidUtf8: line of the bad byte, field index.
+/// - kCsvDuplicateColumn: header line, column of the second occurrence.
+/// - kTargetNotFound, kColumnMismatch for a missing column: header line, column 0; the message
+///   names the column and lists the first few available ones.
+/// - kNonFiniteValue, kMissingLabel, kUnknownClass, kColumnMismatch for a cell: that cell.
+/// - kLimitExceeded: DatasetLimits (rows, cells, features, classes, categories per column).
+/// Memory use is linear in the input size; no input makes it crash or loop.
 Result<Dataset> ReadCsv(std::string_view text, const CsvOptions& options = {});
 
 }  // namespace urnforest

@@ -1,0 +1,536 @@
+#include "urnforest/csv_reader.h"
+
+#include <catch2/catch.hpp>
+#include <cfloat>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "urnforest/dataset.h"
+#include "urnforest/status.h"
+
+using urnforest::ClassOrder;
+using urnforest::CsvOptions;
+using urnforest::Dataset;
+using urnforest::FeatureType;
+using urnforest::ReadCsv;
+using urnforest::Result;
+using urnforest::Schema;
+using urnforest::StatusCode;
+
+namespace {
+
+Dataset MustRead(const std::string& text, const CsvOptions& options = {}) {
+  Result<Dataset> result = ReadCsv(text, options);
+  INFO(result.status().ToString());
+  REQUIRE(result.ok());
+  return std::move(result).value();
+}
+
+void RequireError(const std::string& text, StatusCode code, int64_t line, int64_t column,
+                  const CsvOptions& options = {}) {
+  Result<Dataset> result = ReadCsv(text, options);
+  INFO("input: " << text);
+  REQUIRE_FALSE(result.ok());
+  INFO(result.status().ToString());
+  CHECK(result.status().code == code);
+  CHECK(result.status().line == line);
+  CHECK(result.status().column == column);
+}
+
+std::string MessageOf(const std::string& text, const CsvOptions& options = {}) {
+  Result<Dataset> result = ReadCsv(text, options);
+  REQUIRE_FALSE(result.ok());
+  return result.status().message;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in.good());
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::vector<std::string> Categories(const Dataset& d, size_t feature) {
+  return d.schema().features[feature].categories;
+}
+
+}  // namespace
+
+TEST_CASE("ReadCsv reads numeric features and a text target with sorted class names", "[csv]") {
+  Dataset d = MustRead("a,b,class\n1.5,2,yes\n-3,4e2,no\n0,.25,yes\n");
+  REQUIRE(d.num_rows() == 3);
+  REQUIRE(d.num_features() == 2);
+  REQUIRE(d.schema().features[0].name == "a");
+  REQUIRE(d.schema().features[1].name == "b");
+  REQUIRE(d.schema().features[0].type == FeatureType::kNumeric);
+  REQUIRE(d.schema().features[1].type == FeatureType::kNumeric);
+  REQUIRE(d.schema().target_name == "class");
+  REQUIRE(d.schema().class_names == std::vector<std::string>{"no", "yes"});
+  REQUIRE(d.labels() == std::vector<int32_t>{1, 0, 1});
+  REQUIRE(d.value(0, 0) == 1.5f);
+  REQUIRE(d.value(1, 0) == -3.0f);
+  REQUIRE(d.value(1, 1) == 400.0f);
+  REQUIRE(d.value(2, 1) == 0.25f);
+}
+
+TEST_CASE("ReadCsv follows RFC 4180 quoting", "[csv][syntax]") {
+  SECTION("quoted fields hold commas, doubled quotes and line breaks") {
+    Dataset d = MustRead("t,y\n\"a,b\",1\n\"say \"\"hi\"\"\",2\n\"two\nlines\",1\n\"\"\"\",2\n");
+    REQUIRE(Categories(d, 0) == std::vector<std::string>{"a,b", "say \"hi\"", "two\nlines", "\""});
+    REQUIRE(d.value(3, 0) == 3.0f);
+  }
+  SECTION("a quoted line break keeps its CRLF bytes") {
+    Dataset d = MustRead("t,y\r\n\"x\r\ny\",1\r\n");
+    REQUIRE(Categories(d, 0) == std::vector<std::string>{"x\r\ny"});
+  }
+  SECTION("quoted header names are unquoted") {
+    Dataset d = MustRead("\"first, name\",\"y\"\n1,a\n");
+    REQUIRE(d.schema().features[0].name == "first, name");
+    REQUIRE(d.schema().target_name == "y");
+  }
+}
+
+TEST_CASE("ReadCsv accepts LF, CRLF and lone CR line ends", "[csv][syntax]") {
+  for (const char* text :
+       {"a,y\n1,p\n2,q\n", "a,y\r\n1,p\r\n2,q\r\n", "a,y\r1,p\r2,q\r", "a,y\r\n1,p\n2,q"}) {
+    Dataset d = MustRead(text);
+    REQUIRE(d.num_rows() == 2);
+    REQUIRE(d.value(1, 0) == 2.0f);
+    REQUIRE(d.schema().class_names == std::vector<std::string>{"p", "q"});
+  }
+}
+
+TEST_CASE("ReadCsv skips a UTF-8 byte-order mark", "[csv][syntax]") {
+  Dataset d = MustRead(
+      "\xEF\xBB\xBF"
+      "a,y\n1,p\n");
+  REQUIRE(d.schema().features[0].name == "a");
+}
+
+TEST_CASE("ReadCsv accepts a missing or repeated trailing newline", "[csv][syntax]") {
+  REQUIRE(MustRead("a,y\n1,p").num_rows() == 1);
+  REQUIRE(MustRead("a,y\n1,p\n").num_rows() == 1);
+  REQUIRE(MustRead("a,y\n1,p\n\n\r\n  \n").num_rows() == 1);
+}
+
+TEST_CASE("ReadCsv skips blank lines anywhere but counts them in line numbers", "[csv][syntax]") {
+  Dataset d = MustRead("\n\na,y\n\n1,p\n   \n\t\n2,q\n");
+  REQUIRE(d.num_rows() == 2);
+  REQUIRE(d.value(1, 0) == 2.0f);
+  RequireError("a,y\n\n1,p\n\n1,2,3\n", StatusCode::kCsvRaggedRow, 5, 3);
+}
+
+TEST_CASE("ReadCsv trims spaces and tabs around unquoted cells but not inside quotes",
+          "[csv][syntax]") {
+  Dataset d = MustRead(" a , y \n 1.5\t,  p \n\t2 , \" q \" \n");
+  REQUIRE(d.schema().features[0].name == "a");
+  REQUIRE(d.schema().target_name == "y");
+  REQUIRE(d.schema().features[0].type == FeatureType::kNumeric);
+  REQUIRE(d.value(0, 0) == 1.5f);
+  REQUIRE(d.schema().class_names == std::vector<std::string>{" q ", "p"});
+}
+
+TEST_CASE("ReadCsv treats empty cells, ? and NA as missing", "[csv][types]") {
+  Dataset d = MustRead("a,b,y\n,x,p\n?,?,p\nNA,NA,p\n\"\",\"\",p\n  ,y,p\n4,x,p\n");
+  REQUIRE(d.schema().features[0].type == FeatureType::kNumeric);
+  REQUIRE(d.schema().features[1].type == FeatureType::kCategorical);
+  for (size_t r = 0; r < 5; ++r) REQUIRE(std::isnan(d.value(r, 0)));
+  REQUIRE(d.value(5, 0) == 4.0f);
+  REQUIRE(Categories(d, 1) == std::vector<std::string>{"x", "y"});
+  REQUIRE(std::isnan(d.value(1, 1)));
+  REQUIRE(std::isnan(d.value(2, 1)));
+  REQUIRE(std::isnan(d.value(3, 1)));
+}
+
+TEST_CASE("ReadCsv treats quoted NA and ? as text", "[csv][types]") {
+  Dataset d = MustRead("a,y\n\"NA\",p\n\"?\",p\n");
+  REQUIRE(d.schema().features[0].type == FeatureType::kCategorical);
+  REQUIRE(Categories(d, 0) == std::vector<std::string>{"NA", "?"});
+}
+
+TEST_CASE("ReadCsv makes a column numeric only if every cell is an unquoted number",
+          "[csv][types]") {
+  SECTION("quoted numbers are categorical, as R writes factors") {
+    Dataset d = MustRead("a,b,y\n\"1\",1,p\n\"0\",0,q\n\"1\",2,p\n");
+    REQUIRE(d.schema().features[0].type == FeatureType::kCategorical);
+    REQUIRE(Categories(d, 0) == std::vector<std::string>{"1", "0"});
+    REQUIRE(d.value(0, 0) == 0.0f);
+    REQUIRE(d.value(1, 0) == 1.0f);
+    REQUIRE(d.schema().features[1].type == FeatureType::kNumeric);
+  }
+  SECTION("nan is text, not a missing marker") {
+    Dataset d = MustRead("a,y\n1,p\nnan,p\nNaN,p\n");
+    REQUIRE(d.schema().features[0].type == FeatureType::kCategorical);
+    REQUIRE(Categories(d, 0) == std::vector<std::string>{"1", "nan", "NaN"});
+  }
+  SECTION("a late text cell makes the column categorical in first-seen order of all cells") {
+    Dataset d = MustRead("a,y\n2,p\n1.0,p\n,p\n2,p\nx,p\n1,p\n1.0,p\ninf,p\n");
+    REQUIRE(d.schema().features[0].type == FeatureType::kCategorical);
+    REQUIRE(Categories(d, 0) == std::vector<std::string>{"2", "1.0", "x", "1", "inf"});
+    std::vector<float> expected = {0, 1, NAN, 0, 2, 3, 1, 4};
+    for (size_t r = 0; r < expected.size(); ++r) {
+      if (std::isnan(expected[r])) {
+        REQUIRE(std::isnan(d.value(r, 0)));
+      } else {
+        REQUIRE(d.value(r, 0) == expected[r]);
+      }
+    }
+  }
+  SECTION("partial numbers, hex and thousands separators are text") {
+    for (const char* cell : {"1e", "1.2.3", "0x10", "1_000", "1 2", "--1", "+-1", "1f", "e5"}) {
+      Dataset d = MustRead(std::string("a,y\n3,p\n") + cell + ",p\n");
+      INFO(cell);
+      REQUIRE(d.schema().features[0].type == FeatureType::kCategorical);
+    }
+  }
+  SECTION("signs, exponents and bare points are numbers") {
+    Dataset d = MustRead("a,y\n+1.5,p\n-2E3,p\n.5,p\n7.,p\n-0,p\n1e-50,p\n");
+    REQUIRE(d.schema().features[0].type == FeatureType::kNumeric);
+    REQUIRE(d.value(0, 0) == 1.5f);
+    REQUIRE(d.value(1, 0) == -2000.0f);
+    REQUIRE(d.value(2, 0) == 0.5f);
+    REQUIRE(d.value(3, 0) == 7.0f);
+    REQUIRE(d.value(4, 0) == 0.0f);
+    REQUIRE(std::signbit(d.value(4, 0)));
+    REQUIRE(d.value(5, 0) == 0.0f);
+  }
+  SECTION("an all-missing column is numeric") {
+    Dataset d = MustRead("a,y\n,p\nNA,q\n");
+    REQUIRE(d.schema().features[0].type == FeatureType::kNumeric);
+  }
+}
+
+TEST_CASE("ReadCsv rejects non-finite numbers in an otherwise numeric column", "[csv][types]") {
+  RequireError("a,b,y\n1,2,p\n3,inf,p\n", StatusCode::kNonFiniteValue, 3, 2);
+  RequireError("a,b,y\n1,2,p\n3,-Infinity,p\n", StatusCode::kNonFiniteValue, 3, 2);
+  RequireError("a,b,y\n1,2,p\n1e39,4,p\n", StatusCode::kNonFiniteValue, 3, 1);
+  RequireError("a,b,y\n1,1e400,p\n-1e400,4,p\n", StatusCode::kNonFiniteValue, 2, 2);
+  RequireError("a,b,y\n1,2,p\n3,4,p\n+inf,4,p\n", StatusCode::kNonFiniteValue, 4, 1);
+  REQUIRE(MessageOf("a,y\n1,p\n1e400,p\n").find("'1e400'") != std::string::npos);
+}
+
+TEST_CASE("ReadCsv keeps the float range edges and rounds correctly", "[csv][types]") {
+  Dataset d = MustRead("a,y\n3.4028235e+38,p\n-3.4028235e38,p\n1.4e-45,p\n1.17549435e-38,p\n");
+  REQUIRE(d.value(0, 0) == FLT_MAX);
+  REQUIRE(d.value(1, 0) == -FLT_MAX);
+  REQUIRE(d.value(2, 0) == std::numeric_limits<float>::denorm_min());
+  REQUIRE(d.value(3, 0) == FLT_MIN);
+  RequireError("a,y\n3.4028236e+38,p\n", StatusCode::kNonFiniteValue, 2, 1);
+}
+
+TEST_CASE("ReadCsv orders classes byte-wise by default or by first appearance", "[csv][classes]") {
+  const std::string text = "a,y\n1,b\n2,\xC3\xA9\n3,B\n4,a\n5,b\n6,\"10\"\n7,9\n";
+  SECTION("sorted") {
+    Dataset d = MustRead(text);
+    REQUIRE(d.schema().class_names ==
+            std::vector<std::string>{"10", "9", "B", "a", "b", "\xC3\xA9"});
+    REQUIRE(d.labels() == std::vector<int32_t>{4, 5, 2, 3, 4, 0, 1});
+  }
+  SECTION("first seen") {
+    CsvOptions options;
+    options.class_order = ClassOrder::kFirstSeen;
+    Dataset d = MustRead(text, options);
+    REQUIRE(d.schema().class_names ==
+            std::vector<std::string>{"b", "\xC3\xA9", "B", "a", "10", "9"});
+    REQUIRE(d.labels() == std::vector<int32_t>{0, 1, 2, 3, 0, 4, 5});
+  }
+  SECTION("quoted and unquoted labels with the same text are one class") {
+    Dataset d = MustRead("a,y\n1,\"1\"\n2,1\n3, 0\n");
+    REQUIRE(d.schema().class_names == std::vector<std::string>{"0", "1"});
+    REQUIRE(d.labels() == std::vector<int32_t>{1, 1, 0});
+  }
+  SECTION("a single class is accepted") { REQUIRE(MustRead("a,y\n1,p\n2,p\n").num_classes() == 1); }
+}
+
+TEST_CASE("ReadCsv picks the target column by name, or reads no target", "[csv][target]") {
+  SECTION("by name, anywhere in the header") {
+    CsvOptions options;
+    options.target = "label";
+    Dataset d = MustRead("a,label,b\n1,x,2\n3,y,4\n", options);
+    REQUIRE(d.num_features() == 2);
+    REQUIRE(d.schema().features[1].name == "b");
+    REQUIRE(d.value(1, 1) == 4.0f);
+    REQUIRE(d.schema().target_name == "label");
+    REQUIRE(d.labels() == std::vector<int32_t>{0, 1});
+  }
+  SECTION("without a target every column is a feature") {
+    CsvOptions options;
+    options.has_target = false;
+    Dataset d = MustRead("a,b\n1,x\n3,y\n", options);
+    REQUIRE(d.num_features() == 2);
+    REQUIRE_FALSE(d.has_labels());
+    REQUIRE(d.num_classes() == 0);
+  }
+  SECTION("an unknown name fails naming it and listing a few columns") {
+    CsvOptions options;
+    options.target = "Class";
+    RequireError("a,b,c,d,e,f,g,class\n1,2,3,4,5,6,7,x\n", StatusCode::kTargetNotFound, 1, 0,
+                 options);
+    const std::string message = MessageOf("a,b,c,d,e,f,g,class\n1,2,3,4,5,6,7,x\n", options);
+    REQUIRE(message.find("'Class'") != std::string::npos);
+    REQUIRE(message.find("'a', 'b', 'c', 'd', 'e', ... (8 columns)") != std::string::npos);
+  }
+}
+
+TEST_CASE("ReadCsv reports empty input and a header without rows", "[csv][errors]") {
+  RequireError("", StatusCode::kCsvEmpty, 0, 0);
+  RequireError("\xEF\xBB\xBF", StatusCode::kCsvEmpty, 0, 0);
+  RequireError("\n\r\n  \n", StatusCode::kCsvEmpty, 0, 0);
+  RequireError("a,y", StatusCode::kCsvNoRows, 0, 0);
+  RequireError("a,y\n\n\n", StatusCode::kCsvNoRows, 0, 0);
+}
+
+TEST_CASE("ReadCsv reports ragged rows at the record's line and first odd field", "[csv][errors]") {
+  RequireError("a,b,c,y\n1,2,3,p\n1,2,3,p,5\n", StatusCode::kCsvRaggedRow, 3, 5);
+  RequireError("a,b,c,y\n1,2,3,p\n1,2\n", StatusCode::kCsvRaggedRow, 3, 3);
+  RequireError("a,b,c,y\n\"x\ny\",2,3,p,9\n", StatusCode::kCsvRaggedRow, 2, 5);
+  RequireError("a,y\n1,p,\n", StatusCode::kCsvRaggedRow, 2, 3);
+  REQUIRE(MessageOf("a,b,c,y\n1,2,3,p,5\n") == "row has 5 fields, header has 4");
+}
+
+TEST_CASE("ReadCsv reports an unterminated quote where it opened", "[csv][errors]") {
+  RequireError("a,y\n1,p\n2,\"open\n3,p\n4,p\n", StatusCode::kCsvUnterminatedQuote, 3, 2);
+  RequireError("\"a,y\n1,p\n", StatusCode::kCsvUnterminatedQuote, 1, 1);
+  RequireError("a,y\n1,\"\"\"", StatusCode::kCsvUnterminatedQuote, 2, 2);
+}
+
+TEST_CASE("ReadCsv reports stray quotes", "[csv][errors]") {
+  RequireError("a,y\n1,p\n2,ab\"c\n", StatusCode::kCsvBadQuote, 3, 2);
+  RequireError("a,y\n1,\"p\"x\n", StatusCode::kCsvBadQuote, 2, 2);
+  RequireError("a,y\n1,\"multi\nline\"x,\n", StatusCode::kCsvBadQuote, 3, 2);
+  RequireError("a,\"y\" \"z\"\n1,p\n", StatusCode::kCsvBadQuote, 1, 2);
+}
+
+TEST_CASE("ReadCsv rejects invalid UTF-8 at the bad byte's line and field", "[csv][errors]") {
+  RequireError("a,y\n1,p\n2,\xFF\n", StatusCode::kCsvInvalidUtf8, 3, 2);
+  RequireError("a,y\n1,\"ok\nstill ok\n\xC0\x80\"\n", StatusCode::kCsvInvalidUtf8, 4, 2);
+  RequireError("a,y\n\xED\xA0\x80,p\n", StatusCode::kCsvInvalidUtf8, 2, 1);
+  RequireError("a,y\n1,\xE2\x82\n", StatusCode::kCsvInvalidUtf8, 2, 2);
+  RequireError("a,\xF4\x90\x80\x80\n1,p\n", StatusCode::kCsvInvalidUtf8, 1, 2);
+  Dataset d = MustRead("caf\xC3\xA9,y\n\xE2\x82\xAC,\xF0\x9F\x8C\xB2\n");
+  REQUIRE(d.schema().features[0].name == "caf\xC3\xA9");
+  REQUIRE(d.schema().class_names[0] == "\xF0\x9F\x8C\xB2");
+}
+
+TEST_CASE("ReadCsv rejects duplicate column names at the second occurrence", "[csv][errors]") {
+  RequireError("a,b,\"a\",y\n1,2,3,p\n", StatusCode::kCsvDuplicateColumn, 1, 3);
+  RequireError("\n,x,\n1,2,3\n", StatusCode::kCsvDuplicateColumn, 2, 3);
+}
+
+TEST_CASE("ReadCsv rejects a training row without a label", "[csv][errors]") {
+  RequireError("a,y\n1,p\n2,\n", StatusCode::kMissingLabel, 3, 2);
+  RequireError("a,y\n1,p\n2,NA\n", StatusCode::kMissingLabel, 3, 2);
+  RequireError("y,a\n?,1\n", StatusCode::kMissingLabel, 2, 1, [] {
+    CsvOptions o;
+    o.target = "y";
+    return o;
+  }());
+}
+
+TEST_CASE("ReadCsv enforces the class limit", "[csv][errors]") {
+  std::string text = "a,y\n";
+  for (size_t i = 0; i <= urnforest::DatasetLimits::kMaxClasses; ++i) {
+    text += "1,c" + std::to_string(i) + "\n";
+  }
+  RequireError(text, StatusCode::kLimitExceeded,
+               static_cast<int64_t>(urnforest::DatasetLimits::kMaxClasses) + 2, 2);
+}
+
+TEST_CASE("ReadCsv conforms a new file to a trained model's schema", "[csv][schema]") {
+  Dataset train = MustRead("num,cat,y\n1.5,red,yes\n2,blue,no\n3,red,no\n");
+  const Schema& schema = train.schema();
+  CsvOptions options;
+  options.schema = &schema;
+  SECTION("columns are matched by name, extras ignored, unseen categories missing") {
+    Dataset d = MustRead("extra,cat,y,num\nq,blue,no,7\nq,green,yes,\nq,\"red\",,8\n", options);
+    REQUIRE(d.num_features() == 2);
+    REQUIRE(d.schema().features[0].name == "num");
+    REQUIRE(d.schema().features[1].categories == std::vector<std::string>{"red", "blue"});
+    REQUIRE(d.value(0, 0) == 7.0f);
+    REQUIRE(std::isnan(d.value(1, 0)));
+    REQUIRE(d.value(0, 1) == 1.0f);
+    REQUIRE(std::isnan(d.value(1, 1)));
+    REQUIRE(d.value(2, 1) == 0.0f);
+    REQUIRE(d.schema().class_names == std::vector<std::string>{"no", "yes"});
+    REQUIRE(d.labels() == std::vector<int32_t>{0, 1, -1});
+  }
+  SECTION("the target column is optional") {
+    Dataset d = MustRead("cat,num\nred,1\n", options);
+    REQUIRE_FALSE(d.has_labels());
+    REQUIRE(d.schema().class_names == schema.class_names);
+  }
+  SECTION("an unquoted number matches a category by its text") {
+    Dataset t2 = MustRead("v,y\n\"1\",p\n\"0\",q\n");
+    CsvOptions o2;
+    o2.schema = &t2.schema();
+    Dataset d = MustRead("v\n0\n1\n1.0\n", o2);
+    REQUIRE(d.value(0, 0) == 1.0f);
+    REQUIRE(d.value(1, 0) == 0.0f);
+    REQUIRE(std::isnan(d.value(2, 0)));
+  }
+  SECTION("a missing model column fails naming it") {
+    RequireError("cat,y\nred,no\n", StatusCode::kColumnMismatch, 1, 0, options);
+    REQUIRE(MessageOf("cat,y\nred,no\n", options).find("'num'") != std::string::npos);
+  }
+  SECTION("text in a numeric model column fails at the cell") {
+    RequireError("num,cat\n1,red\nabc,red\n", StatusCode::kColumnMismatch, 3, 1, options);
+    RequireError("num,cat\n\"1\",red\n", StatusCode::kColumnMismatch, 2, 1, options);
+  }
+  SECTION("a non-finite number in a numeric model column fails at the cell") {
+    RequireError("cat,num\nred,1\nred,inf\n", StatusCode::kNonFiniteValue, 3, 2, options);
+  }
+  SECTION("a label outside the model's classes fails at the cell") {
+    RequireError("num,cat,y\n1,red,no\n2,red,maybe\n", StatusCode::kUnknownClass, 3, 3, options);
+  }
+  SECTION("an explicitly requested target must exist") {
+    options.target = "label";
+    RequireError("num,cat\n1,red\n", StatusCode::kTargetNotFound, 1, 0, options);
+  }
+  SECTION("without a target the label column is ignored") {
+    options.has_target = false;
+    REQUIRE_FALSE(MustRead("num,cat,y\n1,red,maybe\n", options).has_labels());
+  }
+}
+
+TEST_CASE("ReadCsv gives back the exact floats it was given", "[csv][roundtrip]") {
+  std::mt19937 rng(7);
+  std::vector<float> values = {
+      0.0f,        -0.0f,    1.0f,    0.1f,
+      FLT_MAX,     -FLT_MAX, FLT_MIN, std::numeric_limits<float>::denorm_min(),
+      123456789.0f};
+  std::uniform_int_distribution<uint32_t> bits;
+  while (values.size() < 2000) {
+    const uint32_t b = bits(rng);
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    if (std::isfinite(f)) values.push_back(f);
+  }
+  std::string text = "shortest,nine,y\n";
+  for (float v : values) {
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    text.append(buf, res.ptr);
+    std::snprintf(buf, sizeof buf, ",%.9g,c\n", static_cast<double>(v));
+    text += buf;
+  }
+  Dataset d = MustRead(text);
+  REQUIRE(d.num_rows() == values.size());
+  for (size_t r = 0; r < values.size(); ++r) {
+    for (size_t f = 0; f < 2; ++f) {
+      const float got = d.value(r, f);
+      REQUIRE(std::memcmp(&got, &values[r], sizeof got) == 0);
+    }
+  }
+}
+
+TEST_CASE("ReadCsv loads the bundled real data sets with the right shapes and types",
+          "[csv][datasets]") {
+  struct Expect {
+    const char* file;
+    size_t rows, features, classes;
+    size_t categorical;
+  };
+  const Expect expects[] = {
+      {"iris.csv", 150, 4, 3, 0},        {"wine.csv", 178, 13, 3, 0},
+      {"wdbc.csv", 569, 30, 2, 0},       {"sonar.csv", 208, 60, 2, 0},
+      {"ionosphere.csv", 351, 34, 2, 2}, {"soybean.csv", 683, 35, 19, 35},
+      {"vehicle.csv", 846, 18, 4, 0},
+  };
+  for (const Expect& e : expects) {
+    INFO(e.file);
+    Dataset d = MustRead(ReadFile(std::string(URNFOREST_DATASETS_DIR) + "/" + e.file));
+    CHECK(d.num_rows() == e.rows);
+    CHECK(d.num_features() == e.features);
+    CHECK(d.num_classes() == e.classes);
+    CHECK(d.schema().target_name == "class");
+    size_t categorical = 0;
+    for (const auto& info : d.schema().features) {
+      categorical += info.type == FeatureType::kCategorical ? 1 : 0;
+    }
+    CHECK(categorical == e.categorical);
+  }
+}
+
+TEST_CASE("ReadCsv reads iris values exactly", "[csv][datasets]") {
+  Dataset d = MustRead(ReadFile(std::string(URNFOREST_DATASETS_DIR) + "/iris.csv"));
+  REQUIRE(d.schema().features[0].name == "sepal_length_(cm)");
+  REQUIRE(d.value(0, 0) == 5.1f);
+  REQUIRE(d.value(0, 3) == 0.2f);
+  REQUIRE(d.schema().class_names == std::vector<std::string>{"setosa", "versicolor", "virginica"});
+  REQUIRE(d.labels().front() == 0);
+  REQUIRE(d.labels().back() == 2);
+}
+
+TEST_CASE("ReadCsv reads ionosphere's quoted factors V1 and V2 as categorical", "[csv][datasets]") {
+  Dataset d = MustRead(ReadFile(std::string(URNFOREST_DATASETS_DIR) + "/ionosphere.csv"));
+  REQUIRE(d.schema().features[0].name == "V1");
+  REQUIRE(d.schema().features[0].type == FeatureType::kCategorical);
+  REQUIRE(d.schema().features[0].categories == std::vector<std::string>{"1", "0"});
+  REQUIRE(d.schema().features[1].type == FeatureType::kCategorical);
+  REQUIRE(d.schema().features[1].categories == std::vector<std::string>{"0"});
+  REQUIRE(d.schema().features[2].type == FeatureType::kNumeric);
+  REQUIRE(d.value(0, 2) == 0.99539f);
+}
+
+TEST_CASE("ReadCsv reads soybean's missing cells as NaN", "[csv][datasets]") {
+  Dataset d = MustRead(ReadFile(std::string(URNFOREST_DATASETS_DIR) + "/soybean.csv"));
+  size_t missing = 0;
+  for (size_t f = 0; f < d.num_features(); ++f) {
+    for (size_t r = 0; r < d.num_rows(); ++r) missing += std::isnan(d.value(r, f)) ? 1 : 0;
+  }
+  REQUIRE(missing > 0);
+}
+
+TEST_CASE("ReadCsv reads vehicle's unquoted numbers and quoted classes", "[csv][datasets]") {
+  Dataset d = MustRead(ReadFile(std::string(URNFOREST_DATASETS_DIR) + "/vehicle.csv"));
+  REQUIRE(d.value(0, 0) == 95.0f);
+  REQUIRE(d.schema().class_names == std::vector<std::string>{"bus", "opel", "saab", "van"});
+  REQUIRE(d.labels().front() == 3);
+}
+
+TEST_CASE("ReadCsv never crashes or hangs on arbitrary bytes", "[csv][robustness]") {
+  std::mt19937 rng(12345);
+  const std::string seed = "a,\"b\",y\r\n1.5,\"x,\"\"y\",p\n?,\"\n\",NA\n2e3,q,\xC3\xA9\n";
+  const char alphabet[] = {',', '"', '\n',   '\r',   ' ',    'a',  '1',  '.',
+                           'e', '?', '\xC3', '\xA9', '\xFF', '\0', '\t', '-'};
+  size_t ok = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string text = seed;
+    const int edits = 1 + static_cast<int>(rng() % 6);
+    for (int k = 0; k < edits; ++k) {
+      const size_t at = text.empty() ? 0 : rng() % text.size();
+      const char c = alphabet[rng() % sizeof alphabet];
+      switch (rng() % 3) {
+        case 0:
+          if (!text.empty()) text[at] = c;
+          break;
+        case 1:
+          text.insert(text.begin() + at, c);
+          break;
+        default:
+          if (!text.empty()) text.erase(at, 1);
+          break;
+      }
+    }
+    if (i % 10 == 0) {
+      text.resize(rng() % 64);
+      for (char& c : text) c = static_cast<char>(rng());
+    }
+    Result<Dataset> result = ReadCsv(text);
+    if (result.ok()) {
+      ++ok;
+      REQUIRE(result.value().labels().size() == result.value().num_rows());
+    } else {
+      REQUIRE(result.status().code != StatusCode::kInternal);
+    }
+  }
+  REQUIRE(ok > 0);
+}
