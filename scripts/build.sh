@@ -20,9 +20,9 @@ for t in "${targets[@]}"; do
       cmake --build build -j "$jobs"
       ;;
     wasm)
+      mkdir -p dist
       [ -f build-wasm/CMakeCache.txt ] || emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
       cmake --build build-wasm -j "$jobs" --target urnforest_wasm
-      mkdir -p dist
       cp bindings/index.js bindings/index.d.ts dist/
       ;;
     *) echo "build.sh: unknown target '$t' (expected native or wasm)"; exit 2 ;;
