@@ -534,3 +534,17 @@ TEST_CASE("ReadCsv never crashes or hangs on arbitrary bytes", "[csv][robustness
   }
   REQUIRE(ok > 0);
 }
+
+TEST_CASE("ReadCsv keeps long and many category texts intact", "[csv][types]") {
+  const std::string long_text(5000, 'z');
+  std::string text = "a,y\n\"" + long_text + "\",p\n";
+  for (int i = 0; i < 3000; ++i) text += "v" + std::to_string(i) + ",p\n";
+  text += "\"" + long_text + "\",p\n";
+  Dataset d = MustRead(text);
+  const std::vector<std::string> categories = Categories(d, 0);
+  REQUIRE(categories.size() == 3001);
+  REQUIRE(categories[0] == long_text);
+  REQUIRE(categories[2999] == "v2998");
+  REQUIRE(d.value(3001, 0) == 0.0f);
+  REQUIRE(d.value(3000, 0) == 3000.0f);
+}
