@@ -8,7 +8,7 @@ export NODE_PATH=/usr/share/nodejs
 scripts/setup.sh
 scripts/build.sh native wasm
 echo "== ctest" && ctest --test-dir build --output-on-failure -j "${JOBS:-2}"
-echo "== tsc" && npx --no-install tsc --noEmit --strict --target es2022 --module nodenext \
+echo "== tsc" && node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext \
   --moduleResolution nodenext tests/js/types_check.ts
 echo "== node --test tests/js/" && node --test tests/js/
 echo "== browser smoke test" && node --test tests/e2e/
