@@ -7,6 +7,8 @@
 
 namespace urnforest {
 
+static_assert(sizeof(Forest::Node) == 16, "nodes are 16 bytes");
+
 void Forest::RebuildCaches() {
   category_counts_.assign(schema_.features.size(), 0u);
   for (size_t f = 0; f < schema_.features.size(); ++f) {

@@ -51,7 +51,9 @@ class Forest {
   const TrainOptions& options() const { return options_; }
 
   /// Class index (0..num_classes-1) voted by tree `tree` for one row given as num_features()
-  /// floats in schema order (NaN = missing). Precondition: 0 <= tree < num_trees().
+  /// floats in schema order (NaN = missing; categorical values are category indices, and an
+  /// out-of-range or non-integral one is treated as missing). Precondition: 0 <= tree <
+  /// num_trees(). No allocation; a tight loop over 16-byte nodes.
   int32_t TreeVote(int32_t tree, const float* row) const;
 
   /// Out-of-bag vote counts of the training rows, row-major: `oob_votes()[r * num_classes() + c]`
@@ -147,15 +149,29 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options);
 
 /// Full-ensemble vote for every row of `data` (whose schema must match the forest's features).
 struct FullVote {
-  std::vector<uint32_t> votes;  ///< rows x classes, row-major.
+  std::vector<uint32_t> votes;  ///< rows x classes, row-major: votes[r * num_classes + c].
   std::vector<int32_t> labels;  ///< Majority class per row; ties go to the lowest class index.
 };
+/// Votes of all trees for every row of `data`. Columns are matched by position: `data` must have
+/// the forest's number of features with the same types, else kColumnMismatch. Categorical columns
+/// whose category lists differ from the model's are mapped by category name; a category the model
+/// never saw is treated as a missing value. Labels of `data` are ignored. kInvalidArgument for a
+/// forest without trees (default-constructed).
 Result<FullVote> PredictFull(const Forest& forest, const Dataset& data);
 
-/// Versioned binary model: magic "URNF", format version, payload length, CRC-32 of the payload.
+/// Versioned binary model (portable, byte-identical across platforms for identical forests):
+/// 20-byte header = magic "URNF", u32 format version (1), u64 payload length, u32 CRC-32 (IEEE) of
+/// the payload; then tagged sections {u32 tag, u64 length, bytes} holding schema, options, nodes,
+/// categorical bit sets, tree roots, training labels and OOB votes (layout in src/serialize.cpp).
+/// All integers little-endian. Unknown sections are skipped by readers, so new features add
+/// sections. The progress callback is not stored.
 std::vector<uint8_t> SerializeForest(const Forest& forest);
-/// Inverse of SerializeForest. Validates every field; fails with kCorruptModel or kUnsupportedVersion,
-/// never reads out of bounds, never allocates more than a small multiple of `size`.
+/// Inverse of SerializeForest. Fails with kUnsupportedVersion (valid magic, other version) or
+/// kCorruptModel (bad magic, truncation, trailing bytes, checksum, missing or duplicate section,
+/// or any structural check: counts within the bytes present before allocating, node children
+/// strictly after their parent and in range, features, classes, labels and bit-set offsets in
+/// range, OOB votes per row at most the tree count). Never reads out of bounds, never allocates
+/// more than a small multiple of `size`; a loaded forest is safe to walk.
 Result<Forest> DeserializeForest(const uint8_t* data, size_t size);
 
 }  // namespace urnforest

@@ -198,3 +198,35 @@ TEST_CASE("Structurally invalid trees are rejected even with a valid checksum", 
   bad_oob.oob_votes_[0] = 1000;
   REQUIRE(rejects(bad_oob));
 }
+
+TEST_CASE("Payload bytes altered behind a valid checksum never load an unsafe model", "[serialize][corrupt]") {
+  const Forest forest = SmallForest();
+  const std::vector<uint8_t> bytes = SerializeForest(forest);
+  std::vector<float> rows;
+  for (float x : {0.0f, 3.0f, 11.0f, 22.0f, NAN}) {
+    for (float c : {0.0f, 1.0f, 2.0f, 3.0f, NAN}) {
+      rows.push_back(x);
+      rows.push_back(c);
+    }
+  }
+  for (size_t i = 20; i < bytes.size(); ++i) {
+    for (uint8_t mask : {0x01, 0x80, 0xFF}) {
+      std::vector<uint8_t> bad = bytes;
+      bad[i] ^= mask;
+      bad = Reseal(bad);
+      Result<Forest> r = DeserializeForest(bad.data(), bad.size());
+      if (!r.ok()) {
+        REQUIRE(r.status().code == StatusCode::kCorruptModel);
+        continue;
+      }
+      const Forest& f = r.value();
+      for (int32_t t = 0; t < f.num_trees(); ++t) {
+        for (size_t row = 0; row < rows.size(); row += 2) {
+          const int32_t vote = f.TreeVote(t, &rows[row]);
+          REQUIRE(vote >= 0);
+          REQUIRE(vote < f.num_classes());
+        }
+      }
+    }
+  }
+}

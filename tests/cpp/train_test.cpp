@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "crc32.h"
 #include "rng.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
@@ -61,6 +62,17 @@ TEST_CASE("Training twice with the same data, options and seed gives byte-identi
   REQUIRE(SerializeForest(MustTrain(data, o)) == SerializeForest(MustTrain(data, o)));
   o.ensemble = EnsembleKind::kBagging;
   REQUIRE(SerializeForest(MustTrain(data, o)) == SerializeForest(MustTrain(data, o)));
+}
+
+TEST_CASE("A small twonorm model has pinned bytes on every platform", "[train][determinism]") {
+  // The same CRC must come out of the wasm build (libc++); bench/train_twonorm prints it too.
+  Dataset data = MustTwonorm(300, 1);
+  TrainOptions o;
+  o.num_trees = 11;
+  const std::vector<uint8_t> bytes = SerializeForest(MustTrain(data, o));
+  const uint32_t crc = internal::Crc32(bytes.data(), bytes.size());
+  INFO("crc " << crc);
+  REQUIRE(crc == 0x06722677u);
 }
 
 TEST_CASE("Different seeds give different models", "[train][determinism]") {
