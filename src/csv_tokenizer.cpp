@@ -1,6 +1,7 @@
 #include "csv_tokenizer.h"
 
-#include <charconv>
+#include <cstdlib>
+#include <string>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -79,6 +80,40 @@ bool MagnitudeIsLarge(std::string_view s) {
   return magnitude >= 0;
 }
 
+// True when s (after an optional sign) is a case-insensitive spelling of `word`.
+bool EqualsIgnoreCase(std::string_view s, const char* word) {
+  const size_t n = std::strlen(word);
+  if (s.size() != n) return false;
+  for (size_t i = 0; i < n; ++i) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != word[i]) return false;
+  }
+  return true;
+}
+
+// Strict decimal syntax: [-+] (digits [. digits*] | . digits) [(e|E) [-+] digits]. No hex, no
+// spaces, no "inf"/"nan" (handled separately).
+bool IsDecimalSyntax(std::string_view s) {
+  size_t i = 0;
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+  size_t mantissa_digits = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++mantissa_digits;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++mantissa_digits;
+  }
+  if (mantissa_digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    size_t exponent_digits = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++exponent_digits;
+    if (exponent_digits == 0) return false;
+  }
+  return i == s.size();
+}
+
 }  // namespace
 
 bool IsMissingCell(const CsvField& field) {
@@ -86,23 +121,36 @@ bool IsMissingCell(const CsvField& field) {
   return !field.quoted && (field.value == "?" || field.value == "NA");
 }
 
+// One code path on every platform (Emscripten 3.1.6's libc++ has no floating-point from_chars):
+// strict syntax check, then strtof, which is correctly rounded in both glibc and musl, on a
+// NUL-terminated copy. errno is not consulted (glibc and musl differ on ERANGE for subnormals):
+// overflow is recognised by an infinite result; subnormal results are kept (correctly rounded).
 NumberKind ParseCsvNumber(std::string_view s, float* out) {
-  const char* begin = s.data();
-  const char* end = begin + s.size();
-  if (begin < end && *begin == '+') {
-    ++begin;
-    if (begin == end || *begin == '+' || *begin == '-') return NumberKind::kText;
+  std::string_view body = s;
+  if (!body.empty() && (body[0] == '+' || body[0] == '-')) body.remove_prefix(1);
+  if (EqualsIgnoreCase(body, "inf") || EqualsIgnoreCase(body, "infinity")) {
+    return NumberKind::kNonFinite;
   }
-  float value = 0;
-  const auto [ptr, ec] = std::from_chars(begin, end, value, std::chars_format::general);
-  if (ptr != end || ec == std::errc::invalid_argument) return NumberKind::kText;
-  if (ec == std::errc::result_out_of_range) {
-    if (MagnitudeIsLarge(std::string_view(begin, end - begin))) return NumberKind::kNonFinite;
-    *out = *begin == '-' ? -0.0f : 0.0f;  // Underflow rounds to zero.
+  if (!IsDecimalSyntax(s)) return NumberKind::kText;  // Includes "nan": text, not missing.
+  char stack_buffer[64];
+  std::string heap_buffer;
+  const char* text = nullptr;
+  if (s.size() < sizeof(stack_buffer)) {
+    std::memcpy(stack_buffer, s.data(), s.size());
+    stack_buffer[s.size()] = '\0';
+    text = stack_buffer;
+  } else {
+    heap_buffer.assign(s.data(), s.size());
+    text = heap_buffer.c_str();
+  }
+  const float value = std::strtof(text, nullptr);
+  if (std::isinf(value)) {
+    return MagnitudeIsLarge(s) ? NumberKind::kNonFinite : NumberKind::kText;
+  }
+  if (value == 0.0f) {
+    *out = s[0] == '-' ? -0.0f : 0.0f;  // Underflow below the subnormals rounds to a signed zero.
     return NumberKind::kNumber;
   }
-  if (std::isnan(value)) return NumberKind::kText;  // "nan" is text, not a missing marker.
-  if (std::isinf(value)) return NumberKind::kNonFinite;
   *out = value;
   return NumberKind::kNumber;
 }

@@ -1,0 +1,456 @@
+// urnforest: the public JavaScript API (hand-written ESM wrapper over the embind module).
+//
+// Everything users see is defined here; the embind names (`_DatasetHandle`, `_train`, ...) are internal.
+// Responsibilities of this file (notes/style-anchors.md §7.4-7.5):
+// - validate every argument before it crosses into wasm (embind silently coerces bad values) and throw
+//   TypeError/RangeError naming the option;
+// - turn the error objects returned by bindings.cpp into UrnforestError with a stable string `.code`;
+// - own exactly one embind handle per Dataset/Forest, with idempotent dispose() and a
+//   FinalizationRegistry as a leak net only.
+// Keep in sync with bindings/bindings.cpp and bindings/index.d.ts.
+import createUrnforestModule from './urnforest_wasm.mjs';
+
+/** Failure reported by the urnforest core (bad CSV, corrupt model bytes, ...). */
+export class UrnforestError extends Error {
+  constructor(code, message, { line = 0, column = 0 } = {}) {
+    super(message);
+    this.name = 'UrnforestError';
+    /** Stable code, e.g. 'CsvRaggedRow', 'CorruptModel'. */
+    this.code = code;
+    /** 1-based CSV line (0 when not applicable). */
+    this.line = line;
+    /** 1-based CSV column (0 when not applicable). */
+    this.column = column;
+  }
+}
+
+let modulePromise = null;
+let M = null; // The instantiated embind module, once init() resolved.
+
+function requireModule() {
+  if (M === null) throw new Error('urnforest: call `await init()` before using the library');
+  return M;
+}
+
+// Converts an error object from bindings.cpp (or a raw C++ exception, which is a bug) into a throw.
+function check(result) {
+  if (result === undefined) return;
+  const where = result.line > 0 ? `line ${result.line}${result.column > 0 ? `, column ${result.column}` : ''}: ` : '';
+  throw new UrnforestError(result.code, `${result.code}: ${where}${result.message}`,
+    { line: result.line, column: result.column });
+}
+
+// Calls into wasm; a bare number thrown by the glue is a C++ exception that escaped the core (a bug).
+function call(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    if (typeof e === 'number') {
+      throw new UrnforestError('Internal', `Internal: a C++ exception (${e}) escaped the urnforest core`);
+    }
+    throw e;
+  }
+}
+
+// ---- argument validation -----------------------------------------------------------------------
+
+function isPlainObject(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function optionsObject(options, what) {
+  if (options === undefined) return {};
+  if (!isPlainObject(options)) throw new TypeError(`${what}: options must be an object`);
+  return options;
+}
+
+function rejectUnknown(options, allowed, what) {
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) {
+      throw new TypeError(`${what}: unknown option '${key}' (expected one of ${allowed.join(', ')})`);
+    }
+  }
+}
+
+function intOption(value, name, min, max, fallback) {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
+  }
+  if (value < min || value > max) throw new RangeError(`${name} must be in [${min}, ${max}], got ${value}`);
+  return value;
+}
+
+function stringArray(value, name) {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) {
+    throw new TypeError(`${name} must be an array of strings`);
+  }
+  return value;
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'object') return value.constructor ? value.constructor.name : 'object';
+  return `${typeof value} ${String(value)}`;
+}
+
+// ---- ownership ---------------------------------------------------------------------------------
+
+// Leak net only: a wrapper that is garbage-collected without dispose() frees its handle. Never rely on it.
+const leakNet = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((handle) => { if (!handle.isDeleted()) handle.delete(); })
+  : null;
+
+const HANDLE = Symbol('handle');
+
+function adopt(wrapper, handle) {
+  wrapper[HANDLE] = handle;
+  if (leakNet) leakNet.register(wrapper, handle, wrapper);
+}
+
+function release(wrapper) {
+  const handle = wrapper[HANDLE];
+  if (handle === null) return;
+  wrapper[HANDLE] = null;
+  if (leakNet) leakNet.unregister(wrapper);
+  handle.delete();
+}
+
+function live(wrapper, kind) {
+  const handle = wrapper[HANDLE];
+  if (handle === null) throw new Error(`${kind} has been disposed; it cannot be used any more`);
+  return handle;
+}
+
+const INTERNAL = Symbol('internal');
+
+// ---- Dataset -----------------------------------------------------------------------------------
+
+const CLASS_ORDERS = { sorted: 0, firstSeen: 1 };
+
+/** An immutable table of feature rows with optional class labels, held in wasm memory. */
+export class Dataset {
+  constructor(token, handle) {
+    if (token !== INTERNAL) throw new TypeError('use Dataset.fromCSV() or Dataset.fromArrays()');
+    adopt(this, handle);
+  }
+
+  /**
+   * Parses CSV text (header row; RFC 4180 quoting; empty, `?` or `NA` cells are missing).
+   * Options: target (column name, default the last column; null = no target column),
+   * classOrder ('sorted' default | 'firstSeen'), schemaOf (a Forest: read against its columns).
+   */
+  static fromCSV(text, options) {
+    const m = requireModule();
+    if (typeof text !== 'string') throw new TypeError(`Dataset.fromCSV: text must be a string, got ${describe(text)}`);
+    const o = optionsObject(options, 'Dataset.fromCSV');
+    rejectUnknown(o, ['target', 'classOrder', 'schemaOf'], 'Dataset.fromCSV');
+    let target = '';
+    let hasTarget = true;
+    if (o.target === null) {
+      hasTarget = false;
+    } else if (o.target !== undefined) {
+      if (typeof o.target !== 'string' || o.target === '') {
+        throw new TypeError(`target must be a non-empty string or null, got ${describe(o.target)}`);
+      }
+      target = o.target;
+    }
+    let classOrder = 0;
+    if (o.classOrder !== undefined) {
+      if (!Object.hasOwn(CLASS_ORDERS, o.classOrder)) {
+        throw new RangeError(`classOrder must be 'sorted' or 'firstSeen', got ${describe(o.classOrder)}`);
+      }
+      classOrder = CLASS_ORDERS[o.classOrder];
+    }
+    let schemaOf = null;
+    if (o.schemaOf !== undefined) {
+      if (!(o.schemaOf instanceof Forest)) throw new TypeError('schemaOf must be a Forest');
+      schemaOf = live(o.schemaOf, 'Forest');
+    }
+    const handle = new m._DatasetHandle();
+    try {
+      check(call(() => handle._loadCsv(text, target, hasTarget, classOrder, schemaOf)));
+    } catch (e) {
+      handle.delete();
+      throw e;
+    }
+    return new Dataset(INTERNAL, handle);
+  }
+
+  /**
+   * From a row-major Float32Array (`x[row * cols + col]`, NaN = missing) of numeric features.
+   * Options: rows, cols (required), labels (Int32Array of class indices, -1 = unknown, or string[] of
+   * class names), featureNames (string[cols]), classNames (string[]).
+   */
+  static fromArrays(x, options) {
+    const m = requireModule();
+    if (!(x instanceof Float32Array)) throw new TypeError(`Dataset.fromArrays: x must be a Float32Array, got ${describe(x)}`);
+    if (!isPlainObject(options)) throw new TypeError('Dataset.fromArrays: options {rows, cols} are required');
+    rejectUnknown(options, ['rows', 'cols', 'labels', 'featureNames', 'classNames'], 'Dataset.fromArrays');
+    if (options.rows === undefined) throw new TypeError('rows is required');
+    if (options.cols === undefined) throw new TypeError('cols is required');
+    const rows = intOption(options.rows, 'rows', 1, 2 ** 26, 0);
+    const cols = intOption(options.cols, 'cols', 1, 65536, 0);
+    if (x.length !== rows * cols) {
+      throw new RangeError(`x.length (${x.length}) must equal rows * cols (${rows} * ${cols} = ${rows * cols})`);
+    }
+    const featureNames = stringArray(options.featureNames, 'featureNames');
+    if (featureNames !== undefined && featureNames.length !== cols) {
+      throw new RangeError(`featureNames.length (${featureNames.length}) must equal cols (${cols})`);
+    }
+    let classNames = stringArray(options.classNames, 'classNames');
+    let labels = options.labels;
+    if (labels === undefined) {
+      labels = null;
+    } else if (labels instanceof Int32Array) {
+      if (labels.length !== rows) throw new RangeError(`labels.length (${labels.length}) must equal rows (${rows})`);
+      const limit = classNames !== undefined ? classNames.length : 4096;
+      for (let i = 0; i < labels.length; i++) {
+        if (labels[i] < -1 || labels[i] >= limit) {
+          throw new RangeError(`labels[${i}] = ${labels[i]} is not a class index (-1 or 0..${limit - 1})`);
+        }
+      }
+    } else if (Array.isArray(labels)) {
+      if (labels.length !== rows) throw new RangeError(`labels.length (${labels.length}) must equal rows (${rows})`);
+      if (!labels.every((s) => typeof s === 'string')) {
+        throw new TypeError('labels must be an Int32Array of class indices or an array of class-name strings');
+      }
+      if (classNames === undefined) classNames = [...new Set(labels)].sort(byteOrder);
+      const index = new Map(classNames.map((name, i) => [name, i]));
+      const mapped = new Int32Array(rows);
+      for (let i = 0; i < rows; i++) {
+        const c = index.get(labels[i]);
+        if (c === undefined) throw new RangeError(`labels[${i}] = ${JSON.stringify(labels[i])} is not one of classNames`);
+        mapped[i] = c;
+      }
+      labels = mapped;
+    } else {
+      throw new TypeError(`labels must be an Int32Array or an array of strings, got ${describe(labels)}`);
+    }
+    const handle = new m._DatasetHandle();
+    try {
+      check(call(() => handle._loadArrays(x, rows, cols, labels, featureNames ?? [], classNames ?? [])));
+    } catch (e) {
+      handle.delete();
+      throw e;
+    }
+    return new Dataset(INTERNAL, handle);
+  }
+
+  /**
+   * A new Dataset holding rows `rows` of this one (indices, repeats allowed), with the same schema
+   * (feature types and class names). The caller owns the result.
+   */
+  subset(rows) {
+    const handle = live(this, 'Dataset');
+    if (!(rows instanceof Uint32Array || rows instanceof Int32Array || Array.isArray(rows))) {
+      throw new TypeError(`subset: rows must be a Uint32Array, Int32Array or array of row indices, got ${describe(rows)}`);
+    }
+    const n = handle._numRows();
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      if (typeof r !== 'number' || !Number.isInteger(r)) throw new TypeError(`rows[${i}] must be an integer, got ${describe(r)}`);
+      if (r < 0 || r >= n) throw new RangeError(`rows[${i}] = ${r} is out of range [0, ${n})`);
+    }
+    const fresh = new (requireModule()._DatasetHandle)();
+    try {
+      check(call(() => fresh._loadSubset(handle, Uint32Array.from(rows))));
+    } catch (e) {
+      fresh.delete();
+      throw e;
+    }
+    return new Dataset(INTERNAL, fresh);
+  }
+
+  /** Number of rows. */
+  get numRows() { return live(this, 'Dataset')._numRows(); }
+  /** Number of feature columns. */
+  get numFeatures() { return live(this, 'Dataset')._numFeatures(); }
+  /** Class index -> class name. */
+  get classNames() { return live(this, 'Dataset')._classNames(); }
+  /** Feature column names, in column order. */
+  get featureNames() { return live(this, 'Dataset')._featureNames(); }
+  /** 'numeric' or 'categorical' per feature column. */
+  get featureTypes() { return live(this, 'Dataset')._featureTypes(); }
+  /** Name of the target column ('' when none). */
+  get targetName() { return live(this, 'Dataset')._targetName(); }
+  /** True when the data has a target column. */
+  get hasLabels() { return live(this, 'Dataset')._hasLabels(); }
+  /** Class index per row (-1 = unknown); a copy. Empty when hasLabels is false. */
+  labels() { return live(this, 'Dataset')._labels(); }
+  /** The feature matrix row-major (categorical values are category indices); a copy. */
+  toRowMajor() { return live(this, 'Dataset')._rowMajor(); }
+  /** True once dispose() has been called. */
+  get disposed() { return this[HANDLE] === null; }
+  /** Frees the wasm memory. Idempotent; any later use throws. */
+  dispose() { release(this); }
+}
+
+function byteOrder(a, b) {
+  const ea = new TextEncoder().encode(a);
+  const eb = new TextEncoder().encode(b);
+  for (let i = 0; i < Math.min(ea.length, eb.length); i++) if (ea[i] !== eb[i]) return ea[i] - eb[i];
+  return ea.length - eb.length;
+}
+
+// ---- Forest ------------------------------------------------------------------------------------
+
+const ENSEMBLES = { rf: 0, bagging: 1 };
+const MTRY_RULES = { sqrt: 0, log2: 1, log2plus1: 2 };
+const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'minLeaf', 'seed', 'onProgress'];
+
+/** A trained ensemble of classification trees, held in wasm memory. */
+export class Forest {
+  constructor(token, handle) {
+    if (token !== INTERNAL) throw new TypeError('use trainForest() or Forest.fromBytes()');
+    adopt(this, handle);
+  }
+
+  /** Loads a model written by toBytes() (or the native CLI's `train --out`). */
+  static fromBytes(bytes) {
+    const m = requireModule();
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`Forest.fromBytes: bytes must be a Uint8Array, got ${describe(bytes)}`);
+    const handle = new m._ForestHandle();
+    try {
+      check(call(() => handle._load(bytes)));
+    } catch (e) {
+      handle.delete();
+      throw e;
+    }
+    return new Forest(INTERNAL, handle);
+  }
+
+  /**
+   * Full-ensemble vote for every row of `dataset` (same feature columns as the training data).
+   * Returns {labels: string[], classIndex: Int32Array, votes: Uint32Array (rows x classes, row-major),
+   * classNames: string[]}. Ties go to the lowest class index.
+   */
+  predict(dataset) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`predict: dataset must be a Dataset, got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    const out = call(() => handle._predict(data));
+    if (out.code !== undefined) check(out);
+    const classNames = handle._classNames();
+    const labels = Array.from(out.classIndex, (c) => classNames[c]);
+    return { labels, classIndex: out.classIndex, votes: out.votes, classNames };
+  }
+
+  /** The versioned binary model (a copy). Same data, options and seed give identical bytes. */
+  toBytes() { return call(() => live(this, 'Forest')._bytes()); }
+  /** Number of trees T. */
+  get numTrees() { return live(this, 'Forest')._numTrees(); }
+  /** Number of classes. */
+  get numClasses() { return live(this, 'Forest')._numClasses(); }
+  /** Number of feature columns the model reads. */
+  get numFeatures() { return live(this, 'Forest')._numFeatures(); }
+  /** Total nodes over all trees. */
+  get numNodes() { return live(this, 'Forest')._numNodes(); }
+  /** Out-of-bag error of the training data in [0, 1]. */
+  get oobError() { return live(this, 'Forest')._oobError(); }
+  /** Out-of-bag vote counts, training rows x classes, row-major (a copy). */
+  oobVotes() { return live(this, 'Forest')._oobVotes(); }
+  /** Class index -> class name. */
+  get classNames() { return live(this, 'Forest')._classNames(); }
+  /** Feature column names the model reads, in model order. */
+  get featureNames() { return live(this, 'Forest')._featureNames(); }
+  /** 'numeric' or 'categorical' per feature. */
+  get featureTypes() { return live(this, 'Forest')._featureTypes(); }
+  /** True once dispose() has been called. */
+  get disposed() { return this[HANDLE] === null; }
+  /** Frees the wasm memory. Idempotent; any later use throws. */
+  dispose() { release(this); }
+}
+
+/**
+ * Trains a forest on a labeled dataset. Options (all optional): ensemble 'rf' | 'bagging' (default 'rf'),
+ * trees 1..100000 (101), mtry 0..features (0 = by mtryRule), mtryRule 'sqrt' | 'log2' | 'log2plus1',
+ * maxDepth (0 = unlimited), minLeaf (1), seed (non-negative safe integer or bigint < 2^64; 1),
+ * onProgress(done, total) called after each tree (return false to cancel). Returns a new Forest that
+ * the caller owns.
+ */
+export function trainForest(dataset, options) {
+  const m = requireModule();
+  if (!(dataset instanceof Dataset)) throw new TypeError(`trainForest: dataset must be a Dataset, got ${describe(dataset)}`);
+  const data = live(dataset, 'Dataset');
+  const o = optionsObject(options, 'trainForest');
+  rejectUnknown(o, TRAIN_OPTIONS, 'trainForest');
+  let ensemble = 0;
+  if (o.ensemble !== undefined) {
+    if (!Object.hasOwn(ENSEMBLES, o.ensemble)) throw new RangeError(`ensemble must be 'rf' or 'bagging', got ${describe(o.ensemble)}`);
+    ensemble = ENSEMBLES[o.ensemble];
+  }
+  let mtryRule = 0;
+  if (o.mtryRule !== undefined) {
+    if (!Object.hasOwn(MTRY_RULES, o.mtryRule)) throw new RangeError(`mtryRule must be 'sqrt', 'log2' or 'log2plus1', got ${describe(o.mtryRule)}`);
+    mtryRule = MTRY_RULES[o.mtryRule];
+  }
+  const trees = intOption(o.trees, 'trees', 1, 100000, 101);
+  const mtry = intOption(o.mtry, 'mtry', 0, data._numFeatures(), 0);
+  const maxDepth = intOption(o.maxDepth, 'maxDepth', 0, 2 ** 31 - 1, 0);
+  const minLeaf = intOption(o.minLeaf, 'minLeaf', 1, 2 ** 31 - 1, 1);
+  const [seedHi, seedLo] = seedHalves(o.seed);
+  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
+    throw new TypeError(`onProgress must be a function, got ${describe(o.onProgress)}`);
+  }
+  // A JS exception must not unwind through wasm frames (C++ destructors would not run): catch it,
+  // cancel training, and rethrow it once the core has returned.
+  let callbackError = null;
+  const progress = o.onProgress === undefined ? undefined : (done, total) => {
+    try {
+      return o.onProgress(done, total) !== false;
+    } catch (e) {
+      callbackError = e;
+      return false;
+    }
+  };
+  const handle = new m._ForestHandle();
+  try {
+    const result = call(() => handle._train(data, ensemble, trees, mtry, mtryRule, maxDepth, minLeaf,
+      seedHi, seedLo, progress));
+    if (callbackError !== null) throw callbackError;
+    check(result);
+  } catch (e) {
+    handle.delete();
+    throw e;
+  }
+  return new Forest(INTERNAL, handle);
+}
+
+function seedHalves(seed) {
+  if (seed === undefined) return [0, 1];
+  if (typeof seed === 'bigint') {
+    if (seed < 0n || seed >= 2n ** 64n) throw new RangeError(`seed must be in [0, 2^64), got ${seed}`);
+    return [Number(seed >> 32n), Number(seed & 0xffffffffn)];
+  }
+  if (typeof seed !== 'number' || !Number.isInteger(seed)) throw new TypeError(`seed must be an integer or a bigint, got ${describe(seed)}`);
+  if (seed < 0 || seed > Number.MAX_SAFE_INTEGER) throw new RangeError(`seed must be in [0, 2^53 - 1] (use a bigint for larger seeds), got ${seed}`);
+  return [Math.floor(seed / 2 ** 32), seed % 2 ** 32];
+}
+
+/** Heap statistics of the wasm module: {heapBytes: size of wasm memory, inUse: bytes allocated}. */
+export function memoryStats() {
+  const m = requireModule();
+  return { heapBytes: m.HEAPU8.length, inUse: m._heapInUse() };
+}
+
+/**
+ * Loads the WebAssembly module (embedded; no network request) and returns the API. Safe to call
+ * many times; every call resolves to the same object.
+ */
+export function init() {
+  if (modulePromise === null) {
+    modulePromise = createUrnforestModule().then((module) => {
+      M = module;
+      return api;
+    }, (e) => {
+      modulePromise = null;
+      throw e;
+    });
+  }
+  return modulePromise;
+}
+
+const api = Object.freeze({ Dataset, Forest, trainForest, UrnforestError, memoryStats, init });

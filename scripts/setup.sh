@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Set-up for `npm start` / `npm test` (DESIGN contract 1). Idempotent; fast when nothing is missing.
+# - Debian packages: em++ (emscripten), Catch2 v2 (catch2), /usr/bin/chromium (chromium), cmake, g++.
+#   As root they are installed with apt-get; otherwise the exact sudo command is printed and we exit 1.
+# - node_modules: `npm ci` when missing or when package-lock.json changed since the last install.
+# Environment: URNFOREST_SKIP_BROWSER=1 does not require chromium (e.g. `npm run build`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v em++ >/dev/null 2>&1 || missing+=(emscripten)
+[ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
+if [ "${URNFOREST_SKIP_BROWSER:-0}" != 1 ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+# Debian's emscripten needs acorn from /usr/share/nodejs for optimised links (NODE_PATH, see DESIGN.md).
+if command -v em++ >/dev/null 2>&1 && [ ! -d /usr/share/nodejs/acorn ]; then missing+=(node-acorn); fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "setup: installing ${missing[*]} (apt-get)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq "${missing[@]}" >&2
+  else
+    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    echo "setup: run this, then try again:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# npm ci when node_modules is missing or stale (stamp = hash of package-lock.json).
+stamp=node_modules/.urnforest-setup-stamp
+want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "setup: npm ci" >&2
+  npm ci --no-audit --no-fund >&2
+  echo "$want" > "$stamp"
+fi

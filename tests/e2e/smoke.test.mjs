@@ -1,0 +1,63 @@
+// Browser smoke test: the demo in Debian's Chromium (headless, driven by playwright-core), served by
+// scripts/serve.mjs on 127.0.0.1. Trains on iris, checks the machine-readable #status line, and checks
+// that no request left the local server (DESIGN contract 6).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Flags from the environment notes: without the background-networking ones Chromium tries to reach
+// Google's hosts at start-up.
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let server;
+let context;
+let profile;
+
+before(async () => {
+  server = await startServer();
+  profile = mkdtempSync(join(tmpdir(), 'urnforest-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: FLAGS,
+  });
+});
+
+after(async () => {
+  await context?.close();
+  await server?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+test('the demo trains a forest on iris in Chromium without leaving 127.0.0.1', { timeout: 60_000 }, async () => {
+  const page = context.pages()[0] ?? await context.newPage();
+  const requests = [];
+  const problems = [];
+  page.on('request', (req) => requests.push(req.url()));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'ready');
+  await page.selectOption('#dataset', 'iris');
+  await page.fill('#trees', '51');
+  await page.fill('#seed', '7');
+  await page.click('#train');
+  await page.waitForFunction(() => /^(ok|error)/.test(document.querySelector('#status')?.textContent ?? ''));
+  const status = await page.textContent('#status');
+  assert.match(status, /^ok /, status);
+  const fields = Object.fromEntries(status.slice(3).split(' ').map((kv) => kv.split('=')));
+  assert.equal(Number(fields.trees), 51);
+  assert.ok(Number(fields.accuracy) >= 0.85, `holdout accuracy ${fields.accuracy}`);
+  assert.ok(Number(fields.oob) >= 0 && Number(fields.oob) < 0.15, `oob error ${fields.oob}`);
+  assert.deepEqual(problems, []);
+
+  const origin = `${server.origin}/`;
+  const foreign = requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'));
+  assert.deepEqual(foreign, [], 'every request stays on the local server');
+  assert.ok(requests.some((url) => url.endsWith('/dist/index.js')), 'the page loaded the package');
+});
