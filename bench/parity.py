@@ -14,7 +14,9 @@ Encoding for scikit-learn (it cannot read categorical strings or missing values)
   category; scikit-learn's mtry is then floor(sqrt(#one-hot columns)), as its users would run it.
   urnforest uses the categorical columns directly (subset splits, learned missing direction).
 
-Usage: /usr/bin/python3 bench/parity.py [--datasets wdbc,sonar,...] [--trees 101] [--json]
+Usage: /usr/bin/python3 bench/parity.py [--datasets wdbc,sonar,...] [--trees 101] [--folds 10]
+       [--repeats 3] [--json]
+(Repeats re-shuffle the folds; both libraries see the same folds; means are over all folds.)
 Needs: python3-sklearn (bench/setup.sh installs it), the native CLI (npm run build:native).
 """
 import argparse
@@ -71,14 +73,17 @@ def run_cli(*args):
     return doc
 
 
-def evaluate(name, trees, folds, seed, tmp):
+def evaluate(name, trees, folds, seed, tmp, repeats=1):
     header, body, rows = read_raw(os.path.join(DATASETS, name + ".csv"))
     labels = np.array([r[-1] for r in rows])
     X, num_features = sklearn_matrix(rows)
     mtry = max(1, int(math.floor(math.sqrt(num_features))))
-    skf = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
     ours, theirs = [], []
-    for k, (train, test) in enumerate(skf.split(X, labels)):
+    splits = []
+    for rep in range(repeats):
+        skf = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed + 1000 * rep)
+        splits += list(skf.split(X, labels))
+    for k, (train, test) in enumerate(splits):
         train_csv = os.path.join(tmp, f"{name}_{k}_train.csv")
         test_csv = os.path.join(tmp, f"{name}_{k}_test.csv")
         model = os.path.join(tmp, f"{name}_{k}.urnf")
@@ -111,6 +116,7 @@ def main():
     parser.add_argument("--datasets", default="wdbc,sonar,ionosphere,wine,vehicle,soybean")
     parser.add_argument("--trees", type=int, default=101)
     parser.add_argument("--folds", type=int, default=10)
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -120,9 +126,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.datasets.split(","):
             print(f"[parity] {name} ...", file=sys.stderr)
-            results.append(evaluate(name, args.trees, args.folds, args.seed, tmp))
+            results.append(evaluate(name, args.trees, args.folds, args.seed, tmp, args.repeats))
     if args.json:
-        print(json.dumps({"trees": args.trees, "folds": args.folds, "results": results}, indent=1))
+        print(json.dumps({"trees": args.trees, "folds": args.folds, "repeats": args.repeats,
+                          "results": results}, indent=1))
         return
     print(f"| data set | rows | mtry | urnforest CV error | scikit-learn CV error | difference | urnforest OOB error | OOB - CV |")
     print("|---|---|---|---|---|---|---|---|")
