@@ -98,6 +98,7 @@ Status RunTrain(int argc, char** argv, Output& out) {
   out.json.Key("train_ms").Double(train_ms);
   out.json.Key("ensemble").String(EnsembleName(f.options().ensemble));
   out.json.Key("seed").Int(static_cast<int64_t>(f.options().seed));
+  out.json.Key("mtry").Int(ResolveMtry(f.options(), f.num_features()));
   out.json.Key("nodes").Int(static_cast<int64_t>(f.num_nodes()));
   out.json.Key("model_bytes").Int(static_cast<int64_t>(bytes.size()));
   out.json.Key("out").String(out_path.value());
@@ -240,7 +241,7 @@ Status RunInfo(int argc, char** argv, Output& out) {
   }
   out.json.EndArray();
   out.json.Key("ensemble").String(EnsembleName(f.options().ensemble));
-  out.json.Key("mtry").Int(f.options().mtry);
+  out.json.Key("mtry").Int(ResolveMtry(f.options(), f.num_features()));
   out.json.Key("seed").Int(static_cast<int64_t>(f.options().seed));
   out.json.Key("train_rows").Int(static_cast<int64_t>(f.train_labels().size()));
   out.json.Key("oob_error").Double(f.oob_error());

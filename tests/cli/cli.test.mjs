@@ -1,0 +1,146 @@
+// The native CLI's contract (DESIGN contract 2): every command prints exactly one JSON document with
+// --json, errors included. Runs build/urnforest (built by `npm test` before this suite).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = join(root, 'build', 'urnforest');
+const datasets = join(root, 'web', 'datasets');
+const tmp = mkdtempSync(join(tmpdir(), 'urnforest-cli-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+function run(...args) {
+  const out = spawnSync(cli, [...args, '--json'], { encoding: 'utf8' });
+  const lines = out.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `exactly one JSON line on stdout, got: ${out.stdout}`);
+  return { status: out.status, doc: JSON.parse(lines[0]), stderr: out.stderr };
+}
+
+const model = join(tmp, 'wdbc.urnf');
+
+test('train prints the contract fields and writes a model', () => {
+  const { status, doc } = run('train', '--data', join(datasets, 'wdbc.csv'), '--trees', '51',
+    '--seed', '3', '--out', model);
+  assert.equal(status, 0);
+  assert.equal(doc.trees, 51);
+  assert.deepEqual(doc.classes, ['benign', 'malignant']);
+  assert.equal(doc.features, 30);
+  assert.equal(doc.rows, 569);
+  assert.ok(doc.oob_error > 0 && doc.oob_error < 0.1, `oob_error ${doc.oob_error}`);
+  assert.ok(doc.train_ms >= 0);
+  assert.equal(doc.mtry, 5);
+});
+
+test('predict gives class names and accuracy when the file has the target', () => {
+  const { status, doc } = run('predict', '--model', model, '--data', join(datasets, 'wdbc.csv'));
+  assert.equal(status, 0);
+  assert.equal(doc.labels.length, 569);
+  assert.ok(doc.labels.every((l) => l === 'benign' || l === 'malignant'));
+  assert.ok(doc.accuracy > 0.98);
+});
+
+test('predict with alpha1 halts early yet always equals the full vote', () => {
+  const full = run('predict', '--model', model, '--data', join(datasets, 'wdbc.csv')).doc;
+  const { doc } = run('predict', '--model', model, '--data', join(datasets, 'wdbc.csv'),
+    '--rule', 'alpha1');
+  assert.deepEqual(doc.labels, full.labels);
+  assert.equal(doc.disagreement, 0);
+  assert.ok(doc.mean_trees < 51);
+  assert.equal(doc.trees_used.length, 569);
+});
+
+test('predict with hyper queries far fewer trees than the forest has', () => {
+  const { doc } = run('predict', '--model', model, '--data', join(datasets, 'wdbc.csv'),
+    '--rule', 'hyper', '--alpha', '0.99');
+  assert.ok(doc.mean_trees < 15, `mean trees ${doc.mean_trees}`);
+  assert.ok(doc.disagreement <= 0.02);
+});
+
+test('info describes a saved model', () => {
+  const { status, doc } = run('info', '--model', model);
+  assert.equal(status, 0);
+  assert.equal(doc.trees, 51);
+  assert.equal(doc.feature_names.length, 30);
+  assert.equal(doc.target, 'class');
+});
+
+test('table reproduces the SIBA thresholds for T = 101, alpha = 0.99', () => {
+  const { doc } = run('table', '--trees', '101', '--alpha', '0.99', '--classes', '2', '--rule', 'siba');
+  assert.deepEqual(doc.min_majority, [6, 8, 10, 12, 13, 15, 16, 18, 19, 20, 21, 23, 24, 25, 26, 27, 28,
+    29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 40, 41, 42, 43, 44, 44, 45, 46, 46, 47, 48, 48, 49,
+    49, 50, 50, 51, 51, 51, 51, 51, 51]);
+});
+
+test('pstar of a 5-0 and a 6-0 start under SIBA', () => {
+  const five = run('pstar', '--trees', '101', '--classes', '2', '--rule', 'siba', '--votes', '5,0').doc;
+  assert.ok(Math.abs(five.pstar - 0.986625) < 1e-6);
+  assert.equal(five.halt, false);
+  const six = run('pstar', '--trees', '101', '--classes', '2', '--rule', 'siba', '--votes', '6,0').doc;
+  assert.ok(Math.abs(six.pstar - 0.993731) < 1e-6);
+  assert.equal(six.halt, true);
+  assert.equal(six.leader, 0);
+});
+
+test('expected trees of SIBA for a 90-11 final tally is 8.70', () => {
+  const { doc } = run('expected', '--trees', '101', '--alpha', '0.99', '--rule', 'siba',
+    '--final', '90,11');
+  assert.equal(doc.expected_trees.toFixed(2), '8.70');
+});
+
+test('a ragged CSV row is an error document with code, line and column', () => {
+  const bad = join(tmp, 'ragged.csv');
+  writeFileSync(bad, 'a,b,class\n1,2,x\n3,4\n');
+  const { status, doc } = run('train', '--data', bad, '--out', join(tmp, 'never.urnf'));
+  assert.notEqual(status, 0);
+  assert.equal(doc.error.code, 'CsvRaggedRow');
+  assert.equal(doc.error.line, 3);
+  assert.equal(doc.error.column, 3);
+});
+
+test('a truncated model file is CorruptModel, a foreign file too', () => {
+  const truncated = join(tmp, 'truncated.urnf');
+  const bytes = readFileSync(model);
+  writeFileSync(truncated, bytes.subarray(0, bytes.length >> 1));
+  let { status, doc } = run('info', '--model', truncated);
+  assert.notEqual(status, 0);
+  assert.equal(doc.error.code, 'CorruptModel');
+  ({ status, doc } = run('info', '--model', join(datasets, 'iris.csv')));
+  assert.notEqual(status, 0);
+  assert.equal(doc.error.code, 'CorruptModel');
+});
+
+test('bad options name the option and never coerce', () => {
+  for (const [args, fragment] of [
+    [['train', '--data', 'x.csv', '--out', 'm', '--trees', '10x'], '--trees'],
+    [['train', '--data', 'x.csv', '--out', 'm', '--trees', '0'], '--trees'],
+    [['train', '--data', 'x.csv', '--out', 'm', '--ensemble', 'boost'], '--ensemble'],
+    [['predict', '--model', model, '--data', 'x.csv', '--bogus', '1'], '--bogus'],
+    [['pstar', '--rule', 'siba', '--votes', '1,2,3'], '--votes'],
+    [['predict', '--model', model, '--data', join(datasets, 'wdbc.csv'), '--rule', 'hyper',
+      '--alpha', '1.5'], '--alpha'],
+  ]) {
+    const { status, doc } = run(...args);
+    assert.notEqual(status, 0, args.join(' '));
+    assert.ok(doc.error.message.includes(fragment), `${doc.error.message} names ${fragment}`);
+  }
+});
+
+test('a missing file is IoError naming the path', () => {
+  const { status, doc } = run('train', '--data', join(tmp, 'nope.csv'), '--out', join(tmp, 'm'));
+  assert.notEqual(status, 0);
+  assert.equal(doc.error.code, 'IoError');
+  assert.ok(doc.error.message.includes('nope.csv'));
+});
+
+test('predicting a file without a model column is ColumnMismatch', () => {
+  const other = join(tmp, 'other.csv');
+  writeFileSync(other, 'x,y,class\n1,2,benign\n');
+  const { status, doc } = run('predict', '--model', model, '--data', other);
+  assert.notEqual(status, 0);
+  assert.equal(doc.error.code, 'ColumnMismatch');
+});
