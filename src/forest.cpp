@@ -69,7 +69,7 @@ double Forest::oob_error() const {
 
 size_t Forest::num_nodes() const { return nodes_.size(); }
 
-Result<FullVote> PredictFull(const Forest& forest, const Dataset& data) {
+Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data) {
   const Schema& model = forest.schema();
   if (forest.num_trees() == 0 || forest.num_classes() == 0) {
     return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
@@ -105,22 +105,32 @@ Result<FullVote> PredictFull(const Forest& forest, const Dataset& data) {
       }
     }
   }
+  std::vector<float> rows = data.RowMajor();
+  const size_t n = data.num_rows();
+  for (size_t f = 0; f < m; ++f) {
+    if (remap[f].empty()) continue;
+    for (size_t r = 0; r < n; ++r) {
+      float& v = rows[r * m + f];
+      if (!std::isnan(v)) v = remap[f][static_cast<size_t>(v)];
+    }
+  }
+  return rows;
+}
+
+Result<FullVote> PredictFull(const Forest& forest, const Dataset& data) {
+  Result<std::vector<float>> model_rows = ModelRows(forest, data);
+  if (!model_rows.ok()) return model_rows.status();
+  const size_t m = static_cast<size_t>(forest.num_features());
   const size_t rows = data.num_rows();
   const size_t k = static_cast<size_t>(forest.num_classes());
   const int32_t trees = forest.num_trees();
   FullVote out;
   out.votes.assign(rows * k, 0);
   out.labels.assign(rows, 0);
-  std::vector<float> row(m);
   for (size_t r = 0; r < rows; ++r) {
-    data.CopyRow(r, row.data());
-    for (size_t f = 0; f < m; ++f) {
-      if (!remap[f].empty() && !std::isnan(row[f])) {
-        row[f] = remap[f][static_cast<size_t>(row[f])];
-      }
-    }
+    const float* row = model_rows.value().data() + r * m;
     uint32_t* votes = out.votes.data() + r * k;
-    for (int32_t t = 0; t < trees; ++t) ++votes[forest.TreeVote(t, row.data())];
+    for (int32_t t = 0; t < trees; ++t) ++votes[forest.TreeVote(t, row)];
     size_t best = 0;
     for (size_t c = 1; c < k; ++c) {
       if (votes[c] > votes[best]) best = c;

@@ -29,35 +29,11 @@ Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, do
   return BuildHaltingTable(options, &prior.value());
 }
 
-Status CheckSchemaMatches(const Forest& forest, const Dataset& data) {
-  const Schema& want = forest.schema();
-  const Schema& have = data.schema();
-  if (want.features.size() != have.features.size()) {
-    return Status::Error(StatusCode::kColumnMismatch,
-                         "the model has " + std::to_string(want.features.size()) +
-                             " features, the data has " + std::to_string(have.features.size()));
-  }
-  for (size_t f = 0; f < want.features.size(); ++f) {
-    if (want.features[f].type != have.features[f].type) {
-      return Status::Error(StatusCode::kColumnMismatch,
-                           "feature " + std::to_string(f) + " ('" + want.features[f].name +
-                               "') has a different type in the data");
-    }
-    if (want.features[f].type == FeatureType::kCategorical &&
-        have.features[f].categories.size() > want.features[f].categories.size()) {
-      return Status::Error(StatusCode::kColumnMismatch,
-                           "feature '" + want.features[f].name +
-                               "' has categories the model has never seen");
-    }
-  }
-  return Status::Ok();
-}
-
 Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& data,
                                            const HaltingTable& table,
                                            const SequentialVoteOptions& options) {
-  Status schema = CheckSchemaMatches(forest, data);
-  if (!schema.ok()) return schema;
+  Result<std::vector<float>> model_rows = ModelRows(forest, data);
+  if (!model_rows.ok()) return model_rows.status();
   if (table.num_classes() != forest.num_classes()) {
     return Status::Error(StatusCode::kShapeMismatch,
                          "the table has " + std::to_string(table.num_classes()) +
@@ -75,7 +51,7 @@ Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& 
                                ", the forest has " + std::to_string(forest.num_trees()));
     }
   }
-  const std::vector<float> rows = data.RowMajor();
+  const std::vector<float>& rows = model_rows.value();
   const size_t features = data.num_features();
   return PredictSequential(
       table, data.num_rows(),

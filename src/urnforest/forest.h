@@ -152,6 +152,13 @@ struct FullVote {
   std::vector<uint32_t> votes;  ///< rows x classes, row-major: votes[r * num_classes + c].
   std::vector<int32_t> labels;  ///< Majority class per row; ties go to the lowest class index.
 };
+/// The rows of `data` in the forest's layout, row-major (rows x num_features floats, NaN = missing),
+/// ready for Forest::TreeVote. Columns are matched by position: `data` must have the forest's
+/// number of features with the same types, else kColumnMismatch. Categorical columns whose category
+/// lists differ from the model's are mapped by category name; a category the model never saw
+/// becomes a missing value. kInvalidArgument for a forest without trees.
+Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data);
+
 /// Votes of all trees for every row of `data`. Columns are matched by position: `data` must have
 /// the forest's number of features with the same types, else kColumnMismatch. Categorical columns
 /// whose category lists differ from the model's are mapped by category name; a category the model

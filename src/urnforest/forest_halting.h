@@ -23,15 +23,11 @@ Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num
 Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, double alpha,
                                       int32_t num_trees = 0);
 
-/// Halted prediction of every row of `data` (schema must match the forest: kColumnMismatch).
+/// Halted prediction of every row of `data` (columns as for PredictFull/ModelRows: kColumnMismatch).
 /// The table's T must not exceed the forest's trees (kInvalidArgument); the query order is that
 /// of `options` (generation order by default).
 Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& data,
                                            const HaltingTable& table,
                                            const SequentialVoteOptions& options = {});
-
-/// Checks that `data` has the forest's features (count, names and types): kColumnMismatch naming
-/// the first difference.
-Status CheckSchemaMatches(const Forest& forest, const Dataset& data);
 
 }  // namespace urnforest
