@@ -1,4 +1,5 @@
 // CLI commands on halting rules: table, pstar, expected.
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -158,13 +159,18 @@ Status RunTable(int argc, char** argv, Output& out) {
   if (!parsed.ok()) return parsed.status();
   Result<RuleSetup> setup = ReadRuleSetup(parsed.value());
   if (!setup.ok()) return setup.status();
+  const auto start = std::chrono::steady_clock::now();
   Result<HaltingTable> table = BuildTable(setup.value());
+  const double build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!table.ok()) return table.status();
   const HaltingTable& h = table.value();
   const int32_t l = setup.value().classes;
 
   out.json.BeginObject();
   WriteHeader(out.json, setup.value());
+  out.json.Key("build_ms").Double(build_ms);
+  out.json.Key("table_bytes").Int(static_cast<int64_t>(h.ToBytes().size()));
   out.json.Key("monotone").Bool(h.monotone());
   if (l == 2) {
     out.json.Key("min_majority").IntArray(h.BinaryThresholds(0));
