@@ -120,48 +120,6 @@ val CostObject(const Result<CostEstimate>& exact, const Result<CostEstimate>* mo
   return out;
 }
 
-/// Rows of `data` coded as the model reads them (row-major, num_features floats per row):
-/// categorical values are re-indexed to the model's categories by name (unseen -> NaN), as
-/// PredictFull does. Fails with kColumnMismatch on a different feature count or type.
-Result<std::vector<float>> ModelCodedRows(const Forest& forest, const Dataset& data) {
-  const Schema& model = forest.schema();
-  const size_t m = model.features.size();
-  if (data.num_features() != m) {
-    return Status::Error(StatusCode::kColumnMismatch,
-                         "the model has " + std::to_string(m) + " feature columns, the data has " +
-                             std::to_string(data.num_features()));
-  }
-  std::vector<std::vector<float>> remap(m);
-  for (size_t f = 0; f < m; ++f) {
-    const FeatureInfo& want = model.features[f];
-    const FeatureInfo& have = data.schema().features[f];
-    if (want.type != have.type) {
-      return Status::Error(StatusCode::kColumnMismatch,
-                           "column " + std::to_string(f) + " ('" + have.name +
-                               "') has a different type than the model's ('" + want.name + "')");
-    }
-    if (want.type == FeatureType::kCategorical && have.categories != want.categories) {
-      remap[f].assign(have.categories.size(), std::numeric_limits<float>::quiet_NaN());
-      for (size_t c = 0; c < have.categories.size(); ++c) {
-        for (size_t w = 0; w < want.categories.size(); ++w) {
-          if (want.categories[w] == have.categories[c]) remap[f][c] = static_cast<float>(w);
-        }
-      }
-    }
-  }
-  std::vector<float> rows = data.RowMajor();
-  for (size_t r = 0; r < data.num_rows(); ++r) {
-    for (size_t f = 0; f < m; ++f) {
-      float& v = rows[r * m + f];
-      if (!remap[f].empty() && !std::isnan(v)) {
-        const size_t c = static_cast<size_t>(v);
-        v = c < remap[f].size() ? remap[f][c] : std::numeric_limits<float>::quiet_NaN();
-      }
-    }
-  }
-  return rows;
-}
-
 class ForestHandle;
 class HaltingTableHandle;
 
@@ -467,7 +425,7 @@ val ForestHandle::PredictHaltedRows(const DatasetHandle& data, const HaltingTabl
     return ErrorObject(Status::Error(StatusCode::kShapeMismatch,
                                      "the halting table does not fit this forest"));
   }
-  Result<std::vector<float>> rows_or = ModelCodedRows(forest_, data.data());
+  Result<std::vector<float>> rows_or = ModelRows(forest_, data.data());
   if (!rows_or.ok()) return ErrorObject(rows_or.status());
   const std::vector<float>& rows = rows_or.value();
   const size_t m = static_cast<size_t>(forest_.num_features());
@@ -509,7 +467,7 @@ val ForestHandle::Trace(const DatasetHandle& data, double row, const HaltingTabl
   }
   const size_t r = static_cast<size_t>(row);
   if (r >= data.data().num_rows()) return InvalidArgument("row out of range");
-  Result<std::vector<float>> rows_or = ModelCodedRows(forest_, data.data().Subset({r}));
+  Result<std::vector<float>> rows_or = ModelRows(forest_, data.data().Subset({r}));
   if (!rows_or.ok()) return ErrorObject(rows_or.status());
   const std::vector<float>& x = rows_or.value();
   // The query order depends on the row index (random order): trace row r of the full dataset.
