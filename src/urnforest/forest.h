@@ -63,33 +63,86 @@ class Forest {
   /// OOB majority count as errors.
   double oob_error() const;
 
+  /// Root node index of each tree (tree t's root is `nodes_[tree_roots()[t]]`).
+  const std::vector<uint32_t>& tree_roots() const { return tree_roots_; }
+
   /// Total nodes in the node table.
   size_t num_nodes() const;
 
   // Storage (public for the trainer and serializer; treat as read-only).
+
+  /// One node of the flat node table: 16 bytes, trivially copyable. Children of an inner node are
+  /// adjacent and come strictly after their parent (left = child_or_class, right = left + 1), so a
+  /// walk from any root always terminates.
   struct Node {
-    /// Leaf: -1. Inner: feature index.
+    /// Leaf: -1. Inner: feature index (schema order).
     int32_t feature;
-    /// Numeric inner: go left when x <= threshold. Categorical inner: bit-set word offset into
-    /// category_bits (stored via memcpy-safe union semantics in `aux`). Leaf: unused.
+    /// Numeric inner: a non-missing x goes left when x <= threshold. Otherwise 0.
     float threshold;
     /// Inner: index of the left child; the right child is left + 1. Leaf: class index voted.
     uint32_t child_or_class;
-    /// Bit 0: missing values go left. Bits 1..31: categorical bit-set offset (word index) >> 0.
+    /// Inner: bit 0 (kMissingLeft) = missing values go left; bit 1 (kCategoricalSplit) = subset
+    /// split; bits 2..31 = word offset of the split's bit set in category_bits (categorical only).
+    /// Leaf: 0.
     uint32_t aux;
   };
+  static constexpr uint32_t kMissingLeft = 1u;
+  static constexpr uint32_t kCategoricalSplit = 2u;
+  static constexpr uint32_t kMaxCategoryWords = 1u << 30;  ///< aux offset range.
+
+  /// Number of 32-bit words in the bit set of a categorical split on `feature`.
+  uint32_t CategoryWords(int32_t feature) const { return (category_counts_[feature] + 31u) / 32u; }
+  /// Recomputes derived caches (category_counts_) from schema_; called by the trainer and loader.
+  void RebuildCaches();
+
   std::vector<Node> nodes_;
-  std::vector<uint32_t> category_bits_;  ///< Categorical splits: bit c set => category c goes left.
+  /// Categorical splits: a split's bit set is CategoryWords(feature) words from its offset;
+  /// bit c (word c / 32, bit c % 32) set => category c goes left. Categories absent from the
+  /// node's training rows go to the child that received more training rows.
+  std::vector<uint32_t> category_bits_;
   std::vector<uint32_t> tree_roots_;
   Schema schema_;
   TrainOptions options_;
   std::vector<uint32_t> oob_votes_;
   std::vector<int32_t> train_labels_;
+  /// Derived from schema_: categories per feature (0 for numeric). Not serialized.
+  std::vector<uint32_t> category_counts_;
 };
 
+/// Candidate features per node that Train uses for `options` on data with `num_features` columns:
+/// all of them for bagging, else options.mtry (capped at num_features) or the MtryRule value.
+int32_t ResolveMtry(const TrainOptions& options, int32_t num_features);
+
 /// Trains a forest. Fails with kTooFewClasses (fewer than 2 classes have rows), kMissingLabel
-/// (a row with label -1), kInvalidArgument (options out of range; message names the option),
-/// kLimitExceeded, or kInvalidArgument("cancelled") when progress returns false.
+/// (no target column, or a row with label -1), kInvalidArgument (options out of range; the message
+/// names the option, e.g. "option mtry must be in 0..20 ..."; or no feature columns),
+/// kLimitExceeded (more than 2^31 nodes or 2^30 categorical bit-set words), or
+/// kInvalidArgument("cancelled") when progress returns false.
+///
+/// Each tree t draws from its own random stream derived from (seed, t) only (xoshiro256** seeded
+/// by SplitMix64, Lemire's unbiased bounded integers; no <random> distributions), so models are
+/// byte-identical across platforms and standard libraries. Tree growing (CART, Gini, unpruned):
+/// - Bootstrap: n draws with replacement; a row's multiplicity is its weight (counts, min_leaf and
+///   leaf majorities are weighted); rows drawn zero times are that tree's out-of-bag rows.
+/// - A node becomes a leaf when it is pure, has depth max_depth (if > 0), holds fewer than
+///   2 * min_leaf weighted rows, or has no valid split. A leaf votes the weighted majority class of
+///   its rows; ties go to the lowest class index.
+/// - Random forest: features are drawn without replacement at each node until `ResolveMtry`
+///   features that are non-constant at the node were evaluated (constant ones do not count, as
+///   in scikit-learn), or all features were drawn. Bagging evaluates every feature in order.
+/// - The split maximising the Gini decrease wins; ties keep the first found (features in draw
+///   order, thresholds in increasing order), so the result never depends on sort stability.
+/// - Numeric: thresholds at midpoints between consecutive distinct values (midpoint computed in
+///   double, then the float t with lower <= t < upper; x <= t goes left).
+/// - Categorical: true subset splits. Two classes: the optimal split, scanning categories ordered
+///   by their proportion of class 1 (Breiman). More classes: exhaustive over all subsets when at
+///   most 10 categories are present at the node; otherwise, for each class c, the ordered splits
+///   of the categories sorted by p(c | category), keeping the best. Categories absent from the
+///   node go to the child that received more training rows (ties: left).
+/// - Missing values (NaN): for every candidate split the node's missing rows are tried on both
+///   sides and the better side is kept (ties: left) and stored in the node; a node without missing
+///   rows sends missing values to the child with more training rows (ties: left). Missing rows
+///   count towards min_leaf on their side.
 Result<Forest> Train(const Dataset& data, const TrainOptions& options);
 
 /// Full-ensemble vote for every row of `data` (whose schema must match the forest's features).
