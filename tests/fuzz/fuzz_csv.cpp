@@ -93,7 +93,12 @@ Schema FixedSchema() {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+// The Catch2 suite compiles this file too, renaming the entry point (tests/cpp/fuzz_corpus_test.cpp).
+#ifndef URNFOREST_FUZZ_ENTRY
+#define URNFOREST_FUZZ_ENTRY LLVMFuzzerTestOneInput
+#endif
+
+extern "C" int URNFOREST_FUZZ_ENTRY(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const uint8_t flags = data[0];
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);

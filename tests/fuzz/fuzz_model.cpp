@@ -144,7 +144,12 @@ void CheckPredictions(const Forest& forest) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+// The Catch2 suite compiles this file too, renaming the entry point (tests/cpp/fuzz_corpus_test.cpp).
+#ifndef URNFOREST_FUZZ_ENTRY
+#define URNFOREST_FUZZ_ENTRY LLVMFuzzerTestOneInput
+#endif
+
+extern "C" int URNFOREST_FUZZ_ENTRY(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const bool raw = data[0] & 1u;
   std::vector<uint8_t> file(data + 1, data + size);

@@ -125,7 +125,12 @@ void CheckVotes(const FullVote& v, size_t rows, int32_t classes, int32_t trees) 
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+// The Catch2 suite compiles this file too, renaming the entry point (tests/cpp/fuzz_corpus_test.cpp).
+#ifndef URNFOREST_FUZZ_ENTRY
+#define URNFOREST_FUZZ_ENTRY LLVMFuzzerTestOneInput
+#endif
+
+extern "C" int URNFOREST_FUZZ_ENTRY(const uint8_t* data, size_t size) {
   if (size < 5) return 0;
   TrainOptions options;
   options.num_trees = data[0] == 255 ? 0 : 1 + data[0] % 5;
