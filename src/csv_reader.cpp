@@ -198,6 +198,14 @@ Status CsvReader::PlanTraining() {
   if (options_.has_target) {
     if (options_.target.empty()) {
       target = static_cast<int64_t>(header_.size()) - 1;
+      // A nameless target could not be found again in schema mode, where an empty
+      // Schema::target_name means "no target column" (found by fuzz_csv).
+      if (header_.back().empty()) {
+        return Status::Error(StatusCode::kTargetNotFound,
+                             "the last column, the default target, has no name; name it in the "
+                             "header or choose the target by name",
+                             header_line_, target + 1);
+      }
     } else {
       for (size_t c = 0; c < header_.size(); ++c) {
         if (header_[c] == options_.target) target = static_cast<int64_t>(c);

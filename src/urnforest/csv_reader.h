@@ -17,7 +17,8 @@ enum class ClassOrder : uint8_t {
 /// Options for ReadCsv.
 struct CsvOptions {
   /// Name of the target column; empty = the last column (schema mode: the schema's target_name).
-  /// A name that is not in the header fails with kTargetNotFound.
+  /// A name that is not in the header fails with kTargetNotFound, and so does a default (last)
+  /// target column whose header cell is empty (its position: header line, that column).
   std::string target;
   /// False: the file has no target column (all columns are features; labels() is empty).
   bool has_target = true;

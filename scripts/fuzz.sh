@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz/) with clang + ASan + UBSan in build-fuzz/ and runs each
+# for a fixed time. Exits non-zero if a target crashes, leaks, times out on one input, or fails to
+# build.
+#
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
+#     SECONDS_PER_TARGET  default 60 (CI); use 600 for a release-quality run
+#     TARGET              fuzz_csv, fuzz_model, fuzz_train (default: all three)
+#
+# Environment: FUZZ_JOBS (build parallelism, default 2), FUZZ_BUILD_DIR (default build-fuzz),
+#              FUZZ_ARGS (extra libFuzzer flags, e.g. "-seed=1").
+# Each target runs in one process on one core, starting from the checked-in seed corpus
+# tests/fuzz/corpus/<target>/; inputs it discovers go to build-fuzz/corpus/<target>/ (kept between
+# runs, never committed). Logs: build-fuzz/logs/<target>.log. A crashing input is written to
+# build-fuzz/artifacts/<target>/crash-* and the script prints the command that reproduces it.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_csv fuzz_model fuzz_train)
+build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
+jobs="${FUZZ_JOBS:-2}"
+
+if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [[ "$seconds" -lt 1 ]]; then
+  echo "fuzz.sh: SECONDS_PER_TARGET must be a positive integer, got '$seconds'" >&2
+  exit 2
+fi
+for t in "${targets[@]}"; do
+  case "$t" in fuzz_csv|fuzz_model|fuzz_train) ;; *) echo "fuzz.sh: unknown target '$t'" >&2; exit 2;; esac
+done
+if ! command -v clang++ >/dev/null; then
+  echo "fuzz.sh: clang++ not found; install it with: apt-get install -y clang libclang-rt-14-dev" >&2
+  exit 2
+fi
+
+cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DURNFOREST_FUZZ=ON \
+  -DURNFOREST_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null   # -O1 -g without NDEBUG: asserts stay on
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+mkdir -p "$build/logs"
+failed=()
+for t in "${targets[@]}"; do
+  seeds="$root/tests/fuzz/corpus/$t"
+  work="$build/corpus/$t"
+  artifacts="$build/artifacts/$t/"
+  mkdir -p "$work" "$artifacts"
+  echo "== $t: ${seconds}s"
+  set +e
+  # shellcheck disable=SC2086
+  "$build/$t" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" ${FUZZ_ARGS:-} \
+    >"$build/logs/$t.log" 2>&1
+  rc=$?
+  set -e
+  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+.*DONE' "$build/logs/$t.log" || true
+  if [[ $rc -ne 0 ]]; then
+    echo "!! $t failed (exit $rc); log: $build/logs/$t.log" >&2
+    grep -E 'ERROR|SUMMARY|oracle failed|Test unit written' "$build/logs/$t.log" | head -20 >&2 || true
+    echo "   reproduce: $build/$t <crash file>" >&2
+    failed+=("$t")
+  fi
+done
+if [[ ${#failed[@]} -gt 0 ]]; then
+  echo "fuzz.sh: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz.sh: ${#targets[@]} target(s) ran ${seconds}s each without a crash"
