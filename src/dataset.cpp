@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 namespace urnforest {
@@ -48,6 +49,15 @@ Result<Dataset> Dataset::Create(Schema schema, size_t rows, std::vector<float> c
     return Status::Error(StatusCode::kShapeMismatch,
                          "expected " + std::to_string(rows) + " labels, got " +
                              std::to_string(labels.size()));
+  }
+  {
+    std::unordered_set<std::string> names;
+    for (const FeatureInfo& info : schema.features) {
+      if (!names.insert(info.name).second) {
+        return Status::Error(StatusCode::kInvalidArgument,
+                             "duplicate feature name '" + info.name + "'");
+      }
+    }
   }
   for (size_t f = 0; f < features; ++f) {
     const FeatureInfo& info = schema.features[f];

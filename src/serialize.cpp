@@ -176,11 +176,23 @@ Status ReadOptions(internal::ByteReader r, size_t features, TrainOptions* o) {
   return Status::Ok();
 }
 
+// Trees must occupy disjoint, consecutive blocks of the node table in tree order, each starting at
+// its root, with every child inside its own tree's block (and after its parent). So a row costs at
+// most one visit per node of the file, whatever the file says: a hostile file cannot make trees
+// share one long chain of nodes.
 Status ValidateNodes(const Forest& f) {
   const size_t n = f.nodes_.size();
   const uint32_t classes = static_cast<uint32_t>(f.num_classes());
   const int32_t features = f.num_features();
+  const std::vector<uint32_t>& roots = f.tree_roots_;
+  if (!roots.empty() && roots[0] != 0) return Corrupt("the first tree does not start at node 0");
+  for (size_t t = 1; t < roots.size(); ++t) {
+    if (roots[t] <= roots[t - 1]) return Corrupt("tree roots are not strictly increasing");
+  }
+  size_t tree = 0;
   for (size_t i = 0; i < n; ++i) {
+    while (tree + 1 < roots.size() && i >= roots[tree + 1]) ++tree;
+    const uint64_t tree_end = tree + 1 < roots.size() ? roots[tree + 1] : n;
     const Forest::Node& node = f.nodes_[i];
     uint32_t threshold_bits;
     std::memcpy(&threshold_bits, &node.threshold, sizeof threshold_bits);
@@ -192,7 +204,7 @@ Status ValidateNodes(const Forest& f) {
     }
     if (node.feature < 0 || node.feature >= features) return Corrupt(where + "bad feature");
     const uint64_t left = node.child_or_class;
-    if (left <= i || left + 1 >= n) return Corrupt(where + "child index out of range");
+    if (left <= i || left + 1 >= tree_end) return Corrupt(where + "child index out of range");
     if (f.schema_.features[node.feature].type == FeatureType::kCategorical) {
       const uint64_t offset = node.aux >> 2;
       if (!(node.aux & Forest::kCategoricalSplit) || threshold_bits != 0 ||

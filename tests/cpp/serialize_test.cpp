@@ -199,6 +199,31 @@ TEST_CASE("Structurally invalid trees are rejected even with a valid checksum", 
   REQUIRE(rejects(bad_oob));
 }
 
+TEST_CASE("Trees that share nodes are rejected so a file cannot cost more time than its size", "[serialize][corrupt]") {
+  const Forest good = SmallForest();
+  auto code = [](const Forest& f) {
+    const std::vector<uint8_t> bytes = SerializeForest(f);
+    return DeserializeForest(bytes.data(), bytes.size()).status().code;
+  };
+  Forest shared = good;
+  shared.tree_roots_[1] = 0;
+  shared.tree_roots_[2] = 0;
+  REQUIRE(code(shared) == StatusCode::kCorruptModel);
+  Forest reordered = good;
+  std::swap(reordered.tree_roots_[1], reordered.tree_roots_[2]);
+  REQUIRE(code(reordered) == StatusCode::kCorruptModel);
+  Forest crossing = good;
+  for (size_t i = 0; i < crossing.tree_roots_[1]; ++i) {
+    Forest::Node& n = crossing.nodes_[i];
+    if (n.feature >= 0) {
+      n.child_or_class = crossing.tree_roots_[1];  // A child inside the next tree's block.
+      break;
+    }
+  }
+  REQUIRE(code(crossing) == StatusCode::kCorruptModel);
+  REQUIRE(code(good) == StatusCode::kOk);
+}
+
 TEST_CASE("Payload bytes altered behind a valid checksum never load an unsafe model", "[serialize][corrupt]") {
   const Forest forest = SmallForest();
   const std::vector<uint8_t> bytes = SerializeForest(forest);
