@@ -10,7 +10,9 @@
 // - Arguments are validated in index.js; embind would silently coerce bad ones.
 #include <malloc.h>
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,7 +22,14 @@
 
 #include "urnforest/csv_reader.h"
 #include "urnforest/dataset.h"
+#include "urnforest/expected_cost.h"
 #include "urnforest/forest.h"
+#include "urnforest/forest_halting.h"
+#include "urnforest/halting_rule.h"
+#include "urnforest/halting_table.h"
+#include "urnforest/prior.h"
+#include "urnforest/pstar.h"
+#include "urnforest/sequential_vote.h"
 #include "urnforest/status.h"
 
 namespace urnforest {
@@ -76,7 +85,85 @@ val FeatureTypes(const Schema& schema) {
   return out;
 }
 
+
+uint64_t Seed64(double hi, double lo) {
+  return (static_cast<uint64_t>(hi) << 32) | static_cast<uint64_t>(lo);
+}
+
+/// Plain JS array of the first `n` entries of a typed array or array of integers.
+std::vector<int32_t> IntVector(const val& array) {
+  return emscripten::convertJSArrayToNumberVector<int32_t>(array);
+}
+
+/// {exact, expectedTrees, disagreement, stopProbability, monteCarloTrees, monteCarloDisagreement,
+/// monteCarloSamples}: exact values when available, else the Monte Carlo ones (stopProbability null).
+val CostObject(const Result<CostEstimate>& exact, const Result<CostEstimate>* monte_carlo) {
+  if (monte_carlo != nullptr && !monte_carlo->ok()) return ErrorObject(monte_carlo->status());
+  if (!exact.ok() && monte_carlo == nullptr) return ErrorObject(exact.status());
+  val out = val::object();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  out.set("exact", exact.ok());
+  if (exact.ok()) {
+    out.set("expectedTrees", exact.value().expected_trees);
+    out.set("disagreement", exact.value().disagreement);
+    out.set("stopProbability", CopyOut(exact.value().stop_probability));
+  } else {
+    out.set("expectedTrees", monte_carlo->value().expected_trees);
+    out.set("disagreement", monte_carlo->value().disagreement);
+    out.set("stopProbability", val::null());
+    out.set("exactUnavailable", exact.status().message);
+  }
+  out.set("monteCarloTrees", monte_carlo != nullptr ? monte_carlo->value().expected_trees : nan);
+  out.set("monteCarloDisagreement", monte_carlo != nullptr ? monte_carlo->value().disagreement : nan);
+  out.set("monteCarloSamples",
+          monte_carlo != nullptr ? static_cast<double>(monte_carlo->value().samples) : 0.0);
+  return out;
+}
+
+/// Rows of `data` coded as the model reads them (row-major, num_features floats per row):
+/// categorical values are re-indexed to the model's categories by name (unseen -> NaN), as
+/// PredictFull does. Fails with kColumnMismatch on a different feature count or type.
+Result<std::vector<float>> ModelCodedRows(const Forest& forest, const Dataset& data) {
+  const Schema& model = forest.schema();
+  const size_t m = model.features.size();
+  if (data.num_features() != m) {
+    return Status::Error(StatusCode::kColumnMismatch,
+                         "the model has " + std::to_string(m) + " feature columns, the data has " +
+                             std::to_string(data.num_features()));
+  }
+  std::vector<std::vector<float>> remap(m);
+  for (size_t f = 0; f < m; ++f) {
+    const FeatureInfo& want = model.features[f];
+    const FeatureInfo& have = data.schema().features[f];
+    if (want.type != have.type) {
+      return Status::Error(StatusCode::kColumnMismatch,
+                           "column " + std::to_string(f) + " ('" + have.name +
+                               "') has a different type than the model's ('" + want.name + "')");
+    }
+    if (want.type == FeatureType::kCategorical && have.categories != want.categories) {
+      remap[f].assign(have.categories.size(), std::numeric_limits<float>::quiet_NaN());
+      for (size_t c = 0; c < have.categories.size(); ++c) {
+        for (size_t w = 0; w < want.categories.size(); ++w) {
+          if (want.categories[w] == have.categories[c]) remap[f][c] = static_cast<float>(w);
+        }
+      }
+    }
+  }
+  std::vector<float> rows = data.RowMajor();
+  for (size_t r = 0; r < data.num_rows(); ++r) {
+    for (size_t f = 0; f < m; ++f) {
+      float& v = rows[r * m + f];
+      if (!remap[f].empty() && !std::isnan(v)) {
+        const size_t c = static_cast<size_t>(v);
+        v = c < remap[f].size() ? remap[f][c] : std::numeric_limits<float>::quiet_NaN();
+      }
+    }
+  }
+  return rows;
+}
+
 class ForestHandle;
+class HaltingTableHandle;
 
 /// Owns one Dataset. Created empty by JS, then filled by one of the loaders.
 class DatasetHandle {
@@ -180,6 +267,53 @@ class ForestHandle {
     return out;
   }
 
+
+  val TrainLabels() const { return CopyOut(forest_.train_labels()); }
+
+  /// The prior `rule` needs for tables of `trees` queried trees: {kind, classes, trees, components:
+  /// [{weight, beta: Float64Array}], finalTallyMass: Float64Array (l <= 4) or null}.
+  val PriorOf(int32_t rule, int32_t trees) const {
+    Result<Prior> prior = PriorForForest(forest_, static_cast<HaltingRule>(rule), trees);
+    if (!prior.ok()) return ErrorObject(prior.status());
+    const Prior& p = prior.value();
+    static const char* const kKinds[] = {"uniform", "dirichlet", "mixture", "histogram"};
+    val out = val::object();
+    out.set("kind", std::string(kKinds[static_cast<int32_t>(p.kind())]));
+    out.set("classes", p.num_classes());
+    out.set("trees", trees);
+    val components = val::array();
+    for (size_t i = 0; i < p.components().size(); ++i) {
+      val component = val::object();
+      component.set("weight", p.components()[i].weight);
+      component.set("beta", CopyOut(p.components()[i].beta));
+      components.set(i, component);
+    }
+    out.set("components", components);
+    if (p.num_classes() <= 4) {
+      Result<std::vector<double>> mass = FinalTallyMass(p, trees);
+      if (!mass.ok()) return ErrorObject(mass.status());
+      out.set("finalTallyMass", CopyOut(mass.value()));
+    } else {
+      out.set("finalTallyMass", val::null());
+    }
+    return out;
+  }
+
+  /// Halted prediction of every row with `table` (its T trees: 0..T-1, generation or random order):
+  /// {classIndex, treesUsed, confidence, haltedEarly, fullClassIndex, fullVotes (rows x classes)}.
+  val PredictHaltedRows(const DatasetHandle& data, const HaltingTableHandle& table, int32_t order,
+                        double seed_hi, double seed_lo) const;
+
+  /// Trace of one row: {trees, votes, confidence, treesUsed, haltedEarly, classIndex}.
+  val Trace(const DatasetHandle& data, double row, const HaltingTableHandle& table, int32_t order,
+            double seed_hi, double seed_lo) const;
+
+  /// Expected cost of `table` averaged over the out-of-bag data prior (smoothed histogram for
+  /// l <= 4, a fitted Dirichlet beyond) for the table's T; Monte Carlo with `samples` draws
+  /// (0 = none).
+  val ExpectedCost(const HaltingTableHandle& table, double samples, double seed_hi,
+                   double seed_lo) const;
+
   val Bytes() const { return CopyOut(SerializeForest(forest_)); }
   int32_t NumTrees() const { return forest_.num_trees(); }
   int32_t NumClasses() const { return forest_.num_classes(); }
@@ -197,6 +331,247 @@ class ForestHandle {
  private:
   Forest forest_;
 };
+
+
+/// Owns one HaltingTable and the prior it was built for (used for its expected cost).
+class HaltingTableHandle {
+ public:
+  /// A table for a rule needing no data prior (alpha1, siba, infinite): uniform prior.
+  val Build(int32_t rule, int32_t trees, int32_t classes, double alpha) {
+    HaltingTableOptions options;
+    options.rule = static_cast<HaltingRule>(rule);
+    options.num_trees = trees;
+    options.num_classes = classes;
+    options.alpha = alpha;
+    if (RuleNeedsPrior(options.rule)) {
+      return InvalidArgument(std::string("rule '") + RuleName(options.rule) +
+                             "' needs a prior estimated from a model: use forest.haltingTable()");
+    }
+    Result<Prior> uniform = Prior::Uniform(classes);
+    if (!uniform.ok()) return ErrorObject(uniform.status());
+    Result<HaltingTable> table = BuildHaltingTable(options);
+    if (!table.ok()) return ErrorObject(table.status());
+    table_ = std::move(table).value();
+    prior_ = std::move(uniform).value();
+    has_prior_ = true;
+    return val::undefined();
+  }
+
+  /// The table of `rule` for `forest` and `trees` queried trees, with the rule's prior from the
+  /// forest's out-of-bag votes.
+  val BuildForForest(const ForestHandle& forest, int32_t rule, double alpha, int32_t trees) {
+    const Forest& f = forest.forest();
+    const HaltingRule r = static_cast<HaltingRule>(rule);
+    Result<Prior> prior = PriorForForest(f, r, trees);
+    if (!prior.ok()) return ErrorObject(prior.status());
+    HaltingTableOptions options;
+    options.rule = r;
+    options.num_trees = trees;
+    options.num_classes = f.num_classes();
+    options.alpha = alpha;
+    Result<HaltingTable> table =
+        BuildHaltingTable(options, RuleNeedsPrior(r) ? &prior.value() : nullptr);
+    if (!table.ok()) return ErrorObject(table.status());
+    table_ = std::move(table).value();
+    prior_ = std::move(prior).value();
+    has_prior_ = true;
+    return val::undefined();
+  }
+
+  /// From ToBytes() bytes; such a table has its uniform prior only for alpha1/siba/infinite.
+  val Load(const val& bytes) {
+    std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+    Result<HaltingTable> table = HaltingTable::FromBytes(data.data(), data.size());
+    if (!table.ok()) return ErrorObject(table.status());
+    table_ = std::move(table).value();
+    has_prior_ = false;
+    if (!RuleNeedsPrior(table_.rule())) {
+      Result<Prior> uniform = Prior::Uniform(table_.num_classes());
+      if (uniform.ok()) {
+        prior_ = std::move(uniform).value();
+        has_prior_ = true;
+      }
+    }
+    return val::undefined();
+  }
+
+  // Tallies are validated by index.js (num_classes counts >= 0, sum <= T).
+  bool Halts(const val& tally) const { return table_.Halts(IntVector(tally).data()); }
+  double Confidence(const val& tally) const { return table_.Confidence(IntVector(tally).data()); }
+  int32_t Leader(const val& tally) const { return table_.Leader(IntVector(tally).data()); }
+  int32_t MinLeaderVotes(int32_t c, const val& others) const {
+    return table_.MinLeaderVotes(c, IntVector(others).data());
+  }
+  val BinaryThresholds(int32_t c) const { return CopyOut(table_.BinaryThresholds(c)); }
+
+  /// Exact cost for one final tally (validated by index.js), plus Monte Carlo when samples > 0.
+  val ExpectedCostFinal(const val& final_tally, double samples, double seed_hi,
+                        double seed_lo) const {
+    const std::vector<int32_t> tally = IntVector(final_tally);
+    Result<CostEstimate> exact = ExactCostForFinalTally(table_, tally);
+    if (samples <= 0) return CostObject(exact, nullptr);
+    Result<CostEstimate> mc = MonteCarloCostForFinalTally(
+        table_, tally, static_cast<int64_t>(samples), Seed64(seed_hi, seed_lo));
+    return CostObject(exact, &mc);
+  }
+
+  /// Cost averaged over the table's prior.
+  val ExpectedCostOverPrior(double samples, double seed_hi, double seed_lo) const {
+    if (!has_prior_) {
+      return InvalidArgument(
+          "this table was loaded from bytes without its prior: pass a final tally");
+    }
+    return CostOver(table_, prior_, samples, seed_hi, seed_lo);
+  }
+
+  static val CostOver(const HaltingTable& table, const Prior& prior, double samples,
+                      double seed_hi, double seed_lo) {
+    Result<CostEstimate> exact = ExactCostOverPrior(table, prior);
+    if (samples <= 0) return CostObject(exact, nullptr);
+    Result<CostEstimate> mc =
+        MonteCarloCost(table, prior, static_cast<int64_t>(samples), Seed64(seed_hi, seed_lo));
+    return CostObject(exact, &mc);
+  }
+
+  val Bytes() const { return CopyOut(table_.ToBytes()); }
+  std::string Rule() const { return RuleName(table_.rule()); }
+  double Alpha() const { return table_.alpha(); }
+  int32_t NumTrees() const { return table_.num_trees(); }
+  int32_t NumClasses() const { return table_.num_classes(); }
+  bool Monotone() const { return table_.monotone(); }
+  std::string Layout() const {
+    static const char* const kLayouts[] = {"thresholds", "pairwiseBound", "leadRule",
+                                           "infiniteProduct"};
+    return kLayouts[static_cast<int32_t>(table_.layout())];
+  }
+
+  const HaltingTable& table() const { return table_; }
+
+ private:
+  HaltingTable table_;
+  Prior prior_;
+  bool has_prior_ = false;
+};
+
+SequentialVoteOptions VoteOptions(int32_t order, double seed_hi, double seed_lo) {
+  SequentialVoteOptions options;
+  options.order = order == 1 ? QueryOrder::kRandomPerRow : QueryOrder::kGeneration;
+  options.seed = Seed64(seed_hi, seed_lo);
+  return options;
+}
+
+val ForestHandle::PredictHaltedRows(const DatasetHandle& data, const HaltingTableHandle& table,
+                                    int32_t order, double seed_hi, double seed_lo) const {
+  const HaltingTable& h = table.table();
+  if (h.num_classes() != forest_.num_classes() || h.num_trees() > forest_.num_trees()) {
+    return ErrorObject(Status::Error(StatusCode::kShapeMismatch,
+                                     "the halting table does not fit this forest"));
+  }
+  Result<std::vector<float>> rows_or = ModelCodedRows(forest_, data.data());
+  if (!rows_or.ok()) return ErrorObject(rows_or.status());
+  const std::vector<float>& rows = rows_or.value();
+  const size_t m = static_cast<size_t>(forest_.num_features());
+  const size_t n = data.data().num_rows();
+  Result<SequentialVoteResult> result = PredictSequential(
+      h, n, [&](int32_t tree, size_t row) { return forest_.TreeVote(tree, rows.data() + row * m); },
+      VoteOptions(order, seed_hi, seed_lo));
+  if (!result.ok()) return ErrorObject(result.status());
+  // The full vote of the T queried trees (0..T-1); ties go to the lowest class index.
+  const size_t k = static_cast<size_t>(forest_.num_classes());
+  std::vector<uint32_t> votes(n * k, 0);
+  std::vector<int32_t> full(n, 0);
+  for (size_t r = 0; r < n; ++r) {
+    uint32_t* v = votes.data() + r * k;
+    for (int32_t t = 0; t < h.num_trees(); ++t) ++v[forest_.TreeVote(t, rows.data() + r * m)];
+    size_t best = 0;
+    for (size_t c = 1; c < k; ++c) {
+      if (v[c] > v[best]) best = c;
+    }
+    full[r] = static_cast<int32_t>(best);
+  }
+  const SequentialVoteResult& s = result.value();
+  val out = val::object();
+  out.set("classIndex", CopyOut(s.labels));
+  out.set("treesUsed", CopyOut(s.trees_used));
+  out.set("confidence", CopyOut(s.confidence));
+  out.set("haltedEarly", CopyOut(s.halted_early));
+  out.set("fullClassIndex", CopyOut(full));
+  out.set("fullVotes", CopyOut(votes));
+  return out;
+}
+
+val ForestHandle::Trace(const DatasetHandle& data, double row, const HaltingTableHandle& table,
+                        int32_t order, double seed_hi, double seed_lo) const {
+  const HaltingTable& h = table.table();
+  if (h.num_classes() != forest_.num_classes() || h.num_trees() > forest_.num_trees()) {
+    return ErrorObject(Status::Error(StatusCode::kShapeMismatch,
+                                     "the halting table does not fit this forest"));
+  }
+  const size_t r = static_cast<size_t>(row);
+  if (r >= data.data().num_rows()) return InvalidArgument("row out of range");
+  Result<std::vector<float>> rows_or = ModelCodedRows(forest_, data.data().Subset({r}));
+  if (!rows_or.ok()) return ErrorObject(rows_or.status());
+  const std::vector<float>& x = rows_or.value();
+  // The query order depends on the row index (random order): trace row r of the full dataset.
+  Result<VoteTrace> trace = TraceVotes(
+      h, r, [&](int32_t tree, size_t) { return forest_.TreeVote(tree, x.data()); },
+      VoteOptions(order, seed_hi, seed_lo));
+  if (!trace.ok()) return ErrorObject(trace.status());
+  const VoteTrace& t = trace.value();
+  val out = val::object();
+  out.set("trees", CopyOut(t.trees));
+  out.set("votes", CopyOut(t.votes));
+  out.set("confidence", CopyOut(t.confidence));
+  out.set("treesUsed", t.trees_used);
+  out.set("haltedEarly", t.halted_early);
+  out.set("classIndex", t.label);
+  return out;
+}
+
+val ForestHandle::ExpectedCost(const HaltingTableHandle& table, double samples, double seed_hi,
+                               double seed_lo) const {
+  const HaltingTable& h = table.table();
+  const HaltingRule data_rule = forest_.num_classes() <= 4 ? HaltingRule::kHyper
+                                                           : HaltingRule::kOneDir;
+  Result<Prior> prior = PriorForForest(forest_, data_rule, h.num_trees());
+  if (!prior.ok()) return ErrorObject(prior.status());
+  return HaltingTableHandle::CostOver(h, prior.value(), samples, seed_hi, seed_lo);
+}
+
+/// P* of a tally for rules needing no data prior (as the CLI's `pstar`):
+/// {pstar, leader, halt, exact} or an error object. `votes` validated by index.js.
+val PStar(int32_t rule, int32_t trees, int32_t classes, double alpha, const val& votes) {
+  HaltingTableHandle handle;
+  val built = handle.Build(rule, trees, classes, alpha);
+  if (!built.isUndefined()) return built;
+  const HaltingTable& h = handle.table();
+  const std::vector<int32_t> tally = IntVector(votes);
+  const int32_t leader = h.Leader(tally.data());
+  double pstar = 0.0;
+  bool exact = true;
+  const HaltingRule r = static_cast<HaltingRule>(rule);
+  if (r == HaltingRule::kInfinite) {
+    pstar = leader >= 0 ? InfiniteLowerBound(tally, leader) : 0.0;
+    exact = classes == 2;
+  } else if (r == HaltingRule::kAlpha1) {
+    pstar = h.Confidence(tally.data());
+  } else if (classes <= 4) {
+    Result<Prior> uniform = Prior::Uniform(classes);
+    if (!uniform.ok()) return ErrorObject(uniform.status());
+    Result<double> p = PStarBySum(uniform.value(), trees, tally);
+    if (!p.ok()) return ErrorObject(p.status());
+    pstar = p.value();
+  } else {
+    pstar = h.Confidence(tally.data());
+    exact = false;
+  }
+  val out = val::object();
+  out.set("pstar", pstar);
+  out.set("leader", leader);
+  out.set("halt", h.Halts(tally.data()));
+  out.set("exact", exact);
+  return out;
+}
 
 val DatasetHandle::LoadCsv(const std::string& text, const std::string& target, bool has_target,
                            int32_t class_order, const ForestHandle* schema_of) {
@@ -222,6 +597,7 @@ EMSCRIPTEN_BINDINGS(urnforest) {
   using namespace emscripten;
   using urnforest::DatasetHandle;
   using urnforest::ForestHandle;
+  using urnforest::HaltingTableHandle;
 
   class_<DatasetHandle>("_DatasetHandle")
       .constructor<>()
@@ -253,7 +629,34 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_classNames", &ForestHandle::ClassNames)
       .function("_featureNames", &ForestHandle::FeatureNamesOf)
       .function("_featureTypes", &ForestHandle::FeatureTypesOf)
-      .function("_targetName", &ForestHandle::TargetName);
+      .function("_targetName", &ForestHandle::TargetName)
+      .function("_trainLabels", &ForestHandle::TrainLabels)
+      .function("_prior", &ForestHandle::PriorOf)
+      .function("_predictHalted", &ForestHandle::PredictHaltedRows)
+      .function("_trace", &ForestHandle::Trace)
+      .function("_expectedCost", &ForestHandle::ExpectedCost);
+
+  class_<HaltingTableHandle>("_HaltingTableHandle")
+      .constructor<>()
+      .function("_build", &HaltingTableHandle::Build)
+      .function("_buildForForest", &HaltingTableHandle::BuildForForest)
+      .function("_load", &HaltingTableHandle::Load)
+      .function("_halts", &HaltingTableHandle::Halts)
+      .function("_confidence", &HaltingTableHandle::Confidence)
+      .function("_leader", &HaltingTableHandle::Leader)
+      .function("_minLeaderVotes", &HaltingTableHandle::MinLeaderVotes)
+      .function("_binaryThresholds", &HaltingTableHandle::BinaryThresholds)
+      .function("_expectedCostFinal", &HaltingTableHandle::ExpectedCostFinal)
+      .function("_expectedCostOverPrior", &HaltingTableHandle::ExpectedCostOverPrior)
+      .function("_bytes", &HaltingTableHandle::Bytes)
+      .function("_rule", &HaltingTableHandle::Rule)
+      .function("_alpha", &HaltingTableHandle::Alpha)
+      .function("_numTrees", &HaltingTableHandle::NumTrees)
+      .function("_numClasses", &HaltingTableHandle::NumClasses)
+      .function("_monotone", &HaltingTableHandle::Monotone)
+      .function("_layout", &HaltingTableHandle::Layout);
+
+  function("_pstar", &urnforest::PStar);
 
   function("_heapInUse", &urnforest::HeapInUse);
 }

@@ -108,8 +108,41 @@ export class Forest {
   private constructor();
   /** Loads bytes from toBytes() or the native CLI. Throws UrnforestError 'CorruptModel' / 'UnsupportedVersion'. */
   static fromBytes(bytes: Uint8Array): Forest;
-  /** Full-ensemble vote for every row (the dataset must have the model's feature columns). */
+  /**
+   * Full-ensemble vote for every row (the dataset must have the model's feature columns:
+   * UrnforestError 'ColumnMismatch' otherwise).
+   */
   predict(dataset: Dataset): Prediction;
+  /**
+   * Sequential voting that halts early: per row, trees are queried one at a time and the vote stops
+   * as soon as the rule's table says the partial majority matches the full vote of the `trees`
+   * queried trees with confidence `alpha`. The table is built on first use and cached with the
+   * forest (up to 8 per forest, freed by dispose()). Throws TypeError/RangeError on bad options
+   * (naming the option; `trees` > numTrees is a RangeError), UrnforestError 'ColumnMismatch' for
+   * other columns, 'LimitExceeded' for hyper/1dir/ndir/optimal beyond their class limits
+   * (hyper: ≤ 4 classes; optimal: ≤ 3).
+   */
+  predict(dataset: Dataset, options: HaltingOptions): HaltedPrediction;
+  /** Every vote of row `row` (0-based index into `dataset`) in query order, with the stop point. */
+  trace(dataset: Dataset, row: number, options: HaltingOptions): VoteTrace;
+  /**
+   * A new halting table of `options.rule` for this forest (prior from its out-of-bag votes), for
+   * `options.trees` queried trees. The caller owns (and must dispose) it. `order`/`seed` are ignored.
+   */
+  haltingTable(options: HaltingOptions): HaltingTable;
+  /**
+   * Predicted cost of `options.rule` averaged over the out-of-bag data prior (smoothed OOB histogram
+   * for ≤ 4 classes, a fitted Dirichlet beyond), from training data alone. Exact when feasible
+   * (`exact: true`), and Monte Carlo with `samples` draws (default 10000, 0 = none, seeded by `seed`).
+   */
+  expectedCost(options: HaltingOptions & { samples?: number }): CostEstimate;
+  /**
+   * The prior `rule` uses, fitted to the out-of-bag votes, for `options.trees` queried trees
+   * (default numTrees). Throws UrnforestError 'LimitExceeded' for hyper/optimal with > 4 classes.
+   */
+  prior(rule: RuleName, options?: { trees?: number }): PriorInfo;
+  /** Class index of each training row, aligned with oobVotes() (a copy). */
+  trainLabels(): Int32Array;
   /** Versioned binary model (a copy). */
   toBytes(): Uint8Array;
   readonly numTrees: number;
@@ -128,6 +161,167 @@ export class Forest {
   dispose(): void;
 }
 
+/** Halting rules (see docs/api.md): 'alpha1' never changes the full vote's answer. */
+export type RuleName = 'alpha1' | 'siba' | 'hyper' | '1dir' | 'ndir' | 'infinite' | 'optimal';
+/** All rule names, in the core's order. */
+export const rules: readonly RuleName[];
+
+export interface HaltingOptions {
+  /** The halting rule (required). */
+  rule: RuleName;
+  /** Target confidence in (0, 1]; default 0.99. For 'infinite' it is the threshold pi (strict). */
+  alpha?: number;
+  /** Query order: tree ids 0, 1, … (default) or a seeded random permutation per row. */
+  order?: 'generation' | 'random';
+  /** Seed of the random order (and of Monte Carlo draws): as TrainOptions.seed; default 1. */
+  seed?: number | bigint;
+  /** Size of the ensemble queried (trees 0..trees-1), 1..numTrees; default numTrees. */
+  trees?: number;
+}
+
+export interface HaltedPrediction {
+  /** Sequential prediction per row (class names). */
+  labels: string[];
+  /** Sequential prediction per row (class indices). */
+  classIndex: Int32Array;
+  /** Trees queried per row, 1..trees. */
+  treesUsed: Int32Array;
+  /** The rule's confidence at the stop (1 when all trees were used by a finite-T rule). */
+  confidence: Float64Array;
+  /** 1 when the rule stopped before the last tree. */
+  haltedEarly: Uint8Array;
+  /** Full vote of the `trees` queried trees per row (ties → lowest index). */
+  fullClassIndex: Int32Array;
+  /** Vote counts of the `trees` queried trees, rows × classes, row-major. */
+  fullVotes: Uint32Array;
+  /** Fraction of rows where classIndex differs from fullClassIndex, in [0, 1]. */
+  disagreement: number;
+  /** Mean of treesUsed. */
+  meanTrees: number;
+  /** Number of trees queried at most (the table's T). */
+  trees: number;
+  classNames: string[];
+  rule: RuleName;
+  alpha: number;
+}
+
+export interface VoteTrace {
+  /** Tree ids in query order (all `trees`). */
+  trees: Int32Array;
+  /** Their votes (class indices), all of them, also after the stop. */
+  votes: Int32Array;
+  /** The rule's confidence after each vote. */
+  confidence: Float64Array;
+  /** Stop point: votes[0 .. treesUsed-1] were used. */
+  treesUsed: number;
+  haltedEarly: boolean;
+  /** The sequential prediction. */
+  classIndex: number;
+  label: string;
+  /** The full vote of all `trees` votes (ties → lowest index). */
+  fullClassIndex: number;
+  /** Counts per class of all `trees` votes. */
+  fullVotes: Uint32Array;
+  classNames: string[];
+  rule: RuleName;
+  alpha: number;
+}
+
+export interface CostEstimate {
+  /** E[trees queried] (exact, or the Monte Carlo value when exact is false). */
+  expectedTrees: number;
+  /** P(sequential answer ≠ full vote) (exact, or Monte Carlo). */
+  disagreement: number;
+  /** Exact only: stopProbability[t] = P(stop after exactly t votes), t = 0..T; else null. */
+  stopProbability: Float64Array | null;
+  /** True when expectedTrees/disagreement are exact. */
+  exact: boolean;
+  /** Why the exact value is unavailable (too many states; l > 4), when exact is false. */
+  exactUnavailable?: string;
+  /** Monte Carlo estimates (NaN when samples = 0). */
+  monteCarloTrees: number;
+  monteCarloDisagreement: number;
+  monteCarloSamples: number;
+}
+
+export interface PriorInfo {
+  kind: 'uniform' | 'dirichlet' | 'mixture' | 'histogram';
+  classes: number;
+  /** T the masses are for. */
+  trees: number;
+  /** Dirichlet components (uniform: one with beta = 1); empty for histograms. */
+  components: { weight: number; beta: Float64Array }[];
+  /**
+   * Mass of each final tally of `trees` votes (l ≤ 4; null beyond), indexed by tally rank:
+   * rank(T_1..T_l) = Σ_{i=1}^{l-1} C(T_1 + … + T_i + i - 1, i); for l = 2 the index is the votes of class 0.
+   */
+  finalTallyMass: Float64Array | null;
+}
+
+/** A precomputed halting table (wasm memory; dispose() when done). */
+export class HaltingTable {
+  private constructor();
+  /** Loads toBytes() output. Throws UrnforestError 'CorruptModel' / 'UnsupportedVersion'. */
+  static fromBytes(bytes: Uint8Array): HaltingTable;
+  readonly rule: RuleName;
+  readonly alpha: number;
+  /** T, the number of trees queried. */
+  readonly numTrees: number;
+  readonly numClasses: number;
+  /** False if some exact halting set was not monotone (thresholds made conservative). */
+  readonly monotone: boolean;
+  readonly layout: 'thresholds' | 'pairwiseBound' | 'leadRule' | 'infiniteProduct';
+  /** True when voting may stop at `tally` (numClasses non-negative integers summing to ≤ numTrees). */
+  halts(tally: ArrayLike<number>): boolean;
+  /** The rule's confidence for the strict leader (P*, a bound, or L); 0 without a strict leader. */
+  confidence(tally: ArrayLike<number>): number;
+  /** The strict leader's class index, or -1 on a tie for first place. */
+  leader(tally: ArrayLike<number>): number;
+  /** Minimum votes of class c to halt given the other classes' counts (class order, skipping c); numTrees + 1 if never. */
+  minLeaderVotes(c: number, others: ArrayLike<number>): number;
+  /** Two classes only (RangeError otherwise): entry k = minimum votes of class c when the other has k. */
+  binaryThresholds(c: number): Int32Array;
+  /**
+   * Exact expected cost for a final tally (`final`, summing to numTrees; Monte Carlo only if
+   * samples > 0), or averaged over the table's prior (samples default 10000). A table loaded with
+   * fromBytes for a prior-based rule has no prior: UrnforestError 'InvalidArgument' without `final`.
+   */
+  expectedCost(options?: { final?: ArrayLike<number>; samples?: number; seed?: number | bigint }): CostEstimate;
+  /** Versioned bytes (a copy), e.g. to move a table between threads. */
+  toBytes(): Uint8Array;
+  readonly disposed: boolean;
+  /** Frees the wasm memory. Idempotent; any later use throws an Error. */
+  dispose(): void;
+}
+
+export interface HaltingTableOptions {
+  /** 'alpha1' | 'siba' | 'infinite' (the others need a forest: RangeError). */
+  rule: RuleName;
+  /** T, 1..100000; default 101. */
+  trees?: number;
+  /** l, 2..4096; default 2. */
+  classes?: number;
+  /** (0, 1]; default 0.99. */
+  alpha?: number;
+}
+
+/** A table for a rule that needs no data prior. The caller owns (and must dispose) it. */
+export function haltingTable(options: HaltingTableOptions): HaltingTable;
+
+export interface PStarResult {
+  /** Probability that the strict leader wins the full vote (exact or, see `exact`, a lower bound). */
+  pstar: number;
+  /** Strict leader, -1 on a tie. */
+  leader: number;
+  /** Whether the rule's table halts here. */
+  halt: boolean;
+  /** False for lower bounds ('infinite' with > 2 classes, 'siba' with > 4 classes). */
+  exact: boolean;
+}
+
+/** P* of a partial tally for 'alpha1' | 'siba' | 'infinite'; votes sum to ≤ trees; classes defaults to votes.length. */
+export function pstar(options: { rule: RuleName; trees: number; classes?: number; votes: ArrayLike<number>; alpha?: number }): PStarResult;
+
 /** Trains a forest; the caller owns (and must dispose) the result. */
 export function trainForest(dataset: Dataset, options?: TrainOptions): Forest;
 
@@ -142,7 +336,11 @@ export function memoryStats(): MemoryStats;
 export interface Urnforest {
   Dataset: typeof Dataset;
   Forest: typeof Forest;
+  HaltingTable: typeof HaltingTable;
   trainForest: typeof trainForest;
+  haltingTable: typeof haltingTable;
+  pstar: typeof pstar;
+  rules: typeof rules;
   UrnforestError: typeof UrnforestError;
   memoryStats: typeof memoryStats;
   init: typeof init;

@@ -301,11 +301,24 @@ const ENSEMBLES = { rf: 0, bagging: 1 };
 const MTRY_RULES = { sqrt: 0, log2: 1, log2plus1: 2 };
 const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'minLeaf', 'seed', 'onProgress'];
 
+const TABLES = Symbol('tables');
+// Halting tables built by predict/trace/expectedCost are cached per forest (least recently used
+// first out), keyed by rule, alpha and trees; they are freed with the forest.
+const TABLE_CACHE_SIZE = 8;
+
 /** A trained ensemble of classification trees, held in wasm memory. */
 export class Forest {
   constructor(token, handle) {
     if (token !== INTERNAL) throw new TypeError('use trainForest() or Forest.fromBytes()');
     adopt(this, handle);
+    const tables = new Map();
+    this[TABLES] = tables;
+    if (leakNet) {
+      leakNet.register(this, {
+        isDeleted: () => tables.size === 0,
+        delete: () => { for (const t of tables.values()) t.delete(); tables.clear(); },
+      }, this);
+    }
   }
 
   /** Loads a model written by toBytes() (or the native CLI's `train --out`). */
@@ -327,16 +340,96 @@ export class Forest {
    * Returns {labels: string[], classIndex: Int32Array, votes: Uint32Array (rows x classes, row-major),
    * classNames: string[]}. Ties go to the lowest class index.
    */
-  predict(dataset) {
+  predict(dataset, options) {
     const handle = live(this, 'Forest');
     if (!(dataset instanceof Dataset)) throw new TypeError(`predict: dataset must be a Dataset, got ${describe(dataset)}`);
     const data = live(dataset, 'Dataset');
+    if (options !== undefined) return predictHalted(this, handle, data, options);
     const out = call(() => handle._predict(data));
     if (out.code !== undefined) check(out);
     const classNames = handle._classNames();
     const labels = Array.from(out.classIndex, (c) => classNames[c]);
     return { labels, classIndex: out.classIndex, votes: out.votes, classNames };
   }
+
+  /**
+   * Every vote of one row in query order and where the halting rule stopped (for plots and
+   * animations). `row` is an index into `dataset`; options as predict().
+   */
+  trace(dataset, row, options) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`trace: dataset must be a Dataset, got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    if (typeof row !== 'number' || !Number.isInteger(row)) throw new TypeError(`trace: row must be an integer, got ${describe(row)}`);
+    const rows = data._numRows();
+    if (row < 0 || row >= rows) throw new RangeError(`trace: row must be in [0, ${rows}), got ${row}`);
+    const h = haltingOptions(options, 'trace', handle._numTrees());
+    const table = cachedTable(this, h);
+    const out = call(() => handle._trace(data, row, table, h.orderCode, h.seedHi, h.seedLo));
+    if (out.code !== undefined) check(out);
+    const classNames = handle._classNames();
+    const fullVotes = new Uint32Array(classNames.length);
+    for (const v of out.votes) fullVotes[v]++;
+    let full = 0;
+    for (let c = 1; c < fullVotes.length; c++) if (fullVotes[c] > fullVotes[full]) full = c;
+    return {
+      trees: out.trees,
+      votes: out.votes,
+      confidence: out.confidence,
+      treesUsed: out.treesUsed,
+      haltedEarly: out.haltedEarly,
+      classIndex: out.classIndex,
+      label: classNames[out.classIndex],
+      fullClassIndex: full,
+      fullVotes,
+      classNames,
+      rule: h.rule,
+      alpha: h.alpha,
+    };
+  }
+
+  /**
+   * A new HaltingTable of `options.rule` for this forest (prior from its out-of-bag votes), for
+   * `options.trees` queried trees (default all). The caller owns (and disposes) it.
+   */
+  haltingTable(options) {
+    const handle = live(this, 'Forest');
+    const h = haltingOptions(options, 'haltingTable', handle._numTrees());
+    return new HaltingTable(INTERNAL, buildForestTable(handle, h));
+  }
+
+  /**
+   * Expected trees queried and disagreement with the full vote of `options.rule`, averaged over the
+   * out-of-bag data prior (smoothed histogram for <= 4 classes, a fitted Dirichlet beyond): exact
+   * when feasible, plus Monte Carlo with `samples` draws (default 10000; 0 = none; seed = options.seed).
+   */
+  expectedCost(options) {
+    const handle = live(this, 'Forest');
+    const h = haltingOptions(options, 'expectedCost', handle._numTrees(), ['samples']);
+    const samples = intOption(h.extra.samples, 'samples', 0, 1e8, 10000);
+    const table = cachedTable(this, h);
+    const out = call(() => handle._expectedCost(table, samples, h.seedHi, h.seedLo));
+    if (out.code !== undefined) check(out);
+    return out;
+  }
+
+  /**
+   * The prior `rule` uses, estimated from the out-of-bag votes, for `options.trees` queried trees
+   * (default all): {kind, classes, trees, components: [{weight, beta}], finalTallyMass}.
+   */
+  prior(rule, options) {
+    const handle = live(this, 'Forest');
+    const r = ruleCode(rule, 'prior: rule');
+    const o = optionsObject(options, 'prior');
+    rejectUnknown(o, ['trees'], 'prior');
+    const trees = intOption(o.trees, 'trees', 1, handle._numTrees(), handle._numTrees());
+    const out = call(() => handle._prior(r, trees));
+    if (out.code !== undefined) check(out);
+    return out;
+  }
+
+  /** Class index of every training row, aligned with oobVotes() (a copy). */
+  trainLabels() { return live(this, 'Forest')._trainLabels(); }
 
   /** The versioned binary model (a copy). Same data, options and seed give identical bytes. */
   toBytes() { return call(() => live(this, 'Forest')._bytes()); }
@@ -360,8 +453,65 @@ export class Forest {
   get featureTypes() { return live(this, 'Forest')._featureTypes(); }
   /** True once dispose() has been called. */
   get disposed() { return this[HANDLE] === null; }
-  /** Frees the wasm memory. Idempotent; any later use throws. */
-  dispose() { release(this); }
+  /** Frees the wasm memory (with every cached halting table). Idempotent; any later use throws. */
+  dispose() {
+    const tables = this[TABLES];
+    for (const t of tables.values()) t.delete();
+    tables.clear();
+    release(this);
+  }
+}
+
+
+// The cached internal table handle of a forest for validated halting options (built on first use).
+function cachedTable(forest, h) {
+  const handle = live(forest, 'Forest');
+  const key = `${h.rule}|${h.alpha}|${h.trees}`;
+  const tables = forest[TABLES];
+  let table = tables.get(key);
+  if (table !== undefined) {
+    tables.delete(key);
+    tables.set(key, table);
+    return table;
+  }
+  table = buildForestTable(handle, h);
+  tables.set(key, table);
+  if (tables.size > TABLE_CACHE_SIZE) {
+    const [oldKey, oldest] = tables.entries().next().value;
+    tables.delete(oldKey);
+    oldest.delete();
+  }
+  return table;
+}
+
+function predictHalted(forest, handle, data, options) {
+  const h = haltingOptions(options, 'predict', handle._numTrees());
+  const table = cachedTable(forest, h);
+  const out = call(() => handle._predictHalted(data, table, h.orderCode, h.seedHi, h.seedLo));
+  if (out.code !== undefined) check(out);
+  const classNames = handle._classNames();
+  const n = out.classIndex.length;
+  let differ = 0;
+  let used = 0;
+  for (let i = 0; i < n; i++) {
+    if (out.classIndex[i] !== out.fullClassIndex[i]) differ++;
+    used += out.treesUsed[i];
+  }
+  return {
+    labels: Array.from(out.classIndex, (c) => classNames[c]),
+    classIndex: out.classIndex,
+    treesUsed: out.treesUsed,
+    confidence: out.confidence,
+    haltedEarly: out.haltedEarly,
+    fullClassIndex: out.fullClassIndex,
+    fullVotes: out.fullVotes,
+    disagreement: n === 0 ? 0 : differ / n,
+    meanTrees: n === 0 ? 0 : used / n,
+    trees: h.trees,
+    classNames,
+    rule: h.rule,
+    alpha: h.alpha,
+  };
 }
 
 /**
@@ -430,6 +580,252 @@ function seedHalves(seed) {
   return [Math.floor(seed / 2 ** 32), seed % 2 ** 32];
 }
 
+
+// ---- halting rules -----------------------------------------------------------------------------
+
+/** The halting rules, in the core's order. */
+export const rules = Object.freeze(['alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal']);
+const PRIORLESS_RULES = ['alpha1', 'siba', 'infinite'];
+const HALTING_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees'];
+
+function ruleCode(rule, name) {
+  if (typeof rule !== 'string') throw new TypeError(`${name} must be a string (one of ${rules.join(', ')}), got ${describe(rule)}`);
+  const code = rules.indexOf(rule);
+  if (code < 0) throw new RangeError(`${name} must be one of ${rules.join(', ')}, got ${describe(rule)}`);
+  return code;
+}
+
+function alphaOption(alpha) {
+  if (alpha === undefined) return 0.99;
+  if (typeof alpha !== 'number') throw new TypeError(`alpha must be a number, got ${describe(alpha)}`);
+  if (!(alpha > 0 && alpha <= 1)) throw new RangeError(`alpha must be in (0, 1], got ${alpha}`);
+  return alpha;
+}
+
+// Validates HaltingOptions; `maxTrees` bounds `trees` (the forest's size). Extra allowed keys are
+// returned untouched in `.extra`.
+function haltingOptions(options, what, maxTrees, extraKeys = []) {
+  if (!isPlainObject(options)) throw new TypeError(`${what}: options must be an object with a 'rule', got ${describe(options)}`);
+  rejectUnknown(options, HALTING_OPTIONS.concat(extraKeys), what);
+  if (options.rule === undefined) throw new TypeError(`${what}: option 'rule' is required (one of ${rules.join(', ')})`);
+  const ruleIndex = ruleCode(options.rule, 'rule');
+  const alpha = alphaOption(options.alpha);
+  let orderCode = 0;
+  if (options.order !== undefined) {
+    if (typeof options.order !== 'string') throw new TypeError(`order must be 'generation' or 'random', got ${describe(options.order)}`);
+    if (options.order !== 'generation' && options.order !== 'random') {
+      throw new RangeError(`order must be 'generation' or 'random', got ${describe(options.order)}`);
+    }
+    orderCode = options.order === 'random' ? 1 : 0;
+  }
+  const [seedHi, seedLo] = seedHalves(options.seed);
+  const trees = intOption(options.trees, 'trees', 1, maxTrees, maxTrees);
+  const extra = {};
+  for (const key of extraKeys) extra[key] = options[key];
+  return { rule: options.rule, ruleIndex, alpha, orderCode, seedHi, seedLo, trees, extra };
+}
+
+function buildForestTable(forestHandle, h) {
+  const table = new (requireModule()._HaltingTableHandle)();
+  try {
+    check(call(() => table._buildForForest(forestHandle, h.ruleIndex, h.alpha, h.trees)));
+  } catch (e) {
+    table.delete();
+    throw e;
+  }
+  return table;
+}
+
+// A tally-like argument as an Int32Array of `length` non-negative integers summing to <= maxSum.
+function countsArg(value, name, length, maxSum) {
+  if (!(Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView)))) {
+    throw new TypeError(`${name} must be an array or typed array of counts, got ${describe(value)}`);
+  }
+  if (value.length !== length) throw new RangeError(`${name} must have ${length} counts, got ${value.length}`);
+  const out = new Int32Array(length);
+  let sum = 0;
+  for (let i = 0; i < length; i++) {
+    const v = value[i];
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw new TypeError(`${name}[${i}] must be an integer, got ${describe(v)}`);
+    if (v < 0) throw new RangeError(`${name}[${i}] must be >= 0, got ${v}`);
+    sum += v;
+    out[i] = v;
+  }
+  if (sum > maxSum) throw new RangeError(`${name} sums to ${sum}, more than the ${maxSum} trees`);
+  return out;
+}
+
+function tableAndTally(table, value) {
+  const handle = live(table, 'HaltingTable');
+  return [handle, countsArg(value, 'tally', handle._numClasses(), handle._numTrees())];
+}
+
+/**
+ * A precomputed halting table for (rule, T, classes, alpha): one lookup per vote. Held in wasm
+ * memory; the caller disposes it.
+ */
+export class HaltingTable {
+  constructor(token, handle) {
+    if (token !== INTERNAL) throw new TypeError('use haltingTable(), forest.haltingTable() or HaltingTable.fromBytes()');
+    adopt(this, handle);
+  }
+
+  /** Loads bytes from toBytes(). Throws UrnforestError 'CorruptModel' / 'UnsupportedVersion'. */
+  static fromBytes(bytes) {
+    const m = requireModule();
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`HaltingTable.fromBytes: bytes must be a Uint8Array, got ${describe(bytes)}`);
+    const handle = new m._HaltingTableHandle();
+    try {
+      check(call(() => handle._load(bytes)));
+    } catch (e) {
+      handle.delete();
+      throw e;
+    }
+    return new HaltingTable(INTERNAL, handle);
+  }
+
+  /** The rule name. */
+  get rule() { return live(this, 'HaltingTable')._rule(); }
+  /** Target confidence alpha in (0, 1]. */
+  get alpha() { return live(this, 'HaltingTable')._alpha(); }
+  /** T, the number of trees queried. */
+  get numTrees() { return live(this, 'HaltingTable')._numTrees(); }
+  /** Number of classes l. */
+  get numClasses() { return live(this, 'HaltingTable')._numClasses(); }
+  /** False when some exact halting set was not monotone (thresholds then made conservative). */
+  get monotone() { return live(this, 'HaltingTable')._monotone(); }
+  /** Storage: 'thresholds' | 'pairwiseBound' | 'leadRule' | 'infiniteProduct'. */
+  get layout() { return live(this, 'HaltingTable')._layout(); }
+
+  /** True when voting may stop at `tally` (numClasses counts, sum <= numTrees). */
+  halts(tally) {
+    const [handle, t] = tableAndTally(this, tally);
+    return handle._halts(t);
+  }
+
+  /** The rule's confidence for the strict leader of `tally` (0 without a strict leader). */
+  confidence(tally) {
+    const [handle, t] = tableAndTally(this, tally);
+    return handle._confidence(t);
+  }
+
+  /** Strict leader of `tally`, or -1 on a tie for first place. */
+  leader(tally) {
+    const [handle, t] = tableAndTally(this, tally);
+    return handle._leader(t);
+  }
+
+  /**
+   * Minimum count of class `c` from which voting halts when the other classes have `others`
+   * (numClasses - 1 counts in class order, skipping c); numTrees + 1 when no count halts.
+   */
+  minLeaderVotes(c, others) {
+    const handle = live(this, 'HaltingTable');
+    const l = handle._numClasses();
+    const cls = intOption(c, 'c', 0, l - 1, 0);
+    if (c === undefined) throw new TypeError('c is required');
+    const o = countsArg(others, 'others', l - 1, handle._numTrees());
+    return handle._minLeaderVotes(cls, o);
+  }
+
+  /**
+   * Two-class tables: entry k = minimum votes of class c when the other class has k votes, for
+   * k = 0, 1, ... while a halt is possible (the CLI's `min_majority`).
+   */
+  binaryThresholds(c) {
+    const handle = live(this, 'HaltingTable');
+    if (handle._numClasses() !== 2) throw new RangeError(`binaryThresholds needs a 2-class table, this one has ${handle._numClasses()} classes`);
+    if (c === undefined) throw new TypeError('c is required');
+    return handle._binaryThresholds(intOption(c, 'c', 0, 1, 0));
+  }
+
+  /**
+   * Expected trees and disagreement: for one final tally (`final`, numClasses counts summing to
+   * numTrees; Monte Carlo only when `samples` > 0) or averaged over the table's prior (uniform for
+   * alpha1/siba/infinite, the forest's prior otherwise; `samples` default 10000).
+   */
+  expectedCost(options) {
+    const handle = live(this, 'HaltingTable');
+    const o = optionsObject(options, 'expectedCost');
+    rejectUnknown(o, ['final', 'samples', 'seed'], 'expectedCost');
+    const [seedHi, seedLo] = seedHalves(o.seed);
+    let out;
+    if (o.final !== undefined) {
+      const final = countsArg(o.final, 'final', handle._numClasses(), handle._numTrees());
+      const sum = final.reduce((a, b) => a + b, 0);
+      if (sum !== handle._numTrees()) throw new RangeError(`final must sum to numTrees (${handle._numTrees()}), got ${sum}`);
+      const samples = intOption(o.samples, 'samples', 0, 1e8, 0);
+      out = call(() => handle._expectedCostFinal(final, samples, seedHi, seedLo));
+    } else {
+      const samples = intOption(o.samples, 'samples', 0, 1e8, 10000);
+      out = call(() => handle._expectedCostOverPrior(samples, seedHi, seedLo));
+    }
+    if (out.code !== undefined) check(out);
+    return out;
+  }
+
+  /** Versioned bytes of the table (a copy), e.g. to move it between threads. */
+  toBytes() { return call(() => live(this, 'HaltingTable')._bytes()); }
+  /** True once dispose() has been called. */
+  get disposed() { return this[HANDLE] === null; }
+  /** Frees the wasm memory. Idempotent; any later use throws. */
+  dispose() { release(this); }
+}
+
+/**
+ * A halting table for a rule needing no data prior ('alpha1', 'siba', 'infinite'): options rule
+ * (required), trees 1..100000 (101), classes 2..4096 (2), alpha (0, 1] (0.99). The caller owns it.
+ */
+export function haltingTable(options) {
+  const m = requireModule();
+  const o = optionsObject(options, 'haltingTable');
+  rejectUnknown(o, ['rule', 'trees', 'classes', 'alpha'], 'haltingTable');
+  const { code, trees, classes, alpha } = priorlessSetup(o, 'haltingTable');
+  const handle = new m._HaltingTableHandle();
+  try {
+    check(call(() => handle._build(code, trees, classes, alpha)));
+  } catch (e) {
+    handle.delete();
+    throw e;
+  }
+  return new HaltingTable(INTERNAL, handle);
+}
+
+function priorlessSetup(o, what) {
+  if (o.rule === undefined) throw new TypeError(`${what}: option 'rule' is required`);
+  const code = ruleCode(o.rule, 'rule');
+  if (!PRIORLESS_RULES.includes(o.rule)) {
+    throw new RangeError(`rule '${o.rule}' needs a prior estimated from a model: use forest.haltingTable() (here: ${PRIORLESS_RULES.join(', ')})`);
+  }
+  return {
+    code,
+    trees: intOption(o.trees, 'trees', 1, 100000, 101),
+    classes: intOption(o.classes, 'classes', 2, 4096, 2),
+    alpha: alphaOption(o.alpha),
+  };
+}
+
+/**
+ * P* of a partial tally (the rule's confidence that its strict leader wins the full vote), for
+ * 'alpha1', 'siba', 'infinite': {pstar, leader (-1 on a tie), halt, exact}.
+ */
+export function pstar(options) {
+  requireModule();
+  const o = optionsObject(options, 'pstar');
+  rejectUnknown(o, ['rule', 'trees', 'classes', 'votes', 'alpha'], 'pstar');
+  if (o.trees === undefined) throw new TypeError("pstar: option 'trees' is required");
+  if (o.votes === undefined) throw new TypeError("pstar: option 'votes' is required");
+  if (!(Array.isArray(o.votes) || (ArrayBuffer.isView(o.votes) && !(o.votes instanceof DataView)))) {
+    throw new TypeError(`votes must be an array or typed array of counts, got ${describe(o.votes)}`);
+  }
+  const votesLength = o.votes.length;
+  const { code, trees, classes, alpha } = priorlessSetup({ ...o, classes: o.classes ?? votesLength }, 'pstar');
+  const votes = countsArg(o.votes, 'votes', classes, trees);
+  const out = call(() => M._pstar(code, trees, classes, alpha, votes));
+  if (out.code !== undefined) check(out);
+  return out;
+}
+
 /** Heap statistics of the wasm module: {heapBytes: size of wasm memory, inUse: bytes allocated}. */
 export function memoryStats() {
   const m = requireModule();
@@ -453,4 +849,6 @@ export function init() {
   return modulePromise;
 }
 
-const api = Object.freeze({ Dataset, Forest, trainForest, UrnforestError, memoryStats, init });
+const api = Object.freeze({
+  Dataset, Forest, HaltingTable, trainForest, haltingTable, pstar, rules, UrnforestError, memoryStats, init,
+});

@@ -2,7 +2,8 @@
 # Builds urnforest. Usage: scripts/build.sh [native] [wasm]   (no argument: both)
 #   native: build/ (Release): the core, the CLI build/urnforest and the Catch2 suite (ctest --test-dir build).
 #   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind), then copies
-#           bindings/index.js and bindings/index.d.ts into dist/ (the npm package's contents).
+#           bindings/index.js, index.d.ts, worker.js, worker_thread.js, worker.d.ts into dist/
+#           (the npm package's contents).
 # All build output goes to stderr, so callers (e.g. `npm run cli`) keep stdout clean.
 # JOBS (default 2) sets the parallelism.
 set -euo pipefail
@@ -23,7 +24,7 @@ for t in "${targets[@]}"; do
       mkdir -p dist
       [ -f build-wasm/CMakeCache.txt ] || emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
       cmake --build build-wasm -j "$jobs" --target urnforest_wasm
-      cp bindings/index.js bindings/index.d.ts dist/
+      cp bindings/index.js bindings/index.d.ts bindings/worker.js bindings/worker_thread.js bindings/worker.d.ts dist/
       ;;
     *) echo "build.sh: unknown target '$t' (expected native or wasm)"; exit 2 ;;
   esac

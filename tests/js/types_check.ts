@@ -1,6 +1,11 @@
 // Compiled by `tsc --noEmit --strict` in `npm test`: keeps bindings/index.d.ts honest.
 // Imports the package by name (self-reference through package.json "exports", types first).
-import { init, Dataset, Forest, UrnforestError, trainForest, type Prediction, type TrainOptions } from 'urnforest';
+import {
+  init, Dataset, Forest, HaltingTable, UrnforestError, trainForest, haltingTable, pstar, rules,
+  type Prediction, type TrainOptions, type HaltingOptions, type HaltedPrediction, type VoteTrace,
+  type CostEstimate, type PriorInfo, type RuleName, type PStarResult,
+} from 'urnforest';
+import { UrnforestWorker, trainInWorker, type TrainResult, type TableResult, type WorkerProgress } from 'urnforest/worker';
 
 async function main(): Promise<void> {
   const uf = await init();
@@ -48,4 +53,61 @@ async function main(): Promise<void> {
   new Dataset();
 }
 
+async function halting(forest: Forest, data: Dataset): Promise<void> {
+  const names: readonly RuleName[] = rules;
+  const opts: HaltingOptions = { rule: names[2], alpha: 0.95, order: 'random', seed: 3n, trees: 51 };
+  const out: HaltedPrediction = forest.predict(data, opts);
+  const used: Int32Array = out.treesUsed;
+  const conf: Float64Array = out.confidence;
+  const early: Uint8Array = out.haltedEarly;
+  const full: Int32Array = out.fullClassIndex;
+  const stats: number = out.disagreement + out.meanTrees + out.alpha + out.trees;
+  const rule: RuleName = out.rule;
+  const plain: Prediction = forest.predict(data);
+  const trace: VoteTrace = forest.trace(data, 0, { rule: 'siba' });
+  const traceParts: [Int32Array, Int32Array, Float64Array, number, boolean, number, string, number, Uint32Array] = [
+    trace.trees, trace.votes, trace.confidence, trace.treesUsed, trace.haltedEarly, trace.classIndex, trace.label,
+    trace.fullClassIndex, trace.fullVotes,
+  ];
+  const table: HaltingTable = forest.haltingTable({ rule: 'hyper' });
+  const decide: boolean = table.halts([3, 0]) && table.halts(new Int32Array([3, 0]));
+  const num: number = table.confidence([3, 0]) + table.leader([1, 2]) + table.minLeaderVotes(0, [1]) + table.numTrees + table.numClasses;
+  const thresholds: Int32Array = table.binaryThresholds(0);
+  const cost: CostEstimate = table.expectedCost({ final: [90, 11], samples: 100 });
+  const stop: Float64Array | null = cost.stopProbability;
+  const again = HaltingTable.fromBytes(table.toBytes());
+  const cost2: CostEstimate = forest.expectedCost({ rule: 'siba', samples: 0 });
+  const prior: PriorInfo = forest.prior('ndir', { trees: 21 });
+  const mass: Float64Array | null = prior.finalTallyMass;
+  const beta: Float64Array | undefined = prior.components[0]?.beta;
+  const top = haltingTable({ rule: 'siba', trees: 101, classes: 2, alpha: 0.99 });
+  const p: PStarResult = pstar({ rule: 'infinite', trees: 101, votes: [6, 0] });
+  const labels: Int32Array = forest.trainLabels();
+  void [used, conf, early, full, stats, rule, plain, traceParts, decide, num, thresholds, stop, cost2.monteCarloTrees,
+    mass, beta, p.pstar, p.halt, labels, table.layout, table.monotone, table.disposed];
+  for (const t of [again, top, table]) t.dispose();
+  // @ts-expect-error halting options need a rule
+  forest.predict(data, { alpha: 0.9 });
+  // @ts-expect-error unknown rule names are rejected by the types
+  forest.predict(data, { rule: 'siba2' });
+
+  const worker = new UrnforestWorker();
+  const controller = new AbortController();
+  const trained: TrainResult = await worker.train({ csv: 'a,class\n1,x\n' }, { trees: 5, seed: 1 }, {
+    signal: controller.signal, onProgress: (e: WorkerProgress) => { void [e.stage, e.fraction]; },
+  });
+  const model: Forest = Forest.fromBytes(trained.bytes);
+  const built: TableResult = await worker.haltingTable({ model: trained.bytes, options: { rule: 'hyper' } });
+  const bt: [Int32Array, Int32Array] | null = built.binaryThresholds;
+  const wcost: CostEstimate = await worker.expectedCost({ model: trained.bytes, options: { rule: 'ndir', samples: 10 } });
+  await worker.haltingTable({ options: { rule: 'siba', trees: 21, classes: 3 } });
+  await trainInWorker({ x: new Float32Array(2), options: { rows: 2, cols: 1, labels: ['a', 'b'] } });
+  // @ts-expect-error onProgress belongs to the control argument in a worker
+  await worker.train({ csv: '' }, { onProgress: () => true });
+  worker.terminate();
+  model.dispose();
+  void [bt, wcost];
+}
+
 void main;
+void halting;

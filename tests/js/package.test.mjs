@@ -1,0 +1,75 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let dir;
+let tarball;
+let project;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'urnforest-pack-'));
+  const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }));
+  tarball = join(dir, packed[0].filename);
+  project = join(dir, 'consumer');
+  execFileSync('mkdir', ['-p', project]);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  execFileSync(npm, ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: project, stdio: 'pipe' });
+});
+after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+test('the tarball holds exactly dist/ and package metadata', () => {
+  const files = JSON.parse(execFileSync(npm, ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path).sort();
+  assert.deepEqual(files.filter((f) => !/^(README\.md|LICENSE|package\.json)$/.test(f)), [
+    'dist/index.d.ts', 'dist/index.js', 'dist/urnforest_wasm.mjs', 'dist/worker.d.ts', 'dist/worker.js', 'dist/worker_thread.js',
+  ]);
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'default']);
+  assert.deepEqual(Object.keys(pkg.exports['./worker']), ['types', 'default']);
+  assert.equal(pkg.sideEffects, false);
+  assert.deepEqual(pkg.dependencies ?? {}, {});
+});
+
+test('an installed tarball imports urnforest and urnforest/worker by name and predicts with a rule', () => {
+  const script = `
+    import { init } from 'urnforest';
+    import { UrnforestWorker } from 'urnforest/worker';
+    const uf = await init();
+    const csv = 'a,b,class\\n' + Array.from({ length: 60 }, (_, i) => \`\${i % 7},\${(i * 3) % 5},\${i % 2 ? 'y' : 'x'}\`).join('\\n');
+    const worker = new UrnforestWorker();
+    const { bytes } = await worker.train({ csv }, { trees: 21, seed: 1 });
+    worker.terminate();
+    const forest = uf.Forest.fromBytes(bytes);
+    const data = uf.Dataset.fromCSV(csv);
+    const out = forest.predict(data, { rule: 'hyper', alpha: 0.99 });
+    const mine = uf.trainForest(data, { trees: 21, seed: 1 }).toBytes();
+    console.log(JSON.stringify({ rows: out.labels.length, meanTrees: out.meanTrees, same: Buffer.compare(Buffer.from(bytes), Buffer.from(mine)) === 0 }));
+  `;
+  writeFileSync(join(project, 'smoke.mjs'), script);
+  const out = JSON.parse(execFileSync(process.execPath, ['smoke.mjs'], { cwd: project, encoding: 'utf8' }));
+  assert.equal(out.rows, 60);
+  assert.ok(out.meanTrees >= 1 && out.meanTrees <= 21);
+  assert.equal(out.same, true);
+});
+
+test('the installed types resolve for both entries (tsc --strict)', () => {
+  const tsc = join(root, 'node_modules', '.bin', 'tsc');
+  writeFileSync(join(project, 'types.ts'), `
+    import { init, type HaltedPrediction } from 'urnforest';
+    import { UrnforestWorker, type TrainResult } from 'urnforest/worker';
+    export async function f(): Promise<number> {
+      const uf = await init();
+      const w = new UrnforestWorker();
+      const r: TrainResult = await w.train({ csv: 'a,class\\n1,x\\n2,y\\n' }, { trees: 3 });
+      const forest = uf.Forest.fromBytes(r.bytes);
+      const p: HaltedPrediction = forest.predict(uf.Dataset.fromCSV('a\\n1\\n', { target: null }), { rule: 'siba' });
+      return p.meanTrees;
+    }
+  `);
+  execFileSync(tsc, ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', 'false', 'types.ts'], { cwd: project, stdio: 'pipe' });
+});
