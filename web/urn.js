@@ -52,6 +52,7 @@ export function createUrnView(app) {
     view.trace = null;
     view.drawn = 0;
     view.error = null;
+    lattice.f = null;
     if (!app.forest || !app.testDs) { enable(false); setState('empty'); return; }
     if (!app.hasHalting) {
       enable(false);
@@ -88,6 +89,7 @@ export function createUrnView(app) {
     preparePosterior(opts.rule);
     buildUrn();
     setState('ready');
+    buildLattice();
     renderAll();
   }
 
@@ -109,12 +111,13 @@ export function createUrnView(app) {
 
   const W = 560;
   const H = 300;
-  const URN = { x: 20, y: 30, w: 250, h: 250 }; // inner box of the jar
-  const TRAY = { x: 300, y: 30, w: 240, h: 250 };
+  const URN = { x: 20, y: 40, w: 250, h: 240 }; // inner box of the jar
+  const TRAY = { x: 300, y: 40, w: 240, h: 240 };
 
   function buildUrn() {
     const T = view.trace.votes.length;
-    const cell = Math.max(4, Math.floor(Math.sqrt((URN.w * URN.h) / (T * 1.08))));
+    let cell = Math.floor(Math.sqrt((URN.w * URN.h) / T));
+    while (cell > 3 && Math.ceil(T / Math.floor(URN.w / cell)) * cell > URN.h) cell -= 0.5;
     const cols = Math.floor(URN.w / cell);
     const trayCols = Math.floor(TRAY.w / cell);
     const r = cell * 0.42;
@@ -133,9 +136,9 @@ export function createUrnView(app) {
         `L${URN.x + URN.w - 20} ${URN.y + URN.h + 12} Q${URN.x + URN.w + 10} ${URN.y + URN.h + 12} ${URN.x + URN.w + 10} ${URN.y + URN.h - 10} ` +
         `L${URN.x + URN.w + 10} ${URN.y + 60} Q${URN.x + URN.w + 10} ${URN.y} ${URN.x + URN.w - 60} ${URN.y - 4} L${URN.x + URN.w - 60} ${URN.y - 22}`,
     }));
-    svg.append(s('text', { x: URN.x + URN.w / 2, y: URN.y - 8, 'text-anchor': 'middle', class: 'small' }, 'urn: trees not asked yet'));
+    svg.append(s('text', { x: URN.x + URN.w / 2, y: URN.y - 28, 'text-anchor': 'middle', class: 'small' }, 'urn: trees not asked yet'));
     svg.append(s('rect', { x: TRAY.x - 6, y: TRAY.y - 6, width: TRAY.w + 12, height: TRAY.h + 12, rx: 10, class: 'tray' }));
-    svg.append(s('text', { x: TRAY.x + TRAY.w / 2, y: TRAY.y - 12, 'text-anchor': 'middle', class: 'small' }, 'drawn, in order'));
+    svg.append(s('text', { x: TRAY.x + TRAY.w / 2, y: TRAY.y - 28, 'text-anchor': 'middle', class: 'small' }, 'drawn, in the order asked'));
     const g = s('g', { class: 'marbles' });
     view.marbles = [];
     for (let k = 0; k < T; k++) {
@@ -289,7 +292,7 @@ export function createUrnView(app) {
     const opts = app.haltingOptions();
     const xMax = Math.min(T, Math.max(12, Math.ceil(tr.treesUsed * 1.3) + 2));
     const f = frame({ w: 420, h: 220, x: [0, xMax], y: [0, 1], xLabel: 'marbles drawn (t)', yLabel: 'P*', title: 'Agreement probability after each draw',
-      yFormat: (v) => v.toFixed(1) });
+      yTicks: [0, 0.2, 0.4, 0.6, 0.8, 1], yFormat: (v) => v.toFixed(1) });
     f.plot.append(s('line', { x1: f.x(0), x2: f.x(xMax), y1: f.y(opts.alpha), y2: f.y(opts.alpha), class: 'alpha' }));
     f.plot.append(s('text', { x: f.x(xMax) - 4, y: f.y(opts.alpha) - 5, 'text-anchor': 'end', class: 'small alpha-label' }, `α = ${opts.alpha}`));
     const n = Math.min(view.drawn, tr.confidence.length);
@@ -304,12 +307,16 @@ export function createUrnView(app) {
     $('urn-pstar').replaceChildren(f.root);
   }
 
-  function renderLattice() {
+  // The lattice is built once per row and rule (one halts() lookup per cell); each draw only moves the path.
+  const lattice = { key: '', f: null, path: null, dot: null, N: 0, c: 0, cw: 0 };
+
+  function buildLattice() {
     const tr = view.trace;
     const names = app.forest.classNames;
     const l = names.length;
     const T = tr.votes.length;
     const opts = app.haltingOptions();
+    lattice.key = '';
     let table;
     try { table = app.table(opts); } catch (e) {
       $('urn-lattice').replaceChildren(h('p', { class: 'muted small', text: `No table: ${e.message}` }));
@@ -321,28 +328,49 @@ export function createUrnView(app) {
     const c = tr.classIndex;
     let r = -1;
     for (let i = 0; i < l; i++) if (i !== c && (r < 0 || tr.fullVotes[i] > tr.fullVotes[r])) r = i;
-    const xName = l === 2 ? `votes for ${names[0]}` : `votes for other classes (all on ${names[r]} for the shading)`;
+    const xName = l === 2 ? `votes for ${names[0]}` : `votes for other classes (shading: all on ${names[r]})`;
     const yName = l === 2 ? `votes for ${names[1]}` : `votes for ${names[c]}`;
-    const f = frame({ w: 420, h: 320, x: [0, N + 1], y: [0, N + 1], xLabel: xName, yLabel: yName, title: 'Halting table on the tally lattice',
-      margin: { l: 44, b: 40 } });
+    const f = frame({ w: 420, h: 340, x: [0, N + 1], y: [0, N + 1], xLabel: xName, yLabel: yName, title: 'Halting table on the tally lattice',
+      margin: { l: 44, b: 40, r: 100 } });
     const cw = f.x(1) - f.x(0);
-    const cells = s('g', {});
     const tally = new Int32Array(l);
+    const stopCells = [[], []]; // per side: SVG path data of the cells where the table stops
+    const openCells = [];
     for (let a = 0; a <= N; a++) {
       for (let b = 0; a + b <= T && b <= N; b++) {
         tally.fill(0);
-        let leaderClass;
-        if (l === 2) { tally[0] = a; tally[1] = b; leaderClass = a > b ? 0 : b > a ? 1 : -1; } else {
-          tally[r] = a; tally[c] = b; leaderClass = b > a ? c : a > b ? r : -1;
+        let side;
+        if (l === 2) { tally[0] = a; tally[1] = b; side = a > b ? 0 : b > a ? 1 : -1; } else {
+          tally[r] = a; tally[c] = b; side = b > a ? 1 : a > b ? 0 : -1;
         }
         let stops = false;
-        try { stops = leaderClass >= 0 && table.halts(tally); } catch { stops = false; }
-        cells.append(s('rect', { x: f.x(a), y: f.y(b + 1), width: cw, height: cw,
-          class: stops ? 'cell stop' : 'cell', fill: stops ? classColor(leaderClass) : undefined }));
+        try { stops = side >= 0 && table.halts(tally); } catch { stops = false; }
+        const d = `M${f.x(a).toFixed(1)} ${f.y(b + 1).toFixed(1)}h${cw.toFixed(2)}v${cw.toFixed(2)}h${(-cw).toFixed(2)}z`;
+        (stops ? stopCells[side] : openCells).push(d);
       }
     }
-    f.plot.append(cells);
-    // This row's path.
+    const sideColor = l === 2 ? [classColor(0), classColor(1)] : [classColor(r), classColor(c)];
+    f.plot.append(s('path', { d: openCells.join(''), class: 'cell open' }));
+    stopCells.forEach((cells, i) => f.plot.append(s('path', { d: cells.join(''), class: 'cell stop', fill: sideColor[i] })));
+    const lx = f.x(N + 1) + 8;
+    f.plot.append(s('rect', { x: lx, y: f.y(N + 1), width: 10, height: 10, class: 'cell stop', fill: sideColor[1] }));
+    f.plot.append(s('text', { x: lx + 14, y: f.y(N + 1) + 9, class: 'small' }, `stop: ${(l === 2 ? names[1] : names[c]).slice(0, 11)}`));
+    f.plot.append(s('rect', { x: lx, y: f.y(N + 1) + 16, width: 10, height: 10, class: 'cell stop', fill: sideColor[0] }));
+    f.plot.append(s('text', { x: lx + 14, y: f.y(N + 1) + 25, class: 'small' }, `stop: ${(l === 2 ? names[0] : names[r]).slice(0, 11)}`));
+    f.plot.append(s('rect', { x: lx, y: f.y(N + 1) + 32, width: 10, height: 10, class: 'cell open' }));
+    f.plot.append(s('text', { x: lx + 14, y: f.y(N + 1) + 41, class: 'small' }, 'keep drawing'));
+    lattice.path = s('path', { class: 'path' });
+    lattice.dot = s('circle', { r: Math.max(3, cw * 0.45), class: 'dot' });
+    f.plot.append(lattice.path, lattice.dot);
+    Object.assign(lattice, { f, N, c, cw, key: `${view.row}|${opts.rule}|${opts.alpha}|${opts.order}` });
+    $('urn-lattice').replaceChildren(f.root);
+  }
+
+  function updateLattice() {
+    if (!lattice.f) return;
+    const { f, N, c } = lattice;
+    const tr = view.trace;
+    const l = app.forest.classNames.length;
     const pts = [[f.x(0.5), f.y(0.5)]];
     let a = 0; let b = 0;
     for (let k = 0; k < view.drawn; k++) {
@@ -351,10 +379,11 @@ export function createUrnView(app) {
       if (a > N || b > N) break;
       pts.push([f.x(a + 0.5), f.y(b + 0.5)]);
     }
-    f.plot.append(s('path', { d: linePath(pts), class: 'path' }));
+    lattice.path.setAttribute('d', linePath(pts));
     const [lx, ly] = pts[pts.length - 1];
-    f.plot.append(s('circle', { cx: lx, cy: ly, r: Math.max(3, cw * 0.45), class: root.dataset.state === 'halted' ? 'stop-dot' : 'dot' }));
-    $('urn-lattice').replaceChildren(f.root);
+    lattice.dot.setAttribute('cx', lx);
+    lattice.dot.setAttribute('cy', ly);
+    lattice.dot.setAttribute('class', root.dataset.state === 'halted' ? 'stop-dot' : 'dot');
   }
 
   function renderAll() {
@@ -369,7 +398,7 @@ export function createUrnView(app) {
     renderVerdict(t);
     renderPosterior(t);
     renderPStar();
-    renderLattice();
+    updateLattice();
     const T = view.trace.votes.length;
     $('urn-caption').textContent = `Test row ${view.row + 1}: ${T} trees, ${view.drawn} drawn` +
       (root.dataset.state === 'halted' ? `, stopped (library: ${view.treesUsed} trees).` : '.');
