@@ -122,13 +122,16 @@ export function createPriorView(app) {
           try { stops = table.halts(tally); } catch { stops = false; }
           if (stops) { need = k; break; }
         }
-        if (need >= 0) pts.push([m, need]);
+        if (need >= 0) pts.push([m, need - m]);
       }
       lines.push({ label, cls, pts });
     }
-    const yMax = Math.max(10, ...lines.flatMap((ln) => ln.pts.map((p) => p[1]))) + 2;
-    const f = frame({ w: 460, h: 240, x: [0, M], y: [0, yMax], xLabel: `votes for ${names[r]} so far (minority)`,
-      yLabel: `votes ${names[c]} needs`, title: 'Halting thresholds under each prior' });
+    const yMax = Math.min(T, Math.max(10, ...lines.filter((ln) => !ln.label.startsWith('alpha1')).flatMap((ln) => ln.pts.map((p) => p[1]))) + 4);
+    const f = frame({ w: 460, h: 240, x: [0, M], y: [0, yMax], xLabel: `votes for ${names[r]} so far`,
+      yLabel: `lead ${names[c]} needs to stop`, title: 'Halting thresholds under each prior' });
+    const clip = s('clipPath', { id: 'stairs-clip' }, s('rect', { x: f.x(0), y: f.y(yMax), width: f.x(M) - f.x(0), height: f.y(0) - f.y(yMax) }));
+    f.root.append(clip);
+    f.plot.setAttribute('clip-path', 'url(#stairs-clip)');
     for (const ln of lines) {
       const pts = ln.pts.map(([m, k]) => [f.x(m), f.y(k)]);
       // A staircase: horizontal then vertical steps.

@@ -35,7 +35,10 @@ export function createTestView(app) {
       metric('Test error: halting / full', `${pct(errorRate(pred.classIndex, app.testLabels))} / ${pct(errorRate(app.fullTest.classIndex, app.testLabels))}`, 't-error'),
       metric('Rows stopped early', pct(halted), 't-halted'),
     ];
-    if (expected) items.push(metric('Predicted from training (MC)', `${fmt(expected.expectedTrees, 1)} trees, ${pct(expected.disagreement, 2)} dis.`, 't-expected'));
+    if (expected) {
+      items.push(metric(`Predicted from training data (${expected.exact ? 'exact' : 'Monte Carlo'})`,
+        `${fmt(expected.expectedTrees, 1)} trees, ${pct(expected.disagreement, 2)}`, 't-expected'));
+    }
     $('test-metrics').replaceChildren(...items);
     $('test-metrics').dataset.meanTrees = String(pred.meanTrees);
     $('test-metrics').dataset.disagreement = String(pred.disagreement);
@@ -84,7 +87,7 @@ export function createTestView(app) {
       f.plot.append(s('text', { x: f.w - f.m.r + 4, y: yTrees(v) + 4, class: 'small' }, String(Math.round(v))));
     }
     const legend = h('ul', { class: 'legend' },
-      h('li', {}, h('span', { class: 'swatch line s1' }), 'error'),
+      h('li', {}, h('span', { class: 'swatch line s0' }), 'error'),
       h('li', {}, h('span', { class: 'swatch line s2' }), 'disagreement'),
       h('li', {}, h('span', { class: 'swatch line s3' }), 'mean trees (right axis)'));
     $('test-alpha').replaceChildren(f.root, legend);

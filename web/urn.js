@@ -274,7 +274,7 @@ export function createUrnView(app) {
       el.replaceChildren(f.root);
     } else {
       const f = frame({ w: 420, h: 220, x: [0, l], y: [0, 1], yLabel: 'P(wins the full vote | drawn)', title: 'Posterior probability of each final winner',
-        xTicks: [], yFormat: (v) => v.toFixed(1) });
+        xTicks: [], yTicks: [0, 0.2, 0.4, 0.6, 0.8, 1], yFormat: (v) => v.toFixed(1) });
       for (let i = 0; i < l; i++) {
         f.plot.append(s('rect', { x: f.x(i) + 6, y: f.y(post.win[i]), width: f.x(1) - f.x(0) - 12, height: f.y(0) - f.y(post.win[i]), fill: classColor(i) }));
         f.plot.append(s('text', { x: f.x(i + 0.5), y: f.y(0) + 16, 'text-anchor': 'middle', class: 'small' }, names[i].slice(0, 12)));
@@ -331,7 +331,7 @@ export function createUrnView(app) {
     const xName = l === 2 ? `votes for ${names[0]}` : `votes for other classes (shading: all on ${names[r]})`;
     const yName = l === 2 ? `votes for ${names[1]}` : `votes for ${names[c]}`;
     const f = frame({ w: 420, h: 340, x: [0, N + 1], y: [0, N + 1], xLabel: xName, yLabel: yName, title: 'Halting table on the tally lattice',
-      margin: { l: 44, b: 40, r: 100 } });
+      margin: { l: 44, b: 40, r: 112 } });
     const cw = f.x(1) - f.x(0);
     const tally = new Int32Array(l);
     const stopCells = [[], []]; // per side: SVG path data of the cells where the table stops

@@ -30,7 +30,7 @@ before(async () => {
   server = await startServer();
   profile = mkdtempSync(join(tmpdir(), 'urnforest-demo-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS, acceptDownloads: true, viewport: { width: 1280, height: 900 },
+    executablePath: CHROMIUM, headless: true, args: FLAGS, acceptDownloads: true, viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce',
   });
   page = context.pages()[0] ?? await context.newPage();
   page.on('request', (req) => requests.push(req.url()));
