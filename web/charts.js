@@ -127,3 +127,21 @@ export function pct(x, digits = 1) {
   if (!Number.isFinite(x)) return '—';
   return `${(100 * x).toFixed(digits)} %`;
 }
+
+/** Replaces `container` with a note and a button that runs `run` (for pictures that take seconds to compute). */
+export function slowGate(container, text, label, run) {
+  const button = h('button', { type: 'button', class: 'secondary', text: label });
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    button.textContent = 'computing…';
+    setTimeout(run, 30); // let the label paint before the work blocks the page
+  });
+  container.replaceChildren(h('div', { class: 'gate' }, h('p', { class: 'small muted', text }), button));
+}
+
+/** "Code: message" for an error, without repeating the code when the message already starts with it. */
+export function errText(e) {
+  const code = e?.code ?? e?.name ?? 'Error';
+  const msg = e?.message ?? String(e);
+  return msg.startsWith(code) ? msg : `${code}: ${msg}`;
+}

@@ -75,7 +75,9 @@ export function showError(box, e, context = '') {
   const code = e?.code ?? e?.name ?? 'Error';
   box.dataset.code = code;
   const where = e?.line > 0 ? ` at line ${e.line}${e.column > 0 ? `, column ${e.column}` : ''}` : '';
-  box.append(h('strong', { text: `${context}${code}${where}` }), h('br'), document.createTextNode(e?.message ?? String(e)));
+  // The library's message repeats the code and position ("CsvRaggedRow: line 3, column 3: ..."): show them once.
+  const message = String(e?.message ?? e).replace(/^\w+: (line \d+(, column \d+)?: )?/, '');
+  box.append(h('strong', { text: `${context}${code}${where}` }), h('br'), document.createTextNode(message));
 }
 export function clearError(box) {
   box.hidden = true;
@@ -270,7 +272,7 @@ function useModel(forest, { trainMs, roundTrip, bytes }) {
   $('m-time').title = `train ${trainMs.toFixed(1)} ms; with parsing and messaging ${roundTrip.toFixed(1)} ms`;
   $('m-time').dataset.ms = trainMs.toFixed(1);
   $('m-time').dataset.roundTripMs = roundTrip.toFixed(1);
-  $('m-model').textContent = `${forest.numTrees} trees, ${forest.numNodes} nodes, ${(bytes / 1024).toFixed(0)} KiB`;
+  $('m-model').textContent = `${forest.numTrees} trees, ${forest.numNodes} nodes, ${(bytes / 1024).toFixed(0)} KiB (${app.name})`;
   app.setStatus(`ok trees=${forest.numTrees} accuracy=${accuracy.toFixed(4)} oob=${forest.oobError.toFixed(4)} ` +
     `ms=${trainMs.toFixed(1)} halting=${app.hasHalting ? 'yes' : 'no'}`);
   for (const fn of app.modelListeners) fn();

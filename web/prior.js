@@ -1,7 +1,7 @@
 // View 4, the prior: the out-of-bag votes of the training rows rescaled to T (raw histogram, computed here),
 // the smoothed histogram of 'hyper' and the fitted Dirichlet priors ('1dir', 'ndir') from forest.prior(rule),
 // and how each prior moves the halting staircase (forest.haltingTable).
-import { classColor, fmt, frame, h, linePath, s } from './charts.js';
+import { classColor, fmt, frame, h, linePath, s, slowGate, errText } from './charts.js';
 import { forEachTally, numTallies, tallyRank } from './math.js';
 
 const $ = (id) => document.getElementById(id);
@@ -97,11 +97,16 @@ export function createPriorView(app) {
       : 'With more than two classes the picture shows the leading class\'s final count (raw bars, prior lines).';
   }
 
-  function renderStairs() {
+  function renderStairs(force = false) {
     const names = app.forest.classNames;
     const l = names.length;
     const T = app.forest.numTrees;
     const alpha = app.haltingOptions().alpha;
+    if (l >= 4 && force !== true) {
+      slowGate($('prior-stairs'), `With ${l} classes each halting table takes seconds to build.`, 'Compare the staircases',
+        () => { try { renderStairs(true); } catch (e) { note(`${errText(e)}`); } });
+      return;
+    }
     // Class c leads, a rival r gets every other vote; for each rival count m, the fewest votes c needs to stop.
     const c = 0;
     const r = 1;
@@ -148,8 +153,8 @@ export function createPriorView(app) {
     if (!app.forest || !app.testDs) return;
     if (!app.hasHalting) { note('Needs forest.prior and forest.haltingTable from the halting API, which this build does not have yet.'); return; }
     note(null);
-    try { renderHistogram(); } catch (e) { note(`${e.code ?? e.name}: ${e.message}`); }
-    try { renderStairs(); } catch (e) { note(`${e.code ?? e.name}: ${e.message}`); }
+    try { renderHistogram(); } catch (e) { note(`${errText(e)}`); }
+    try { renderStairs(); } catch (e) { note(`${errText(e)}`); }
   }
 
   app.onModel(render);

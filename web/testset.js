@@ -1,6 +1,6 @@
 // View 3, the whole test set: trees used per row, speed-up, disagreement, error versus alpha, the expected
 // cost predicted from training data, and for 2-D data a heat map of trees needed over the plane (seed 002 Fig. 4).
-import { fmt, frame, h, linePath, pct, s, viridis } from './charts.js';
+import { fmt, frame, h, linePath, pct, s, slowGate, viridis, errText } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
 const ALPHAS = [0.6, 0.8, 0.9, 0.95, 0.99, 0.995, 0.999, 1];
@@ -154,7 +154,7 @@ export function createTestView(app) {
     $('test-heat').dataset.cells = String(GRID * GRID);
   }
 
-  async function render() {
+  async function render(force = false) {
     const my = ++generation;
     if (!app.forest || !app.testDs) return;
     if (!app.hasHalting) {
@@ -165,7 +165,7 @@ export function createTestView(app) {
     const opts = app.haltingOptions();
     let pred;
     try { pred = app.predictHalting(opts); } catch (e) {
-      note(`This rule cannot be used here: ${e.code ?? e.name}: ${e.message}`);
+      note(`This rule cannot be used here: ${errText(e)}`);
       return;
     }
     let expected = null;
@@ -174,8 +174,18 @@ export function createTestView(app) {
     renderHist(pred);
     renderHeat(opts);
     // Error versus alpha: one table per alpha; yield between them so the page stays responsive.
+    // Exact tables that take seconds to build (optimal beyond 2 classes, 4 classes): fewer points, on demand.
+    const l = app.forest.classNames.length;
+    const slow = (opts.rule === 'optimal' && l > 2) || l >= 4;
+    const alphas = slow ? [0.9, 0.99, 1] : ALPHAS;
+    if (slow && force !== true) {
+      slowGate($('test-alpha'), `Each α needs its own halting table; with ${l} classes and this rule each takes seconds to build.`,
+        'Compute error versus α (3 values)', () => render(true));
+      $('test-view').dataset.ready = String(my);
+      return;
+    }
     const rows = [];
-    for (const alpha of ALPHAS) {
+    for (const alpha of alphas) {
       await new Promise((r) => setTimeout(r, 0));
       if (my !== generation) return;
       try {
@@ -187,6 +197,6 @@ export function createTestView(app) {
     $('test-view').dataset.ready = String(my);
   }
 
-  app.onModel(render);
-  app.onRule(render);
+  app.onModel(() => render());
+  app.onRule(() => render());
 }

@@ -2,7 +2,7 @@
 // says stop. Everything shown comes from the library (forest.trace for the draw order and P*, forest.predict
 // for treesUsed, forest.haltingTable for the staircase, forest.prior for the posterior bars) except the
 // posterior over final tallies, computed here from the prior's finalTallyMass as in seed 000.
-import { classColor, fmt, frame, h, linePath, paintSwatches, s, svgRoot } from './charts.js';
+import { classColor, fmt, frame, h, linePath, paintSwatches, s, slowGate, svgRoot, errText } from './charts.js';
 import { finalTallyPosterior, numTallies, prepareTallies, rng } from './math.js';
 
 const $ = (id) => document.getElementById(id);
@@ -77,7 +77,7 @@ export function createUrnView(app) {
       $('urn-row').disabled = false;
       $('urn-random').disabled = false;
       setState('error');
-      unavailable(`This rule cannot be used here: ${e.code ?? e.name}: ${e.message}`);
+      unavailable(`This rule cannot be used here: ${errText(e)}`);
       renderAll();
       return;
     }
@@ -310,13 +310,21 @@ export function createUrnView(app) {
   // The lattice is built once per row and rule (one halts() lookup per cell); each draw only moves the path.
   const lattice = { key: '', f: null, path: null, dot: null, N: 0, c: 0, cw: 0 };
 
-  function buildLattice() {
+  function buildLattice(force = false) {
     const tr = view.trace;
     const names = app.forest.classNames;
     const l = names.length;
     const T = tr.votes.length;
     const opts = app.haltingOptions();
     lattice.key = '';
+    const key = `${opts.rule}|${opts.alpha}`;
+    if (l >= 4 && !force && !app.cache.has(`t:${JSON.stringify({ rule: opts.rule, alpha: opts.alpha })}`)) {
+      slowGate($('urn-lattice'), `With ${l} classes a halting table has ${numTallies(l, T).toLocaleString('en')}+ cells and takes a few ` +
+        'seconds to build (the page pauses meanwhile).', 'Show the halting table', () => {
+        if (view.trace && key === `${app.haltingOptions().rule}|${app.haltingOptions().alpha}`) { buildLattice(true); updateLattice(); }
+      });
+      return;
+    }
     let table;
     try { table = app.table(opts); } catch (e) {
       $('urn-lattice').replaceChildren(h('p', { class: 'muted small', text: `No table: ${e.message}` }));
@@ -345,7 +353,7 @@ export function createUrnView(app) {
         }
         let stops = false;
         try { stops = side >= 0 && table.halts(tally); } catch { stops = false; }
-        const d = `M${f.x(a).toFixed(1)} ${f.y(b + 1).toFixed(1)}h${cw.toFixed(2)}v${cw.toFixed(2)}h${(-cw).toFixed(2)}z`;
+        const d = `M${f.x(a).toFixed(1)} ${f.y(b + 1).toFixed(1)}h${(cw + 0.6).toFixed(2)}v${(cw + 0.6).toFixed(2)}h${(-cw - 0.6).toFixed(2)}z`;
         (stops ? stopCells[side] : openCells).push(d);
       }
     }

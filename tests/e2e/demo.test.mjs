@@ -120,6 +120,13 @@ test('the urn: playing to the halt draws exactly the library\'s treesUsed (wdbc,
     assert.equal(st.drawn, st.treesUsed, `${rule}: drawn ${st.drawn} vs treesUsed ${st.treesUsed}`);
     used[rule] = Number(st.treesUsed);
   }
+  // A seeded random query order: the trace and the prediction still stop at the same tree.
+  await page.selectOption('#order', 'random');
+  await page.waitForFunction(() => document.querySelector('#urn').dataset.state === 'ready');
+  await page.click('#urn-finish');
+  st = await urnState();
+  assert.equal(st.drawn, st.treesUsed, `random order: drawn ${st.drawn} vs treesUsed ${st.treesUsed}`);
+  await page.selectOption('#order', 'generation');
   // The alpha = 1 rule never stops before the answer is certain: it needs at least as many trees as siba.
   assert.ok(used.alpha1 >= used.siba, JSON.stringify(used));
   await setRule('hyper');
@@ -197,6 +204,7 @@ test('classify privately: predictions and the model download as blobs', async ()
   const [model] = await Promise.all([page.waitForEvent('download'), page.click('#download-model')]);
   assert.equal(model.suggestedFilename(), 'urnforest-model.urnf');
   const bytes = readFileSync(await model.path());
+  await page.locator('#classify-view').screenshot({ path: join(ARTIFACTS, '6-classify-predictions.png') });
   assert.ok(bytes.length > 1000, `model of ${bytes.length} bytes`);
   // Load it back as a model file: the same classes come back.
   await page.setInputFiles('#model-file', { name: 'urnforest-model.urnf', mimeType: 'application/octet-stream', buffer: bytes });
