@@ -1,6 +1,6 @@
 // View 5, ensemble concepts from the lecture (seed 003), computed live: Condorcet's jury curve and
 // bootstrap samples. No library call: these hold for any ensemble.
-import { frame, linePath, pct, s } from './charts.js';
+import { frame, h, linePath, pct, s } from './charts.js';
 import { bootstrapCounts, majorityCorrect, rng } from './math.js';
 
 const $ = (id) => document.getElementById(id);
@@ -11,16 +11,15 @@ export function createConceptsView() {
     const p = Number($('cj-p').value);
     $('cj-p-out').textContent = p.toFixed(2);
     const f = frame({ w: 440, h: 260, x: [0, 1], y: [0, 1], xLabel: 'p: accuracy of one voter', yLabel: 'P(majority is right)',
-      title: "Condorcet's jury curves", xFormat: (v) => v.toFixed(1), yFormat: (v) => v.toFixed(1) });
+      title: "Condorcet's jury curves", xFormat: (v) => v.toFixed(1), yTicks: [0, 0.2, 0.4, 0.6, 0.8, 1], yFormat: (v) => v.toFixed(1) });
     JURIES.forEach((L, j) => {
       const pts = [];
       for (let k = 0; k <= 100; k++) pts.push([f.x(k / 100), f.y(majorityCorrect(L, k / 100))]);
       f.plot.append(s('path', { d: linePath(pts), class: `series jury j${j}` }, s('title', {}, `L = ${L}`)));
-      const yv = majorityCorrect(L, 0.62);
-      f.plot.append(s('text', { x: f.x(0.62) + 3, y: f.y(yv) + (j % 2 ? 11 : -3), class: 'small' }, `L=${L}`));
     });
     f.plot.append(s('line', { x1: f.x(p), x2: f.x(p), y1: f.y(0), y2: f.y(1), class: 'alpha' }));
-    $('condorcet').replaceChildren(f.root);
+    const legend = h('ul', { class: 'legend' }, ...JURIES.map((L, j) => h('li', {}, h('span', { class: `swatch line j${j}` }), `L = ${L}`)));
+    $('condorcet').replaceChildren(f.root, legend);
     $('cj-readout').textContent = `With p = ${p.toFixed(2)}: ` +
       JURIES.map((L) => `L = ${L}: ${pct(majorityCorrect(L, p))}`).join(' · ');
     $('cj-readout').dataset.l101 = String(majorityCorrect(101, p));
@@ -55,7 +54,7 @@ export function createConceptsView() {
     const mean = history.reduce((a, b) => a + b, 0) / history.length;
     $('bs-readout').textContent = `This sample: ${unique} of ${n} rows (${pct(unique / n)}) drawn at least once; ` +
       `expected 1 − (1 − 1/n)ⁿ = ${pct(expected)}; limit 1 − 1/e = ${pct(1 - Math.exp(-1))}; ` +
-      `mean over your last ${history.length} samples: ${pct(mean)}.`;
+      `mean over your last ${history.length} sample${history.length > 1 ? 's' : ''}: ${pct(mean)}.`;
     $('bs-readout').dataset.unique = String(unique / n);
   }
 
