@@ -37,7 +37,8 @@ function reviveError(error) {
 async function spawn(url, onMessage, onFailure) {
   if (isNode) {
     const { Worker } = await import(/* @vite-ignore */ 'node:worker_threads');
-    const worker = new Worker(url ?? new URL('./worker_thread.js', import.meta.url));
+    // Not the `new URL('literal', import.meta.url)` form: bundlers would copy the file as an asset.
+    const worker = new Worker(url ?? new URL(NODE_WORKER_FILE, import.meta.url));
     worker.on('message', onMessage);
     worker.on('error', onFailure);
     worker.on('exit', (code) => onFailure(new Error(`urnforest worker exited (code ${code})`)));
@@ -63,6 +64,8 @@ async function spawn(url, onMessage, onFailure) {
     busy: () => {},
   };
 }
+
+const NODE_WORKER_FILE = './worker_thread.js';
 
 const JOB_CONTROL = ['signal', 'onProgress'];
 
@@ -216,6 +219,10 @@ export class UrnforestWorker {
       const onMessage = (m) => {
         if (m.type === 'ready') {
           ready(spawned);
+          return;
+        }
+        if (m.type === 'failed') {
+          onFailure(reviveError(m.error));
           return;
         }
         this._onMessage(m);

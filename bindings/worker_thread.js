@@ -6,18 +6,18 @@
 // Keep in sync with bindings/worker.js.
 import { init, Dataset, Forest, HaltingTable, trainForest, haltingTable } from './index.js';
 
+// No top-level await here (bundlers build workers as classic scripts): set up, then say 'ready'.
+const isNode = typeof process === 'object' && process.versions && process.versions.node && typeof self === 'undefined';
+const port = isNode
+  ? import(/* @vite-ignore */ 'node:worker_threads').then((m) => ({
+    post: (message, transfer) => m.parentPort.postMessage(message, transfer),
+    listen: (handler) => m.parentPort.on('message', handler),
+  }))
+  : Promise.resolve({
+    post: (message, transfer) => self.postMessage(message, transfer),
+    listen: (handler) => { self.onmessage = (event) => handler(event.data); },
+  });
 let post;
-let onMessage;
-if (typeof process === 'object' && process.versions && process.versions.node && typeof self === 'undefined') {
-  const { parentPort } = await import(/* @vite-ignore */ 'node:worker_threads');
-  post = (message, transfer) => parentPort.postMessage(message, transfer);
-  onMessage = (handler) => parentPort.on('message', handler);
-} else {
-  post = (message, transfer) => self.postMessage(message, transfer);
-  onMessage = (handler) => { self.onmessage = (event) => handler(event.data); };
-}
-
-const uf = await init();
 
 function serializeError(e) {
   if (e instanceof Error) {
@@ -95,7 +95,7 @@ const jobs = {
   },
 };
 
-onMessage((message) => {
+function handle(message) {
   const { id, op } = message;
   const progress = (stage, fraction) => post({ id, type: 'progress', stage, fraction });
   try {
@@ -105,5 +105,10 @@ onMessage((message) => {
   } catch (e) {
     post({ id, type: 'error', error: serializeError(e) });
   }
-});
-post({ type: 'ready' });
+}
+
+Promise.all([port, init()]).then(([p]) => {
+  post = p.post;
+  p.listen(handle);
+  post({ type: 'ready' });
+}, (e) => port.then((p) => p.post({ type: 'failed', error: serializeError(e) })));

@@ -73,3 +73,10 @@ test('the installed types resolve for both entries (tsc --strict)', () => {
   `);
   execFileSync(tsc, ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', 'false', 'types.ts'], { cwd: project, stdio: 'pipe' });
 });
+
+test('importing urnforest installs no process-wide handlers', async () => {
+  const before = [process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')];
+  const { init } = await import('../../dist/index.js');
+  await init();
+  assert.deepEqual([process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')], before);
+});

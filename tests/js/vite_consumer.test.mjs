@@ -1,0 +1,98 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, createServer, preview } from 'vite';
+import { chromium } from 'playwright-core';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+let dir;
+let project;
+let browser;
+
+const MAIN = `
+import { init } from 'urnforest';
+import { UrnforestWorker } from 'urnforest/worker';
+const status = document.getElementById('status');
+try {
+  const uf = await init();
+  const csv = 'a,b,class\\n' + Array.from({ length: 60 }, (_, i) => \`\${i % 7},\${(i * 3) % 5},\${i % 2 ? 'y' : 'x'}\`).join('\\n');
+  const data = uf.Dataset.fromCSV(csv);
+  const forest = uf.trainForest(data, { trees: 21, seed: 1 });
+  const out = forest.predict(data, { rule: 'hyper', alpha: 0.99 });
+  const worker = new UrnforestWorker();
+  let progress = 0;
+  const { bytes } = await worker.train({ csv }, { trees: 21, seed: 1 }, { onProgress: () => { progress++; } });
+  worker.terminate();
+  const mine = forest.toBytes();
+  const same = bytes.length === mine.length && bytes.every((b, i) => b === mine[i]);
+  status.textContent = \`ok rows=\${out.labels.length} meanTrees=\${out.meanTrees} same=\${same} progress=\${progress}\`;
+} catch (e) {
+  status.textContent = \`error \${(e && e.stack) || e}\`;
+}
+`;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'urnforest-vite-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }));
+  project = join(dir, 'app');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', join(dir, packed[0].filename)], { cwd: project, stdio: 'pipe' });
+  writeFileSync(join(project, 'index.html'), '<!doctype html><html><body><pre id="status">loading</pre><script type="module" src="./main.js"></script></body></html>');
+  writeFileSync(join(project, 'main.js'), MAIN);
+});
+
+after(async () => {
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function runPage(url) {
+  browser ??= await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const page = await browser.newPage();
+  const outside = [];
+  page.on('request', (req) => { if (!req.url().startsWith(url) && !req.url().startsWith('data:')) outside.push(req.url()); });
+  await page.goto(url);
+  await page.waitForFunction(() => document.getElementById('status').textContent !== 'loading', null, { timeout: 60_000 });
+  const status = await page.textContent('#status');
+  await page.close();
+  assert.deepEqual(outside, []);
+  return status;
+}
+
+function checkStatus(status) {
+  assert.match(status, /^ok rows=60 /, status);
+  assert.match(status, /same=true/);
+  assert.match(status, /progress=([1-9]\d*)/);
+}
+
+const quiet = { logLevel: 'silent', configFile: false };
+
+test('a Vite production build of a consumer app runs a halted prediction and a worker in Chromium', { timeout: 120_000 }, async () => {
+  await build({ ...quiet, root: project });
+  const server = await preview({ ...quiet, root: project, preview: { host: '127.0.0.1', port: 0 } });
+  try {
+    const url = server.resolvedUrls.local[0];
+    checkStatus(await runPage(url));
+  } finally {
+    await server.close();
+  }
+});
+
+test('the Vite dev server serves the same app', { timeout: 120_000 }, async () => {
+  const server = await createServer({ ...quiet, root: project, server: { host: '127.0.0.1', port: 0 } });
+  await server.listen();
+  try {
+    const url = server.resolvedUrls.local[0];
+    checkStatus(await runPage(url));
+  } finally {
+    await server.close();
+  }
+});
