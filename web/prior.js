@@ -1,0 +1,162 @@
+// View 4, the prior: the out-of-bag votes of the training rows rescaled to T (raw histogram, computed here),
+// the smoothed histogram of 'hyper' and the fitted Dirichlet priors ('1dir', 'ndir') from forest.prior(rule),
+// and how each prior moves the halting staircase (forest.haltingTable).
+import { classColor, fmt, frame, h, linePath, s, slowGate, errText } from './charts.js';
+import { forEachTally, numTallies, tallyRank } from './math.js';
+
+const $ = (id) => document.getElementById(id);
+const RULES = [
+  ['siba', 'siba (uniform)', 's0'],
+  ['hyper', 'hyper (smoothed OOB histogram)', 's1'],
+  ['1dir', '1dir (one Dirichlet)', 's2'],
+  ['ndir', 'ndir (Dirichlet per class)', 's3'],
+];
+
+export function createPriorView(app) {
+  function note(message) {
+    const el = $('prior-unavailable');
+    el.hidden = !message;
+    el.textContent = message ?? '';
+  }
+
+  /** Raw OOB histogram over the statistic `stat(rescaledTally)` in 0..T. */
+  function rawHistogram(T, l, stat) {
+    const votes = app.forest.oobVotes();
+    const hist = new Float64Array(T + 1);
+    let rows = 0;
+    const tally = new Array(l);
+    for (let r = 0; r * l < votes.length; r++) {
+      let sum = 0;
+      for (let i = 0; i < l; i++) sum += votes[r * l + i];
+      if (!sum) continue;
+      // Rescale to T with largest-remainder rounding, as the library does for 'hyper'.
+      let used = 0;
+      const rem = [];
+      for (let i = 0; i < l; i++) {
+        const exact = (T * votes[r * l + i]) / sum;
+        tally[i] = Math.floor(exact);
+        used += tally[i];
+        rem.push([exact - tally[i], i]);
+      }
+      rem.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+      for (let k = 0; k < T - used; k++) tally[rem[k][1]]++;
+      hist[stat(tally)]++;
+      rows++;
+    }
+    for (let v = 0; v <= T; v++) hist[v] /= rows || 1;
+    return { hist, rows };
+  }
+
+  /** The same statistic's distribution under a prior's finalTallyMass. */
+  function priorMarginal(mass, T, l, stat) {
+    const out = new Float64Array(T + 1);
+    forEachTally(l, T, (tally) => { out[stat(tally)] += mass[tallyRank(tally)]; });
+    return out;
+  }
+
+  function renderHistogram() {
+    const names = app.forest.classNames;
+    const l = names.length;
+    const T = app.forest.numTrees;
+    const stat = l === 2 ? (t) => t[0] : (t) => Math.max(...t);
+    const { hist, rows } = rawHistogram(T, l, stat);
+    const curves = [];
+    const params = [];
+    if (numTallies(l, T) <= 400_000) {
+      for (const [rule, label, cls] of RULES) {
+        try {
+          const prior = app.prior(rule);
+          if (prior.finalTallyMass) curves.push({ label, cls, values: priorMarginal(prior.finalTallyMass, T, l, stat) });
+          if (prior.components?.length && rule !== 'siba') {
+            params.push(`${rule}: ` + prior.components.map((c) =>
+              `${prior.components.length > 1 ? `w=${fmt(c.weight, 2)} ` : ''}β=(${Array.from(c.beta).map((b) => fmt(b, 2)).join(', ')})`).join('; '));
+          }
+        } catch (e) { params.push(`${rule}: ${e.message}`); }
+      }
+    }
+    const yMax = Math.max(...hist, ...curves.flatMap((c) => Array.from(c.values))) * 1.08 || 1;
+    const xLabel = l === 2 ? `OOB votes for ${names[0]}, rescaled to T = ${T}` : `votes for the OOB winner, rescaled to T = ${T}`;
+    const f = frame({ w: 460, h: 240, x: [l === 2 ? 0 : Math.floor(T / l), T + 1], y: [0, yMax], xLabel, yLabel: 'share of rows',
+      title: 'Out-of-bag vote histogram and priors', yFormat: (v) => v.toFixed(2), margin: { l: 50 } });
+    const x0 = l === 2 ? 0 : Math.floor(T / l);
+    const bw = Math.max(0.6, f.x(1) - f.x(0) - 0.4);
+    for (let v = x0; v <= T; v++) {
+      if (hist[v] > 0) f.plot.append(s('rect', { x: f.x(v), y: f.y(hist[v]), width: bw, height: f.y(0) - f.y(hist[v]), class: 'hist raw' }));
+    }
+    for (const c of curves) {
+      const pts = [];
+      for (let v = x0; v <= T; v++) pts.push([f.x(v + 0.5), f.y(c.values[v])]);
+      f.plot.append(s('path', { d: linePath(pts), class: `series ${c.cls}` }, s('title', {}, c.label)));
+    }
+    const legend = h('ul', { class: 'legend' }, h('li', {}, h('span', { class: 'swatch raw' }), `raw OOB histogram (${rows} training rows)`),
+      ...curves.map((c) => h('li', {}, h('span', { class: `swatch line ${c.cls}` }), c.label)));
+    $('prior-hist').replaceChildren(f.root, legend);
+    $('prior-params').textContent = params.length ? `Fitted parameters: ${params.join(' · ')}` : '';
+    $('prior-caption').textContent = l === 2
+      ? 'Bars: share of training rows whose out-of-bag votes, rescaled to T, give class 0 that many votes (raw). Lines: the priors over the final tally.'
+      : 'With more than two classes the picture shows the leading class\'s final count (raw bars, prior lines).';
+  }
+
+  function renderStairs(force = false) {
+    const names = app.forest.classNames;
+    const l = names.length;
+    const T = app.forest.numTrees;
+    const alpha = app.haltingOptions().alpha;
+    if (l >= 4 && force !== true) {
+      slowGate($('prior-stairs'), `With ${l} classes each halting table takes seconds to build.`, 'Compare the staircases',
+        () => { try { renderStairs(true); } catch (e) { note(`${errText(e)}`); } });
+      return;
+    }
+    // Class c leads, a rival r gets every other vote; for each rival count m, the fewest votes c needs to stop.
+    const c = 0;
+    const r = 1;
+    const M = Math.min(Math.floor(T / 2), 40);
+    const lines = [];
+    // Exact tables for 4 classes take seconds each: compare only the cheap ones there.
+    const rules = [...RULES, ['alpha1', 'alpha1 (answer cannot change)', 's4']].filter(([rule]) => l <= 3 || rule === 'siba' || rule === 'alpha1');
+    for (const [rule, label, cls] of rules) {
+      let table;
+      try { table = app.table({ rule, alpha }); } catch { continue; }
+      const pts = [];
+      const tally = new Int32Array(l);
+      for (let m = 0; m <= M; m++) {
+        let need = -1;
+        for (let k = m + 1; k + m <= T; k++) {
+          tally.fill(0); tally[c] = k; tally[r] = m;
+          let stops = false;
+          try { stops = table.halts(tally); } catch { stops = false; }
+          if (stops) { need = k; break; }
+        }
+        if (need >= 0) pts.push([m, need - m]);
+      }
+      lines.push({ label, cls, pts });
+    }
+    const yMax = Math.min(T, Math.max(10, ...lines.filter((ln) => !ln.label.startsWith('alpha1')).flatMap((ln) => ln.pts.map((p) => p[1]))) + 4);
+    const f = frame({ w: 460, h: 240, x: [0, M], y: [0, yMax], xLabel: `votes for ${names[r]} so far`,
+      yLabel: `lead ${names[c]} needs to stop`, title: 'Halting thresholds under each prior' });
+    const clip = s('clipPath', { id: 'stairs-clip' }, s('rect', { x: f.x(0), y: f.y(yMax), width: f.x(M) - f.x(0), height: f.y(0) - f.y(yMax) }));
+    f.root.append(clip);
+    f.plot.setAttribute('clip-path', 'url(#stairs-clip)');
+    for (const ln of lines) {
+      const pts = ln.pts.map(([m, k]) => [f.x(m), f.y(k)]);
+      // A staircase: horizontal then vertical steps.
+      const stair = [];
+      pts.forEach((p, i) => { if (i) stair.push([p[0], pts[i - 1][1]]); stair.push(p); });
+      if (stair.length) f.plot.append(s('path', { d: linePath(stair), class: `series ${ln.cls}` }, s('title', {}, ln.label)));
+    }
+    const legend = h('ul', { class: 'legend' }, ...lines.map((ln) => h('li', {}, h('span', { class: `swatch line ${ln.cls}` }), ln.label)));
+    $('prior-stairs').replaceChildren(f.root, legend);
+    $('prior-stairs').dataset.classColor = classColor(c);
+  }
+
+  function render() {
+    if (!app.forest || !app.testDs) return;
+    if (!app.hasHalting) { note('Needs forest.prior and forest.haltingTable from the halting API, which this build does not have yet.'); return; }
+    note(null);
+    try { renderHistogram(); } catch (e) { note(`${errText(e)}`); }
+    try { renderStairs(); } catch (e) { note(`${errText(e)}`); }
+  }
+
+  app.onModel(render);
+  app.onRule(() => { if (app.forest && app.hasHalting) { try { renderStairs(); } catch { /* shown on model change */ } } });
+}
