@@ -3,7 +3,8 @@
 # - Debian packages: em++ (emscripten), Catch2 v2 (catch2), /usr/bin/chromium (chromium), cmake, g++.
 #   As root they are installed with apt-get; otherwise the exact sudo command is printed and we exit 1.
 # - node_modules: `npm ci` when missing or when package-lock.json changed since the last install.
-# Environment: URNFOREST_SKIP_BROWSER=1 does not require chromium (e.g. `npm run build`).
+# Environment: URNFOREST_SKIP_BROWSER=1 does not require chromium (e.g. `npm run build`);
+#              URNFOREST_WITH_FUZZ=1 also requires clang and its sanitizer runtimes (CI's fuzzing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,11 @@ command -v em++ >/dev/null 2>&1 || missing+=(emscripten)
 if [ "${URNFOREST_SKIP_BROWSER:-0}" != 1 ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
+# The fuzz targets (scripts/fuzz.sh, run by .ci/run) need clang with its sanitizer runtimes.
+if [ "${URNFOREST_WITH_FUZZ:-0}" = 1 ]; then
+  command -v clang++ >/dev/null 2>&1 || missing+=(clang)
+  [ -d /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux ] || missing+=(libclang-rt-14-dev)
+fi
 # Debian's emscripten needs acorn from /usr/share/nodejs for optimised links (NODE_PATH, see DESIGN.md).
 if command -v em++ >/dev/null 2>&1 && [ ! -d /usr/share/nodejs/acorn ]; then missing+=(node-acorn); fi
 

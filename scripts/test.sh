@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: set-up if needed, build native + wasm, then every suite in order:
-#   1. ctest (Catch2, native)    1b. the native CLI's JSON contract    2. tsc --noEmit --strict on tests/js/types_check.ts
+#   1. ctest (Catch2, native)    1b. the native CLI's JSON contract    1c. Catch2 under ASan+UBSan
+#   2. tsc --noEmit --strict on tests/js/types_check.ts
 #   3. node --test tests/js/     4. browser smoke test (tests/e2e, Debian Chromium via playwright-core)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,9 @@ scripts/setup.sh
 scripts/build.sh native wasm
 echo "== ctest" && ctest --test-dir build --output-on-failure -j "${JOBS:-2}"
 echo "== node --test tests/cli/ (native CLI contract)" && node --test tests/cli/
+echo "== Catch2 suite under ASan + UBSan" && scripts/test-sanitize.sh > build-asan.log 2>&1 \
+  || { tail -40 build-asan.log; exit 1; }
+tail -1 build-asan.log
 echo "== tsc" && node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext \
   --moduleResolution nodenext tests/js/types_check.ts
 echo "== node --test tests/js/" && node --test tests/js/
