@@ -50,21 +50,24 @@ double Forest::oob_error() const {
   if (k == 0) return 0.0;
   const size_t rows = train_labels_.size();
   size_t counted = 0;
-  size_t wrong = 0;
+  double wrong = 0.0;
   for (size_t r = 0; r < rows; ++r) {
     const uint32_t* votes = oob_votes_.data() + r * k;
     uint32_t total = 0;
-    for (size_t c = 0; c < k; ++c) total += votes[c];
+    uint32_t best = 0;
+    for (size_t c = 0; c < k; ++c) {
+      total += votes[c];
+      best = votes[c] > best ? votes[c] : best;
+    }
     if (total == 0) continue;
     ++counted;
+    size_t tied = 0;
+    for (size_t c = 0; c < k; ++c) tied += votes[c] == best;
     const size_t truth = static_cast<size_t>(train_labels_[r]);
-    bool right = true;
-    for (size_t c = 0; c < k; ++c) {
-      if (c != truth && votes[c] >= votes[truth]) right = false;
-    }
-    if (!right) ++wrong;
+    // Expected error of the OOB majority with ties broken uniformly at random.
+    wrong += votes[truth] == best ? 1.0 - 1.0 / static_cast<double>(tied) : 1.0;
   }
-  return counted == 0 ? 0.0 : static_cast<double>(wrong) / static_cast<double>(counted);
+  return counted == 0 ? 0.0 : wrong / static_cast<double>(counted);
 }
 
 size_t Forest::num_nodes() const { return nodes_.size(); }
