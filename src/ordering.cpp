@@ -226,7 +226,8 @@ Result<Ordering> ParseOrdering(const std::string& name) {
 }
 
 int32_t DefaultKeep(int32_t num_trees) {
-  const int32_t k = static_cast<int32_t>((static_cast<int64_t>(num_trees) * 2 + 5) / 10);
+  // ceil(0.2 T): round(0.2 * 101) would be 20, the thesis keeps 21 of 101 (OB21).
+  const int32_t k = static_cast<int32_t>((static_cast<int64_t>(num_trees) * 2 + 9) / 10);
   return k < 1 ? 1 : k;
 }
 

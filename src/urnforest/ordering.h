@@ -66,7 +66,8 @@ Result<std::vector<int32_t>> OrderTrees(const VoteMatrix& matrix, const Ordering
 Result<std::vector<int32_t>> OrderForest(const Forest& forest, const Dataset& data,
                                          const OrderingOptions& options);
 
-/// The default pruning size: round(0.2 * T) (half up), at least 1; 21 for T = 101.
+/// The default pruning size: ceil(0.2 * T), at least 1; 21 for T = 101 as the thesis's OB21
+/// (round(0.2 * 101) would be 20, so "round(0.2 T) = 21" in the notes cannot be taken literally).
 int32_t DefaultKeep(int32_t num_trees);
 
 /// Error-versus-size curve (thesis Fig. 3.1): entry u - 1 is the error rate (fraction of rows, in
