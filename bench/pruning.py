@@ -22,7 +22,11 @@ import numpy as np
 from sklearn.model_selection import RepeatedStratifiedKFold
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import parity  # noqa: E402
 from parity import DATASETS, read_raw, run_cli  # noqa: E402
+
+# URNFOREST_CLI=/path/to/urnforest runs a copy (so a rebuild during a long run cannot break it).
+parity.CLI = os.environ.get("URNFOREST_CLI", parity.CLI)
 
 
 def predict(model, data, *rule):

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "args.h"
 #include "command.h"
@@ -15,7 +16,7 @@ namespace urnforest::cli {
 
 Status RunPrune(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(argc, argv, 2,
-                                    {"model", "ordering", "keep", "data", "out", "backfit", "mdm-p"},
+                                    {"model", "ordering", "keep", "data", "curve-data", "out", "backfit", "mdm-p"},
                                     {"json"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -63,6 +64,18 @@ Status RunPrune(int argc, char** argv, Output& out) {
   Result<std::vector<double>> curve = ErrorCurve(matrix.value(), order.value());
   if (!curve.ok()) return curve.status();
 
+  // Optional second curve (thesis Fig. 3.1: test error versus size) for the same order.
+  std::vector<double> curve_other;
+  if (args.Has("curve-data")) {
+    Result<Dataset> other = LoadCsv(args.Get("curve-data", ""), csv);
+    if (!other.ok()) return other.status();
+    Result<VoteMatrix> other_matrix = ComputeVoteMatrix(f, other.value());
+    if (!other_matrix.ok()) return other_matrix.status();
+    Result<std::vector<double>> c = ErrorCurve(other_matrix.value(), order.value());
+    if (!c.ok()) return c.status();
+    curve_other = std::move(c).value();
+  }
+
   // Out-of-bag votes are recomputed when the data is the exact training set (else zeroed).
   const Dataset& d = data.value();
   const bool exact_training = d.num_rows() == f.train_labels().size() && d.labels() == f.train_labels();
@@ -85,6 +98,7 @@ Status RunPrune(int argc, char** argv, Output& out) {
   out.json.Key("error_full").Double(curve.value().back());
   out.json.Key("error_pruned").Double(curve.value()[k - 1]);
   out.json.Key("rows").Int(static_cast<int64_t>(d.num_rows()));
+  if (!curve_other.empty()) out.json.Key("curve_data_error_curve").DoubleArray(curve_other);
   out.json.Key("bytes_before").Int(static_cast<int64_t>(before.size()));
   out.json.Key("bytes_after").Int(static_cast<int64_t>(after.size()));
   out.json.Key("nodes_before").Int(static_cast<int64_t>(f.num_nodes()));

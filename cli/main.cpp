@@ -24,7 +24,8 @@ const CommandEntry kCommands[] = {
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
     {"prune", urnforest::cli::RunPrune,
      "--model MODEL --data TRAIN.csv --ordering early|reduce-error|complementarity|margin-distance|"
-     "orientation|boosting|kappa|greedy-sdp [--keep K] [--backfit N] [--mdm-p P] --out MODEL2"},
+     "orientation|boosting|kappa|greedy-sdp [--keep K] [--curve-data TEST.csv] [--backfit N] [--mdm-p P]\n"
+     "            --out MODEL2"},
     {"table", urnforest::cli::RunTable,
      "--rule R --alpha A (--trees T --classes L | --model MODEL)"},
     {"pstar", urnforest::cli::RunPStar,
