@@ -9,12 +9,20 @@
 #include "urnforest/forest_halting.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest.h"
+#include "urnforest/weighted_vote.h"
 
 namespace urnforest::cli {
 namespace {
 
 const char* EnsembleName(EnsembleKind kind) {
-  return kind == EnsembleKind::kBagging ? "bagging" : "rf";
+  switch (kind) {
+    case EnsembleKind::kBagging:
+      return "bagging";
+    case EnsembleKind::kAdaBoost:
+      return "adaboost";
+    default:
+      return "rf";
+  }
 }
 
 void WriteClassNames(JsonWriter& json, const Schema& schema) {
@@ -26,7 +34,7 @@ void WriteClassNames(JsonWriter& json, const Schema& schema) {
 Status RunTrain(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(
       argc, argv, 2,
-      {"data", "target", "ensemble", "trees", "mtry", "max-depth", "min-leaf", "seed",
+      {"data", "target", "ensemble", "boosting", "trees", "mtry", "max-depth", "min-leaf", "seed",
        "class-order", "out"},
       {"json"});
   if (!parsed.ok()) return parsed.status();
@@ -54,9 +62,25 @@ Status RunTrain(int argc, char** argv, Output& out) {
     options.ensemble = EnsembleKind::kRandomForest;
   } else if (ensemble == "bagging") {
     options.ensemble = EnsembleKind::kBagging;
+  } else if (ensemble == "adaboost") {
+    options.ensemble = EnsembleKind::kAdaBoost;
   } else {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "option --ensemble must be rf or bagging, got '" + ensemble + "'");
+                         "option --ensemble must be rf, bagging or adaboost, got '" + ensemble + "'");
+  }
+  if (args.Has("boosting")) {
+    const std::string boosting = args.Get("boosting", "");
+    if (options.ensemble != EnsembleKind::kAdaBoost) {
+      return Status::Error(StatusCode::kInvalidArgument, "option --boosting needs --ensemble adaboost");
+    }
+    if (boosting == "resample") {
+      options.boosting = BoostingVariant::kResample;
+    } else if (boosting == "reweight") {
+      options.boosting = BoostingVariant::kReweight;
+    } else {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "option --boosting must be resample or reweight, got '" + boosting + "'");
+    }
   }
   Result<int64_t> trees = args.Int("trees", options.num_trees, 1, TrainOptions::kMaxTrees);
   if (!trees.ok()) return trees.status();
@@ -101,6 +125,11 @@ Status RunTrain(int argc, char** argv, Output& out) {
   out.json.Key("mtry").Int(ResolveMtry(f.options(), f.num_features()));
   out.json.Key("nodes").Int(static_cast<int64_t>(f.num_nodes()));
   out.json.Key("model_bytes").Int(static_cast<int64_t>(bytes.size()));
+  if (f.options().ensemble == EnsembleKind::kAdaBoost) {
+    out.json.Key("boosting").String(f.options().boosting == BoostingVariant::kReweight ? "reweight"
+                                                                                    : "resample");
+    out.json.Key("tree_weights").DoubleArray(f.tree_weights());
+  }
   out.json.Key("out").String(out_path.value());
   out.json.EndObject();
 
@@ -141,6 +170,13 @@ Status RunPredict(int argc, char** argv, Output& out) {
   const Dataset& d = data.value();
   const std::vector<int32_t>& full_labels = vote.value().labels;
   std::vector<int32_t> predicted = full_labels;
+  // A boosted model's own prediction is its weighted vote; halting (below) counts votes unweighted
+  // and its disagreement is measured against the unweighted full vote (what the urn model bounds).
+  if (!f.tree_weights().empty() && !args.Has("rule")) {
+    Result<WeightedVote> weighted = PredictWeighted(f, d);
+    if (!weighted.ok()) return weighted.status();
+    predicted = weighted.value().labels;
+  }
 
   // Halted (sequential) prediction when a rule is given.
   const bool halted = args.Has("rule");

@@ -17,11 +17,15 @@ struct CommandEntry {
 
 const CommandEntry kCommands[] = {
     {"train", urnforest::cli::RunTrain,
-     "--data FILE.csv [--target NAME] [--ensemble rf|bagging] [--trees N] [--mtry N] [--seed S] "
-     "--out MODEL"},
+     "--data FILE.csv [--target NAME] [--ensemble rf|bagging|adaboost] [--boosting resample|reweight] "
+     "[--trees N] [--mtry N] [--max-depth D] [--min-leaf N] [--seed S] --out MODEL"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
+    {"prune", urnforest::cli::RunPrune,
+     "--model MODEL --data TRAIN.csv --ordering early|reduce-error|complementarity|margin-distance|"
+     "orientation|boosting|kappa|greedy-sdp [--keep K] [--curve-data TEST.csv] [--backfit N] [--mdm-p P]\n"
+     "            --out MODEL2"},
     {"table", urnforest::cli::RunTable,
      "--rule R --alpha A (--trees T --classes L | --model MODEL)"},
     {"pstar", urnforest::cli::RunPStar,

@@ -12,6 +12,12 @@
 //   ROOT  u64 count, u32 roots
 //   LABL  u64 rows, i32 labels
 //   OOBV  u64 rows, u32 classes, u32 votes (rows x classes, row-major)
+// Optional sections (at most once each, after OOBV; absent from models that do not need them, so
+// random-forest and bagging models keep their exact bytes):
+//   BOST  u8 boosting variant, u64 count (= trees), f64 tree weights (IEEE binary64 bit patterns
+//         as u64). Present exactly when OPTS says AdaBoost (ensemble 2).
+//   SRCT  u64 count (= trees), u32 generation index of each tree (written after PruneForest).
+// Readers older than these sections skip them but reject ensemble 2 in OPTS (bad options).
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -41,6 +47,10 @@ constexpr uint32_t kCategoryBits = Tag("CATB");
 constexpr uint32_t kRoots = Tag("ROOT");
 constexpr uint32_t kLabels = Tag("LABL");
 constexpr uint32_t kOobVotes = Tag("OOBV");
+constexpr uint32_t kBoosting = Tag("BOST");
+constexpr uint32_t kSourceTrees = Tag("SRCT");
+constexpr int kRequiredSections = 7;
+constexpr int kAllSections = 9;
 
 void WriteSection(std::vector<uint8_t>* out, uint32_t tag, const std::vector<uint8_t>& body) {
   internal::ByteWriter w(out);
@@ -115,6 +125,24 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
   for (uint32_t v : forest.oob_votes_) w.U32(v);
   WriteSection(&payload, kOobVotes, body);
 
+  if (o.ensemble == EnsembleKind::kAdaBoost) {
+    body.clear();
+    w.U8(static_cast<uint8_t>(o.boosting));
+    w.U64(forest.tree_weights_.size());
+    for (double weight : forest.tree_weights_) {
+      uint64_t bits;
+      std::memcpy(&bits, &weight, sizeof bits);
+      w.U64(bits);
+    }
+    WriteSection(&payload, kBoosting, body);
+  }
+  if (!forest.source_trees_.empty()) {
+    body.clear();
+    w.U64(forest.source_trees_.size());
+    for (uint32_t id : forest.source_trees_) w.U32(id);
+    WriteSection(&payload, kSourceTrees, body);
+  }
+
   std::vector<uint8_t> out;
   out.reserve(kHeaderBytes + payload.size());
   internal::ByteWriter header(&out);
@@ -166,7 +194,7 @@ Status ReadOptions(internal::ByteReader r, size_t features, TrainOptions* o) {
   o->max_depth = r.I32();
   o->min_leaf = r.I32();
   o->seed = r.U64();
-  if (r.failed() || !r.at_end() || ensemble > 1 || rule > 2 || o->num_trees < 1 ||
+  if (r.failed() || !r.at_end() || ensemble > 2 || rule > 2 || o->num_trees < 1 ||
       o->num_trees > TrainOptions::kMaxTrees || o->mtry < 0 ||
       static_cast<size_t>(o->mtry) > features || o->max_depth < 0 || o->min_leaf < 1) {
     return Corrupt("bad options section");
@@ -245,24 +273,25 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
 
   Forest forest;
   internal::ByteReader r(payload, length);
-  bool found[7] = {};
-  internal::ByteReader sections[7] = {
-      {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0},
-      {nullptr, 0}, {nullptr, 0}, {nullptr, 0}};
-  const uint32_t tags[7] = {kSchema, kOptions, kNodes, kCategoryBits, kRoots, kLabels, kOobVotes};
+  bool found[kAllSections] = {};
+  internal::ByteReader sections[kAllSections] = {
+      {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0},
+      {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}};
+  const uint32_t tags[kAllSections] = {kSchema, kOptions,  kNodes,    kCategoryBits, kRoots,
+                                       kLabels, kOobVotes, kBoosting, kSourceTrees};
   while (!r.at_end()) {
     const uint32_t tag = r.U32();
     const uint64_t section_length = r.U64();
     if (r.failed() || section_length > r.remaining()) return Corrupt("truncated section");
     internal::ByteReader body = r.Sub(static_cast<size_t>(section_length));
-    for (int i = 0; i < 7; ++i) {
+    for (int i = 0; i < kAllSections; ++i) {
       if (tag != tags[i]) continue;
       if (found[i]) return Corrupt("duplicate section");
       found[i] = true;
       sections[i] = body;
     }
   }
-  for (int i = 0; i < 7; ++i) {
+  for (int i = 0; i < kRequiredSections; ++i) {
     if (!found[i]) return Corrupt("missing section");
   }
 
@@ -334,6 +363,36 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
     if (total > tree_count) return Corrupt("out-of-bag votes exceed the tree count");
   }
   if (oob.failed()) return Corrupt("bad out-of-bag votes");
+
+  const bool boosted = forest.options_.ensemble == EnsembleKind::kAdaBoost;
+  if (found[7] != boosted) return Corrupt("boosting section does not match the ensemble kind");
+  if (boosted) {
+    internal::ByteReader& boost = sections[7];
+    const uint8_t variant = boost.U8();
+    const uint64_t count = boost.Count(8);
+    if (boost.failed() || variant > 1 || count != tree_count) return Corrupt("bad boosting section");
+    forest.options_.boosting = static_cast<BoostingVariant>(variant);
+    forest.tree_weights_.resize(count);
+    for (double& weight : forest.tree_weights_) {
+      const uint64_t bits = boost.U64();
+      std::memcpy(&weight, &bits, sizeof weight);
+      if (!std::isfinite(weight) || weight < 0) return Corrupt("bad tree weight");
+    }
+    if (boost.failed() || !boost.at_end()) return Corrupt("bad boosting section");
+  }
+  if (found[8]) {
+    internal::ByteReader& src = sections[8];
+    const uint64_t count = src.Count(4);
+    if (src.failed() || count != tree_count) return Corrupt("bad source-tree section");
+    forest.source_trees_.resize(count);
+    for (uint32_t& id : forest.source_trees_) {
+      id = src.U32();
+      if (id >= static_cast<uint32_t>(TrainOptions::kMaxTrees)) {
+        return Corrupt("source tree id out of range");
+      }
+    }
+    if (src.failed() || !src.at_end()) return Corrupt("bad source-tree section");
+  }
   return forest;
 }
 

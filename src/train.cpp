@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "boost.h"
+#include "bootstrap.h"
 #include "cart.h"
 #include "rng.h"
 #include "urnforest/forest.h"
@@ -16,8 +18,12 @@ Status InvalidOption(const std::string& name, const std::string& why) {
 }
 
 Status ValidateOptions(const TrainOptions& o, size_t num_features) {
-  if (o.ensemble != EnsembleKind::kRandomForest && o.ensemble != EnsembleKind::kBagging) {
+  if (o.ensemble != EnsembleKind::kRandomForest && o.ensemble != EnsembleKind::kBagging &&
+      o.ensemble != EnsembleKind::kAdaBoost) {
     return InvalidOption("ensemble", "is not a known ensemble kind");
+  }
+  if (o.boosting != BoostingVariant::kResample && o.boosting != BoostingVariant::kReweight) {
+    return InvalidOption("boosting", "is not a known boosting variant");
   }
   if (o.num_trees < 1 || o.num_trees > TrainOptions::kMaxTrees) {
     return InvalidOption("num_trees", "must be in 1.." + std::to_string(TrainOptions::kMaxTrees) +
@@ -45,7 +51,7 @@ Status ValidateOptions(const TrainOptions& o, size_t num_features) {
 
 int32_t ResolveMtry(const TrainOptions& options, int32_t num_features) {
   if (num_features <= 0) return 0;
-  if (options.ensemble == EnsembleKind::kBagging) return num_features;
+  if (options.ensemble != EnsembleKind::kRandomForest) return num_features;
   if (options.mtry > 0) return options.mtry < num_features ? options.mtry : num_features;
   int32_t k = 0;
   switch (options.mtry_rule) {
@@ -103,6 +109,12 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
   forest.tree_roots_.reserve(options.num_trees);
 
   const internal::TrainingData td = internal::TrainingData::From(data);
+  const std::vector<float> row_major = data.RowMajor();
+  if (options.ensemble == EnsembleKind::kAdaBoost) {
+    status = internal::GrowAdaBoost(td, row_major, options, &forest);
+    if (!status.ok()) return status;
+    return forest;
+  }
   internal::CartParams params;
   params.sample_features = options.ensemble == EnsembleKind::kRandomForest;
   params.mtry = ResolveMtry(options, static_cast<int32_t>(data.num_features()));
@@ -110,14 +122,12 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
   params.min_leaf = options.min_leaf;
   internal::TreeBuilder builder(td, params);
 
-  const std::vector<float> row_major = data.RowMajor();
   const size_t num_features = data.num_features();
   std::vector<uint32_t> weights(rows);
   const uint32_t n = static_cast<uint32_t>(rows);
   for (int32_t t = 0; t < options.num_trees; ++t) {
     internal::Rng rng = internal::Rng::ForStream(options.seed, static_cast<uint64_t>(t));
-    std::fill(weights.begin(), weights.end(), 0u);
-    for (uint32_t i = 0; i < n; ++i) ++weights[rng.Below(n)];
+    internal::DrawBootstrap(&rng, n, weights.data());
     uint32_t root = 0;
     status = builder.Build(weights.data(), &rng, &forest, &root);
     if (!status.ok()) return status;

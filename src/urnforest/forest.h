@@ -14,6 +14,21 @@ namespace urnforest {
 enum class EnsembleKind : uint8_t {
   kRandomForest = 0,  ///< Bootstrap samples, `mtry` candidate features per node (Breiman 2001).
   kBagging = 1,       ///< Bootstrap samples, all features at every node (Breiman 1996).
+  /// AdaBoost.M1 with CART trees (two classes; SAMME for more), weighted vote by tree_weights().
+  /// Details on Train and in docs/pruning.md.
+  kAdaBoost = 2,
+};
+
+/// How AdaBoost feeds its row weights to the tree learner (ignored by other ensembles).
+enum class BoostingVariant : uint8_t {
+  /// Boosting by resampling: each tree grows on N rows drawn with replacement with probabilities
+  /// equal to the current weights (multiplicity = weight, as bagging's bootstrap).
+  kResample = 0,
+  /// Boosting by reweighting: each tree grows on all rows with the weights themselves, quantised
+  /// to integers summing to about 2^24 (every row keeps at least weight 1); min_leaf is then in
+  /// units of the mean row weight. With unlimited depth a tree usually fits the training data
+  /// exactly (epsilon = 0, see Train): combine with max_depth or min_leaf.
+  kReweight = 1,
 };
 
 /// How the default number of candidate features per node is chosen when TrainOptions::mtry == 0.
@@ -31,6 +46,7 @@ struct TrainOptions {
   MtryRule mtry_rule = MtryRule::kSqrt;
   int32_t max_depth = 0;        ///< 0 = unlimited; the root has depth 0.
   int32_t min_leaf = 1;         ///< Minimum rows in a leaf.
+  BoostingVariant boosting = BoostingVariant::kResample;  ///< AdaBoost only.
   uint64_t seed = 1;            ///< Same data + options + seed => byte-identical model.
   /// Called after each tree with (trees done, total); returning false cancels (kInvalidArgument
   /// "cancelled"). May be empty.
@@ -66,6 +82,18 @@ class Forest {
   /// for first place counts 1 - 1/m). With ~0.37 T OOB votes per row, ties are common on hard
   /// data; counting them as plain errors overstated sonar's OOB error by about 4 points.
   double oob_error() const;
+
+  /// Vote weight of each tree (AdaBoost's alpha_t >= 0), or empty for unweighted (plurality)
+  /// ensembles. PredictFull and the halting engine count votes unweighted; PredictWeighted
+  /// (weighted_vote.h) uses these weights.
+  const std::vector<double>& tree_weights() const { return tree_weights_; }
+  /// Generation index of each tree in the ensemble it was trained in (differs from 0..T-1 after
+  /// PruneForest), or empty when tree t is the t-th tree generated.
+  const std::vector<uint32_t>& source_trees() const { return source_trees_; }
+  /// Generation index of tree t (source_trees()[t], or t when empty).
+  uint32_t SourceTree(int32_t t) const {
+    return source_trees_.empty() ? static_cast<uint32_t>(t) : source_trees_[t];
+  }
 
   /// Root node index of each tree (tree t's root is `nodes_[tree_roots()[t]]`).
   const std::vector<uint32_t>& tree_roots() const { return tree_roots_; }
@@ -109,6 +137,8 @@ class Forest {
   TrainOptions options_;
   std::vector<uint32_t> oob_votes_;
   std::vector<int32_t> train_labels_;
+  std::vector<double> tree_weights_;    ///< See tree_weights().
+  std::vector<uint32_t> source_trees_;  ///< See source_trees().
   /// Derived from schema_: categories per feature (0 for numeric). Not serialized.
   std::vector<uint32_t> category_counts_;
 };
@@ -147,9 +177,22 @@ int32_t ResolveMtry(const TrainOptions& options, int32_t num_features);
 ///   sides and the better side is kept (ties: left) and stored in the node; a node without missing
 ///   rows sends missing values to the child with more training rows (ties: left). Missing rows
 ///   count towards min_leaf on their side.
+/// - AdaBoost (kAdaBoost; all features at every node, as bagging): weights start uniform; tree t
+///   grows on the weights (options.boosting); eps_t = its weighted error on all training rows.
+///   Two classes: AdaBoost.M1, alpha_t = 1/2 ln((1 - eps)/eps). More classes: SAMME,
+///   alpha_t = ln((1 - eps)/eps) + ln(l - 1). Wrong rows' weights are multiplied by
+///   (l - 1)(1 - eps)/eps and all are renormalised (for l = 2 this is the thesis's Eq. 2.11).
+///   eps_t = 0: the tree is kept with alpha_t computed at eps = 1e-10 and the weights are reset to
+///   uniform. eps_t >= 1/2 (M1) or >= 1 - 1/l (SAMME): the tree is discarded, the weights are
+///   reset to uniform and a tree is grown again; after 10 consecutive discards with uniform
+///   weights (a learner no better than chance) training fails with kInvalidArgument. Exactly
+///   num_trees trees are kept. OOB votes: resampling records, for each kept tree, the rows it did
+///   not draw; reweighting has no out-of-bag rows (all counts stay 0). Attempt a = 0, 1, ...
+///   (discarded trees included) uses the random stream (seed, a).
 Result<Forest> Train(const Dataset& data, const TrainOptions& options);
 
 /// Full-ensemble vote for every row of `data` (whose schema must match the forest's features).
+/// Votes are counted unweighted, also for AdaBoost (whose own prediction is PredictWeighted).
 struct FullVote {
   std::vector<uint32_t> votes;  ///< rows x classes, row-major: votes[r * num_classes + c].
   std::vector<int32_t> labels;  ///< Majority class per row; ties go to the lowest class index.
@@ -171,7 +214,8 @@ Result<FullVote> PredictFull(const Forest& forest, const Dataset& data);
 /// Versioned binary model (portable, byte-identical across platforms for identical forests):
 /// 20-byte header = magic "URNF", u32 format version (1), u64 payload length, u32 CRC-32 (IEEE) of
 /// the payload; then tagged sections {u32 tag, u64 length, bytes} holding schema, options, nodes,
-/// categorical bit sets, tree roots, training labels and OOB votes (layout in src/serialize.cpp).
+/// categorical bit sets, tree roots, training labels and OOB votes, plus the optional boosting
+/// (variant, tree weights) and source-tree sections (layout in src/serialize.cpp).
 /// All integers little-endian. Unknown sections are skipped by readers, so new features add
 /// sections. The progress callback is not stored.
 std::vector<uint8_t> SerializeForest(const Forest& forest);

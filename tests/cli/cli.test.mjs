@@ -144,3 +144,44 @@ test('predicting a file without a model column is ColumnMismatch', () => {
   assert.notEqual(status, 0);
   assert.equal(doc.error.code, 'ColumnMismatch');
 });
+
+test('prune keeps the first K trees of an ordering and writes a smaller model', () => {
+  const bagged = join(tmp, 'sonar-bag.urnf');
+  const pruned = join(tmp, 'sonar-ob21.urnf');
+  assert.equal(run('train', '--data', join(datasets, 'sonar.csv'), '--ensemble', 'bagging',
+    '--trees', '101', '--out', bagged).status, 0);
+  const { status, doc } = run('prune', '--model', bagged, '--data', join(datasets, 'sonar.csv'),
+    '--ordering', 'boosting', '--out', pruned);
+  assert.equal(status, 0);
+  assert.equal(doc.ordering, 'boosting');
+  assert.equal(doc.kept, 21);
+  assert.equal(doc.trees, 101);
+  assert.deepEqual([...doc.order].sort((a, b) => a - b), [...Array(101).keys()]);
+  assert.equal(doc.error_curve.length, 101);
+  assert.ok(doc.bytes_after < doc.bytes_before / 3, `${doc.bytes_after} vs ${doc.bytes_before}`);
+  assert.equal(doc.oob_recomputed, true);
+  const info = run('info', '--model', pruned).doc;
+  assert.equal(info.trees, 21);
+  const missing = run('prune', '--model', bagged, '--ordering', 'boosting', '--out', pruned);
+  assert.equal(missing.status, 1);
+  assert.equal(missing.doc.error.code, 'InvalidArgument');
+  const bad = run('prune', '--model', bagged, '--data', join(datasets, 'sonar.csv'),
+    '--ordering', 'random', '--out', pruned);
+  assert.equal(bad.doc.error.code, 'InvalidArgument');
+});
+
+test('train --ensemble adaboost stores tree weights and predicts with them', () => {
+  const boosted = join(tmp, 'sonar-boost.urnf');
+  const { status, doc } = run('train', '--data', join(datasets, 'sonar.csv'), '--ensemble',
+    'adaboost', '--boosting', 'reweight', '--max-depth', '2', '--trees', '21', '--out', boosted);
+  assert.equal(status, 0);
+  assert.equal(doc.ensemble, 'adaboost');
+  assert.equal(doc.boosting, 'reweight');
+  assert.equal(doc.tree_weights.length, 21);
+  assert.ok(doc.tree_weights.every((a) => a > 0));
+  const predicted = run('predict', '--model', boosted, '--data', join(datasets, 'sonar.csv')).doc;
+  assert.ok(predicted.accuracy > 0.9, `accuracy ${predicted.accuracy}`);
+  const wrong = run('train', '--data', join(datasets, 'sonar.csv'), '--boosting', 'reweight',
+    '--out', boosted);
+  assert.equal(wrong.doc.error.code, 'InvalidArgument');
+});
