@@ -30,5 +30,6 @@ Status RunInfo(int argc, char** argv, Output& out);
 Status RunTable(int argc, char** argv, Output& out);
 Status RunPStar(int argc, char** argv, Output& out);
 Status RunExpected(int argc, char** argv, Output& out);
+Status RunExperiment(int argc, char** argv, Output& out);
 
 }  // namespace urnforest::cli
