@@ -31,5 +31,6 @@ Status RunTable(int argc, char** argv, Output& out);
 Status RunPStar(int argc, char** argv, Output& out);
 Status RunExpected(int argc, char** argv, Output& out);
 Status RunPrune(int argc, char** argv, Output& out);
+Status RunExperiment(int argc, char** argv, Output& out);
 
 }  // namespace urnforest::cli

@@ -32,12 +32,21 @@ const CommandEntry kCommands[] = {
      "--rule siba|infinite|... --votes a,b[,c...] [--alpha A] (--trees T --classes L | --model MODEL)"},
     {"expected", urnforest::cli::RunExpected,
      "--rule R --alpha A (--trees T --classes L --final F1,F2 | --model MODEL) [--samples N]"},
+    {"experiment", urnforest::cli::RunExperiment,
+     "--data FILE.csv|twonorm|threenorm|ringnorm|waveform|led|circle [--target NAME]"},
+    {"experiment", nullptr,
+     "  [--folds 10 --repeats 10 | --holdout 0.333 --repeats R [--unstratified] | --train N --test M --repeats R]"},
+    {"experiment", nullptr,
+     "  [--ensemble rf|bagging] [--trees 101] [--mtry N] [--mtry-rule sqrt|log2|log2plus1]"},
+    {"experiment", nullptr,
+     "  [--alpha 0.99[,A2...]] [--rules alpha1,siba,hyper,1dir,ndir,infinite,optimal] [--seed S]"},
+    {"experiment", nullptr, "  [--proxy-trees N] [--samples N] [--quiet]"},
 };
 
 void PrintUsage(FILE* stream) {
   std::fprintf(stream, "usage: urnforest <command> [options] [--json]\n\ncommands:\n");
   for (const CommandEntry& c : kCommands) {
-    std::fprintf(stream, "  %-9s %s\n", c.run ? c.name : "", c.summary);
+    std::fprintf(stream, "  %-10s %s\n", c.run ? c.name : "", c.summary);
   }
 }
 

@@ -1,0 +1,323 @@
+// RunExperiment: protocol loop, training, vote matrix, every rule at every alpha, aggregation.
+#include "urnforest/experiment.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "rng.h"
+#include "urnforest/expected_cost.h"
+#include "urnforest/forest_halting.h"
+#include "urnforest/generators.h"
+#include "urnforest/halting_table.h"
+#include "urnforest/prior.h"
+#include "urnforest/protocol.h"
+
+namespace urnforest {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Status Invalid(const std::string& message) {
+  return Status::Error(StatusCode::kInvalidArgument, message);
+}
+
+uint64_t DeriveSeed(uint64_t seed, uint64_t salt, uint64_t index) {
+  return internal::Rng::ForStream(seed ^ salt, index).Next();
+}
+
+MeanStd Aggregate(const std::vector<double>& values) {
+  MeanStd out;
+  double sum = 0.0;
+  for (double v : values) {
+    if (std::isnan(v)) continue;
+    sum += v;
+    ++out.count;
+  }
+  if (out.count == 0) {
+    out.mean = out.std = kNaN;
+    return out;
+  }
+  out.mean = sum / out.count;
+  if (out.count > 1) {
+    double sq = 0.0;
+    for (double v : values)
+      if (!std::isnan(v)) sq += (v - out.mean) * (v - out.mean);
+    out.std = std::sqrt(sq / (out.count - 1));
+  }
+  return out;
+}
+
+Status CheckOptions(const ExperimentOptions& o) {
+  if (o.protocol == ProtocolKind::kSynthetic) {
+    if (o.train_rows < 2 || o.test_rows < 1) {
+      return Invalid("synthetic protocol needs train_rows >= 2 and test_rows >= 1");
+    }
+  } else {
+    if (o.data == nullptr) return Invalid("no data set given");
+    if (!o.data->has_labels()) return Invalid("the data set has no target column");
+    for (int32_t label : o.data->labels())
+      if (label < 0) return Invalid("the data set has rows without a label");
+  }
+  if (o.repeats < 1) return Invalid("repeats must be >= 1");
+  if (o.alphas.empty()) return Invalid("no alpha given");
+  for (double a : o.alphas)
+    if (!(a > 0.0 && a <= 1.0)) return Invalid("every alpha must be in (0, 1]");
+  if (o.rules.empty()) return Invalid("no rule given");
+  if (o.proxy_trees < 0 || o.proxy_trees > TrainOptions::kMaxTrees) {
+    return Invalid("proxy_trees must be in 0.." + std::to_string(TrainOptions::kMaxTrees));
+  }
+  if (o.monte_carlo_samples < 1) return Invalid("monte_carlo_samples must be >= 1");
+  return Status::Ok();
+}
+
+/// Train/test data of one partition.
+struct Split {
+  Dataset train;
+  Dataset test;
+};
+
+/// Votes of trees [0, num_trees) for every row: votes[r * num_trees + t].
+std::vector<int32_t> VoteMatrix(const Forest& forest, const Dataset& data) {
+  const size_t rows = data.num_rows();
+  const int32_t trees = forest.num_trees();
+  const std::vector<float> x = data.RowMajor();
+  const size_t f = data.num_features();
+  std::vector<int32_t> votes(rows * static_cast<size_t>(trees));
+  for (size_t r = 0; r < rows; ++r) {
+    for (int32_t t = 0; t < trees; ++t) {
+      votes[r * trees + t] = forest.TreeVote(t, x.data() + r * f);
+    }
+  }
+  return votes;
+}
+
+/// Majority labels of a (possibly huge) forest without storing its vote matrix.
+std::vector<int32_t> ForestLabels(const Forest& forest, const Dataset& data) {
+  const std::vector<float> x = data.RowMajor();
+  const size_t f = data.num_features();
+  std::vector<int32_t> labels(data.num_rows());
+  std::vector<int32_t> tally(forest.num_classes());
+  for (size_t r = 0; r < data.num_rows(); ++r) {
+    std::fill(tally.begin(), tally.end(), 0);
+    for (int32_t t = 0; t < forest.num_trees(); ++t) ++tally[forest.TreeVote(t, x.data() + r * f)];
+    int32_t best = 0;
+    for (size_t c = 1; c < tally.size(); ++c)
+      if (tally[c] > tally[best]) best = static_cast<int32_t>(c);
+    labels[r] = best;
+  }
+  return labels;
+}
+
+bool IsUnsupported(const Status& s) { return s.code == StatusCode::kLimitExceeded; }
+
+}  // namespace
+
+Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
+  Status s = CheckOptions(options);
+  if (!s.ok()) return s;
+  const bool synthetic = options.protocol == ProtocolKind::kSynthetic;
+
+  // Partitions (real data) or the problem's shape (synthetic).
+  std::vector<Partition> partitions;
+  ExperimentResult result;
+  result.dataset = options.dataset_name;
+  if (synthetic) {
+    Result<Dataset> probe = GenerateProblem(options.generator, 1, 0);
+    if (!probe.ok()) return probe.status();
+    result.rows = options.train_rows + options.test_rows;
+    result.features = static_cast<int32_t>(probe.value().num_features());
+    result.classes = static_cast<int32_t>(probe.value().num_classes());
+    result.partitions = options.repeats;
+    if (result.dataset.empty()) result.dataset = options.generator;
+  } else {
+    const Dataset& data = *options.data;
+    result.rows = data.num_rows();
+    result.features = static_cast<int32_t>(data.num_features());
+    result.classes = static_cast<int32_t>(data.num_classes());
+    Result<std::vector<Partition>> parts = Status::Ok();
+    if (options.protocol == ProtocolKind::kKFold) {
+      KFoldOptions k;
+      k.folds = options.folds;
+      k.repeats = options.repeats;
+      k.stratified = options.stratified;
+      k.seed = options.seed;
+      parts = RepeatedKFold(data.labels(), result.classes, k);
+    } else {
+      HoldoutOptions h;
+      h.test_fraction = options.test_fraction;
+      h.repeats = options.repeats;
+      h.stratified = options.stratified;
+      h.seed = options.seed;
+      parts = RepeatedHoldout(data.labels(), result.classes, h);
+    }
+    if (!parts.ok()) return parts.status();
+    partitions = std::move(parts).value();
+    result.partitions = static_cast<int32_t>(partitions.size());
+  }
+  result.trees = options.train.num_trees;
+  result.mtry = ResolveMtry(options.train, result.features);
+
+  const size_t num_alphas = options.alphas.size();
+  const size_t num_rules = options.rules.size();
+  result.rules.resize(num_alphas * num_rules);
+  for (size_t a = 0; a < num_alphas; ++a) {
+    for (size_t i = 0; i < num_rules; ++i) {
+      RuleResult& rr = result.rules[result.RuleIndex(a, i, num_rules)];
+      rr.rule = options.rules[i];
+      rr.alpha = options.alphas[a];
+    }
+  }
+  std::vector<double> full_error, full_a1, oob_error, proxy_error;
+
+  const int32_t total = result.partitions;
+  if (options.progress && !options.progress(0, total)) return Invalid("cancelled");
+  for (int32_t p = 0; p < total; ++p) {
+    // 1. Data of this partition.
+    Split split;
+    if (synthetic) {
+      Result<Dataset> train = GenerateProblem(options.generator, options.train_rows,
+                                              DeriveSeed(options.seed, 0x7472616E, p));
+      if (!train.ok()) return train.status();
+      Result<Dataset> test = GenerateProblem(options.generator, options.test_rows,
+                                             DeriveSeed(options.seed, 0x74657374, p));
+      if (!test.ok()) return test.status();
+      split.train = std::move(train).value();
+      split.test = std::move(test).value();
+    } else {
+      split.train = options.data->Subset(partitions[p].train);
+      split.test = options.data->Subset(partitions[p].test);
+    }
+    const size_t n = split.test.num_rows();
+    const int32_t l = result.classes;
+
+    // 2. Forest, vote matrix, full vote and the alpha = 1 trees.
+    TrainOptions train = options.train;
+    train.seed = DeriveSeed(options.seed, 0x666F72657374, p);
+    train.progress = nullptr;
+    Result<Forest> forest_or = Train(split.train, train);
+    if (!forest_or.ok()) return forest_or.status();
+    const Forest& forest = forest_or.value();
+    const int32_t T = forest.num_trees();
+    const std::vector<int32_t> votes = VoteMatrix(forest, split.test);
+    const std::vector<int32_t>& truth = split.test.labels();
+    const std::vector<int32_t> full = MajorityOfFirst(votes, n, T, l, T);
+    size_t wrong = 0;
+    for (size_t r = 0; r < n; ++r) wrong += full[r] != truth[r];
+    full_error.push_back(100.0 * wrong / n);
+    oob_error.push_back(100.0 * forest.oob_error());
+
+    HaltingTableOptions a1_options;
+    a1_options.rule = HaltingRule::kAlpha1;
+    a1_options.num_trees = T;
+    a1_options.num_classes = l;
+    a1_options.alpha = 1.0;
+    Result<HaltingTable> a1_table = BuildHaltingTable(a1_options);
+    if (!a1_table.ok()) return a1_table.status();
+    Result<SequentialVoteResult> a1 = PredictSequentialFromMatrix(a1_table.value(), votes, n, T);
+    if (!a1.ok()) return a1.status();
+    const std::vector<int32_t>& a1_trees = a1.value().trees_used;
+    double a1_sum = 0;
+    for (int32_t t : a1_trees) a1_sum += t;
+    full_a1.push_back(a1_sum / n);
+
+    // 3. Optional proxy of the infinite ensemble: independent seed.
+    std::vector<int32_t> proxy_labels;
+    if (options.proxy_trees > 0) {
+      TrainOptions big = train;
+      big.num_trees = options.proxy_trees;
+      big.seed = DeriveSeed(options.seed, 0x70726F7879, p);
+      Result<Forest> proxy = Train(split.train, big);
+      if (!proxy.ok()) return proxy.status();
+      proxy_labels = ForestLabels(proxy.value(), split.test);
+      size_t pw = 0;
+      for (size_t r = 0; r < n; ++r) pw += proxy_labels[r] != truth[r];
+      proxy_error.push_back(100.0 * pw / n);
+    }
+
+    // 4. The data prior for predictions from training data alone.
+    Result<Prior> data_prior =
+        PriorForForest(forest, l <= 4 ? HaltingRule::kHyper : HaltingRule::kOneDir, T);
+    if (!data_prior.ok()) return data_prior.status();
+
+    // 5. Every rule: prior once, then a table per alpha.
+    for (size_t i = 0; i < num_rules; ++i) {
+      const HaltingRule rule = options.rules[i];
+      if (!result.rules[result.RuleIndex(0, i, num_rules)].available) continue;
+      Result<Prior> prior = Prior::Uniform(l);
+      if (RuleNeedsPrior(rule)) prior = PriorForForest(forest, rule, T);
+      auto mark_unavailable = [&](const Status& why) {
+        for (size_t a = 0; a < num_alphas; ++a) {
+          RuleResult& rr = result.rules[result.RuleIndex(a, i, num_rules)];
+          rr.available = false;
+          rr.note = why.ToString();
+          rr.partitions.clear();
+        }
+      };
+      if (!prior.ok()) {
+        if (!IsUnsupported(prior.status())) return prior.status();
+        mark_unavailable(prior.status());
+        continue;
+      }
+      for (size_t a = 0; a < num_alphas; ++a) {
+        RuleResult& rr = result.rules[result.RuleIndex(a, i, num_rules)];
+        HaltingTableOptions t_options;
+        t_options.rule = rule;
+        t_options.num_trees = T;
+        t_options.num_classes = l;
+        t_options.alpha = options.alphas[a];
+        Result<HaltingTable> table =
+            BuildHaltingTable(t_options, RuleNeedsPrior(rule) ? &prior.value() : nullptr);
+        if (!table.ok()) {
+          if (!IsUnsupported(table.status())) return table.status();
+          mark_unavailable(table.status());
+          break;
+        }
+        Result<RuleStats<double>> m =
+            MeasureRule(table.value(), votes, n, T, l, truth, a1_trees, proxy_labels);
+        if (!m.ok()) return m.status();
+        RuleStats<double> stats = m.value();
+        Result<CostEstimate> expected = Status::Error(StatusCode::kLimitExceeded, "l > 4");
+        if (l <= 4) {
+          expected = ExactCostByRecursion(table.value(), data_prior.value());
+          rr.expected_method = "exact";
+        }
+        if (!expected.ok()) {
+          expected = MonteCarloCost(table.value(), data_prior.value(), options.monte_carlo_samples,
+                                    DeriveSeed(options.seed, 0x6D63, p));
+          rr.expected_method = "monte_carlo";
+        }
+        if (expected.ok()) {
+          stats.expected_trees = expected.value().expected_trees;
+          stats.expected_disagreement = 100.0 * expected.value().disagreement;
+        } else {
+          rr.expected_method = "unavailable: " + expected.status().ToString();
+        }
+        rr.partitions.push_back(stats);
+      }
+    }
+    if (options.progress && !options.progress(p + 1, total)) return Invalid("cancelled");
+  }
+
+  result.full_error = Aggregate(full_error);
+  result.full_trees_alpha1 = Aggregate(full_a1);
+  result.oob_error = Aggregate(oob_error);
+  result.proxy_error = Aggregate(proxy_error);
+  if (proxy_error.empty()) result.proxy_error = MeanStd{kNaN, kNaN, 0};
+  for (RuleResult& rr : result.rules) {
+    if (!rr.available) continue;
+    for (const auto& field : RuleStatFields<double>()) {
+      std::vector<double> values;
+      values.reserve(rr.partitions.size());
+      for (const RuleStats<double>& ps : rr.partitions) values.push_back(ps.*(field.second));
+      // The MeanStd member with the same name sits at the same position in the field list.
+      for (const auto& out : RuleStatFields<MeanStd>()) {
+        if (out.first == field.first) rr.summary.*(out.second) = Aggregate(values);
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace urnforest

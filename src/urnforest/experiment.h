@@ -1,0 +1,192 @@
+#pragma once
+// The experiment harness (issue 4): for every partition of a protocol, train an ensemble, vote every
+// test row with all T trees once (a vote matrix), then run each halting rule's sequential vote from
+// that matrix and measure it against the full vote, the truth and (optionally) a large proxy
+// ensemble; aggregate mean and standard deviation over partitions.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "urnforest/dataset.h"
+#include "urnforest/forest.h"
+#include "urnforest/halting_rule.h"
+#include "urnforest/halting_table.h"
+#include "urnforest/status.h"
+
+namespace urnforest {
+
+/// How partitions are made.
+enum class ProtocolKind : int32_t {
+  kKFold = 0,      ///< Repeated (stratified) k-fold CV of ExperimentOptions::data (protocol.h).
+  kHoldout = 1,    ///< Repeated holdout of ExperimentOptions::data (protocol.h).
+  kSynthetic = 2,  ///< Per repetition a fresh training sample of train_rows and test sample of
+                   ///< test_rows from ExperimentOptions::generator (generators.h).
+};
+
+/// Progress of a run: called before the first partition (done = 0) and after each one.
+/// Returning false cancels the run (kInvalidArgument "cancelled").
+using ExperimentProgressFn = std::function<bool(int32_t done, int32_t total)>;
+
+/// What to run. Every field has a default; the data source is required.
+struct ExperimentOptions {
+  /// Real data for kKFold / kHoldout (labels required). Not owned; must outlive the call.
+  const Dataset* data = nullptr;
+  /// Generator name for kSynthetic (GeneratorNames()).
+  std::string generator;
+  std::string dataset_name;  ///< Reported as-is (e.g. the file's base name).
+  ProtocolKind protocol = ProtocolKind::kKFold;
+  int32_t folds = 10;                 ///< kKFold: k.
+  int32_t repeats = 10;               ///< Repetitions of any protocol (k-fold: 10 x k partitions).
+  double test_fraction = 1.0 / 3.0;   ///< kHoldout.
+  bool stratified = true;             ///< kKFold and kHoldout (see protocol.h).
+  size_t train_rows = 300;            ///< kSynthetic.
+  size_t test_rows = 1000;            ///< kSynthetic.
+  /// Ensemble, num_trees (T), mtry, ... The seed and progress fields are ignored: partition p trains
+  /// with a seed derived from (seed, p).
+  TrainOptions train;
+  /// Target confidences; every rule is evaluated at every alpha on the same forests (alpha1
+  /// ignores it). Each in (0, 1].
+  std::vector<double> alphas = {0.99};
+  std::vector<HaltingRule> rules = {HaltingRule::kAlpha1, HaltingRule::kSiba, HaltingRule::kHyper};
+  uint64_t seed = 1;  ///< Partitions, synthetic samples and forests all derive from it.
+  /// > 0: also train an independent ensemble of this many trees (seed 002's 10,000-tree proxy of the
+  /// infinite ensemble) per partition and report agreement with it. Expensive.
+  int32_t proxy_trees = 0;
+  /// Draws of the Monte Carlo prediction used when the exact one is unavailable (l > 4).
+  int64_t monte_carlo_samples = 20000;
+  ExperimentProgressFn progress;
+};
+
+/// Mean and sample standard deviation (n - 1 denominator; 0 for one value) over the partitions
+/// where a metric is defined; NaN when it is defined nowhere.
+struct MeanStd {
+  double mean = 0.0;
+  double std = 0.0;
+  int32_t count = 0;  ///< Partitions that contributed.
+};
+
+/// The metrics of one rule at one alpha. V = double for one partition (NaN = undefined there),
+/// V = MeanStd for the aggregate. Errors, disagreements and coverages are in percent of the test
+/// rows; trees are counts; speed-ups are ratios.
+template <typename V>
+struct RuleStats {
+  V error{};               ///< Halted label != true label.
+  V disagreement{};        ///< Halted label != full T-tree vote (ties: lowest class index).
+  V trees{};               ///< Mean trees queried per row.
+  V trees_alpha1{};        ///< Mean trees the alpha = 1 rule queries on the same rows.
+  V speedup_vs_alpha1{};   ///< Mean over rows of trees_alpha1(x) / trees(x) (the thesis's).
+  V speedup_vs_T{};        ///< Mean over rows of T / trees(x).
+  V speedup_ratio_of_means_vs_alpha1{};  ///< trees_alpha1 / trees.
+  V speedup_ratio_of_means_vs_T{};       ///< T / trees.
+  V coverage{};            ///< Rows halted before the T-th vote.
+  /// Rows where the rule's condition holds by the T-th vote (seed 002's "halted within T",
+  /// %inst); coverage plus the rows certified exactly at T.
+  V certified{};
+  /// Predicted from the training data alone: the rule's table averaged over the out-of-bag prior
+  /// (smoothed histogram for l <= 4, exact; fitted Dirichlet + Monte Carlo beyond).
+  V expected_trees{};
+  V expected_disagreement{};
+  V fixed_trees{};         ///< k = ceil(trees): a fixed sub-ensemble of the same mean cost.
+  V fixed_error{};         ///< Majority of the first k trees != truth.
+  V fixed_disagreement{};  ///< Majority of the first k trees != full vote.
+  V trees_halted{};        ///< Mean trees over the certified rows.
+  V error_halted{};        ///< Error over the certified rows.
+  // With a proxy ensemble only (NaN otherwise), over the certified rows except proxy_disagreement:
+  V proxy_disagreement{};         ///< Halted label != proxy label, all rows.
+  V proxy_disagreement_halted{};  ///< Seed 002's "Dis IB".
+  V fixed_proxy_disagreement_halted{};  ///< Seed 002's "Dis FS": first ceil(trees_halted) trees.
+  V fixed_error_halted{};               ///< Seed 002's "Err FS".
+  V proxy_error_halted{};               ///< Seed 002's "Err inf".
+};
+
+/// Names (the CLI's JSON keys) and members of RuleStats, in declaration order.
+template <typename V>
+const std::vector<std::pair<const char*, V RuleStats<V>::*>>& RuleStatFields() {
+  using S = RuleStats<V>;
+  static const std::vector<std::pair<const char*, V S::*>> kFields = {
+      {"error", &S::error},
+      {"disagreement", &S::disagreement},
+      {"trees", &S::trees},
+      {"trees_alpha1", &S::trees_alpha1},
+      {"speedup_vs_alpha1", &S::speedup_vs_alpha1},
+      {"speedup_vs_T", &S::speedup_vs_T},
+      {"speedup_ratio_of_means_vs_alpha1", &S::speedup_ratio_of_means_vs_alpha1},
+      {"speedup_ratio_of_means_vs_T", &S::speedup_ratio_of_means_vs_T},
+      {"coverage", &S::coverage},
+      {"certified", &S::certified},
+      {"expected_trees", &S::expected_trees},
+      {"expected_disagreement", &S::expected_disagreement},
+      {"fixed_trees", &S::fixed_trees},
+      {"fixed_error", &S::fixed_error},
+      {"fixed_disagreement", &S::fixed_disagreement},
+      {"trees_halted", &S::trees_halted},
+      {"error_halted", &S::error_halted},
+      {"proxy_disagreement", &S::proxy_disagreement},
+      {"proxy_disagreement_halted", &S::proxy_disagreement_halted},
+      {"fixed_proxy_disagreement_halted", &S::fixed_proxy_disagreement_halted},
+      {"fixed_error_halted", &S::fixed_error_halted},
+      {"proxy_error_halted", &S::proxy_error_halted},
+  };
+  return kFields;
+}
+
+/// One rule at one alpha.
+struct RuleResult {
+  HaltingRule rule = HaltingRule::kSiba;
+  double alpha = 0.99;
+  /// False when the rule cannot run on this problem (e.g. hyper with more than 4 classes,
+  /// optimal with more than 3): `note` then holds the reason and the stats are empty.
+  bool available = true;
+  std::string note;
+  /// How expected_* were computed: "exact" (l <= 4) or "monte_carlo".
+  std::string expected_method;
+  RuleStats<MeanStd> summary;
+  std::vector<RuleStats<double>> partitions;  ///< One entry per partition, in partition order.
+};
+
+/// Everything a run measured.
+struct ExperimentResult {
+  std::string dataset;
+  size_t rows = 0;        ///< Rows of the real data set, or train_rows + test_rows (synthetic).
+  int32_t features = 0;
+  int32_t classes = 0;
+  int32_t partitions = 0;
+  int32_t trees = 0;      ///< T.
+  int32_t mtry = 0;       ///< Candidate features per node actually used.
+  MeanStd full_error;     ///< Full T-tree vote, percent.
+  MeanStd full_trees_alpha1;  ///< Mean trees under the alpha = 1 rule (seed 000's "RF*").
+  MeanStd oob_error;          ///< Forest::oob_error, percent.
+  MeanStd proxy_error;        ///< Proxy ensemble's test error, percent (count 0 without proxy).
+  /// Alpha-major: for each alpha in options.alphas, one entry per rule in options.rules order.
+  std::vector<RuleResult> rules;
+  /// Index into `rules` of (alpha index, rule index).
+  size_t RuleIndex(size_t alpha_index, size_t rule_index, size_t num_rules) const {
+    return alpha_index * num_rules + rule_index;
+  }
+};
+
+/// Runs the experiment. Fails with kInvalidArgument (no or unlabeled data, unknown generator,
+/// bad protocol numbers, alpha outside (0, 1], no rules, "cancelled"), or with the first failure
+/// of training, table building or prediction (a rule that is merely unsupported for the problem's
+/// class count is reported as unavailable instead).
+Result<ExperimentResult> RunExperiment(const ExperimentOptions& options);
+
+/// Metrics of one partition from a precomputed vote matrix (exposed for tests and for callers that
+/// bring their own ensembles): votes[row * num_trees + tree] in [0, num_classes); truth has one
+/// label per row; proxy_labels is empty or has one label per row. `table` is the rule's table,
+/// `alpha1_trees` the per-row trees of the alpha = 1 rule. expected_* are left NaN.
+Result<RuleStats<double>> MeasureRule(const HaltingTable& table,
+                                      const std::vector<int32_t>& votes, size_t num_rows,
+                                      int32_t num_trees, int32_t num_classes,
+                                      const std::vector<int32_t>& truth,
+                                      const std::vector<int32_t>& alpha1_trees,
+                                      const std::vector<int32_t>& proxy_labels);
+
+/// Majority of the first k trees of every row of a vote matrix (ties: lowest class index).
+std::vector<int32_t> MajorityOfFirst(const std::vector<int32_t>& votes, size_t num_rows,
+                                     int32_t num_trees, int32_t num_classes, int32_t k);
+
+}  // namespace urnforest
