@@ -29,6 +29,9 @@ struct RuleSetup {
   /// whatever the rule (smoothed histogram for l <= 4, a fitted Dirichlet beyond): predictions from
   /// training data alone. Without a model: the table's prior.
   Prior data_prior;
+  /// With --model: every training row's OOB tally rescaled to T (the empirical prior used for the
+  /// Monte Carlo prediction when l > 4, where the histogram prior is unavailable).
+  std::vector<int32_t> oob_tallies;
 };
 
 Result<RuleSetup> ReadRuleSetup(const Args& args) {
@@ -60,6 +63,9 @@ Result<RuleSetup> ReadRuleSetup(const Args& args) {
       setup.prior = std::move(prior).value();
       setup.has_prior = true;
     }
+    Result<std::vector<int32_t>> tallies = RescaledOobTallies(
+        forest.value().oob_votes(), setup.classes, setup.trees);
+    if (tallies.ok()) setup.oob_tallies = std::move(tallies).value();
     Result<Prior> data_prior = PriorForForest(
         forest.value(), setup.classes <= 4 ? HaltingRule::kHyper : HaltingRule::kOneDir,
         setup.trees);
@@ -293,8 +299,13 @@ Status RunExpected(int argc, char** argv, Output& out) {
     }
   } else {
     exact = ExactCostOverPrior(h, setup.data_prior);
-    monte_carlo =
-        MonteCarloCost(h, setup.data_prior, samples.value(), static_cast<uint64_t>(seed.value()));
+    if (setup.classes > 4 && !setup.oob_tallies.empty()) {
+      monte_carlo = MonteCarloCostOverTallies(h, setup.oob_tallies, samples.value(),
+                                              static_cast<uint64_t>(seed.value()));
+    } else {
+      monte_carlo = MonteCarloCost(h, setup.data_prior, samples.value(),
+                                   static_cast<uint64_t>(seed.value()));
+    }
     if (!exact.ok() && !monte_carlo.ok()) return exact.status();
   }
 

@@ -187,6 +187,51 @@ Result<CostEstimate> MonteCarloCostForFinalTally(const HaltingTable& table,
   return out;
 }
 
+Result<CostEstimate> MonteCarloCostOverTallies(const HaltingTable& table,
+                                               const std::vector<int32_t>& tallies,
+                                               int64_t samples, uint64_t seed) {
+  const int32_t l = table.num_classes();
+  const int32_t T = table.num_trees();
+  if (samples < 1) return Status::Error(StatusCode::kInvalidArgument, "samples must be >= 1");
+  if (tallies.empty() || tallies.size() % static_cast<size_t>(l) != 0) {
+    return Status::Error(StatusCode::kShapeMismatch,
+                         "tallies must hold a positive multiple of the table's classes");
+  }
+  const size_t count = tallies.size() / l;
+  for (size_t i = 0; i < count; ++i) {
+    int64_t sum = 0;
+    for (int32_t c = 0; c < l; ++c) {
+      if (tallies[i * l + c] < 0) {
+        return Status::Error(StatusCode::kShapeMismatch, "a tally has a negative count");
+      }
+      sum += tallies[i * l + c];
+    }
+    if (sum != T) {
+      return Status::Error(StatusCode::kShapeMismatch,
+                           "tally " + std::to_string(i) + " sums to " + std::to_string(sum) +
+                               ", the table has " + std::to_string(T) + " trees");
+    }
+  }
+  internal::DetRng rng(seed);
+  std::vector<int32_t> f(l), t(l);
+  double trees = 0.0, dis = 0.0;
+  for (int64_t i = 0; i < samples; ++i) {
+    size_t pick = static_cast<size_t>(rng.Uniform() * static_cast<double>(count));
+    if (pick >= count) pick = count - 1;
+    f.assign(tallies.begin() + pick * l, tallies.begin() + (pick + 1) * l);
+    int32_t used;
+    bool d;
+    RunOnce(table, f, FullLabel(f), &rng, &t, &used, &d);
+    trees += used;
+    dis += d ? 1.0 : 0.0;
+  }
+  CostEstimate out;
+  out.expected_trees = trees / samples;
+  out.disagreement = dis / samples;
+  out.samples = samples;
+  return out;
+}
+
 Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prior, int64_t samples,
                                     uint64_t seed) {
   const int32_t l = table.num_classes();

@@ -268,6 +268,49 @@ Result<Prior> FitDirichletMixturePrior(const std::vector<uint32_t>& oob_votes,
   return Prior::Mixture(std::move(components));
 }
 
+// Largest-remainder rounding of T * v / sum(v) (sum > 0), exact in integers; ties of the remainders
+// go to the lower class index. `rem` is scratch of l entries.
+void RescaleTally(const uint32_t* v, int32_t l, int32_t T, int32_t* tally, uint64_t* rem) {
+  uint64_t total = 0;
+  for (int32_t c = 0; c < l; ++c) total += v[c];
+  int64_t assigned = 0;
+  for (int32_t c = 0; c < l; ++c) {
+    uint64_t num = static_cast<uint64_t>(T) * v[c];
+    tally[c] = static_cast<int32_t>(num / total);
+    rem[c] = num % total;
+    assigned += tally[c];
+  }
+  for (int64_t left = T - assigned; left > 0; --left) {
+    int32_t best = 0;
+    for (int32_t c = 1; c < l; ++c)
+      if (rem[c] > rem[best]) best = c;
+    ++tally[best];
+    rem[best] = 0;
+  }
+}
+
+Result<std::vector<int32_t>> RescaledOobTallies(const std::vector<uint32_t>& oob_votes,
+                                                int32_t num_classes, int32_t num_trees) {
+  Status s = CheckVotes(oob_votes, num_classes);
+  if (!s.ok()) return s;
+  if (num_trees < 1) return Invalid("num_trees must be >= 1");
+  const int32_t l = num_classes;
+  const size_t rows = oob_votes.size() / l;
+  std::vector<int32_t> out;
+  std::vector<uint64_t> rem(l);
+  std::vector<int32_t> tally(l);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint32_t* v = &oob_votes[r * l];
+    uint64_t total = 0;
+    for (int32_t c = 0; c < l; ++c) total += v[c];
+    if (total == 0) continue;
+    RescaleTally(v, l, num_trees, tally.data(), rem.data());
+    out.insert(out.end(), tally.begin(), tally.end());
+  }
+  if (out.empty()) return Invalid("no training row has out-of-bag votes");
+  return out;
+}
+
 Result<Prior> HistogramPriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
                                     int32_t num_trees, const PriorFitOptions& options) {
   Status s = CheckVotes(oob_votes, num_classes);
@@ -293,21 +336,7 @@ Result<Prior> HistogramPriorFromOob(const std::vector<uint32_t>& oob_votes, int3
     for (int32_t c = 0; c < l; ++c) total += v[c];
     if (total == 0) continue;
     ++used;
-    // Largest-remainder rounding of T * v / total, exact in integers.
-    int64_t assigned = 0;
-    for (int32_t c = 0; c < l; ++c) {
-      uint64_t num = static_cast<uint64_t>(T) * v[c];
-      tally[c] = static_cast<int32_t>(num / total);
-      rem[c] = num % total;
-      assigned += tally[c];
-    }
-    for (int64_t left = T - assigned; left > 0; --left) {
-      int32_t best = 0;
-      for (int32_t c = 1; c < l; ++c)
-        if (rem[c] > rem[best]) best = c;
-      ++tally[best];
-      rem[best] = 0;
-    }
+    RescaleTally(v, l, T, tally.data(), rem.data());
     hist[comp.Rank(tally.data())] += 1.0;
   }
   if (used == 0) return Invalid("no training row has out-of-bag votes");

@@ -47,6 +47,15 @@ Result<CostEstimate> ExactCostByRecursion(const HaltingTable& table, const Prior
 Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prior, int64_t samples,
                                     uint64_t seed = 1);
 
+/// Monte Carlo over an empirical set of final tallies (e.g. RescaledOobTallies): each draw takes
+/// a tally uniformly from `tallies` (tallies.size() / l of them, each summing to table.num_trees())
+/// and queries a random permutation of its votes. Non-parametric and valid for any number of
+/// classes: the CLI and the experiment harness use it to predict the cost for l > 4, where the
+/// histogram prior is not available. Fails with kShapeMismatch on bad sizes or sums.
+Result<CostEstimate> MonteCarloCostOverTallies(const HaltingTable& table,
+                                               const std::vector<int32_t>& tallies,
+                                               int64_t samples, uint64_t seed = 1);
+
 /// Monte Carlo for one final tally (random permutations of its votes).
 Result<CostEstimate> MonteCarloCostForFinalTally(const HaltingTable& table,
                                                  const std::vector<int32_t>& final_tally,

@@ -101,6 +101,12 @@ Result<Prior> FitDirichletMixturePrior(const std::vector<uint32_t>& oob_votes,
 Result<Prior> HistogramPriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
                                     int32_t num_trees, const PriorFitOptions& options = {});
 
+/// The out-of-bag tally of every training row with at least one OOB vote, rescaled to `num_trees`
+/// votes by largest-remainder rounding (as the hyper histogram does), row after row:
+/// out[i * l + c]. Any number of classes. Fails like HistogramPriorFromOob (no usable row).
+Result<std::vector<int32_t>> RescaledOobTallies(const std::vector<uint32_t>& oob_votes,
+                                                int32_t num_classes, int32_t num_trees);
+
 /// The prior a rule needs: uniform for siba/alpha1/infinite, hyper -> histogram (also used by
 /// optimal), 1dir -> Dirichlet, ndir -> mixture.
 Result<Prior> PriorForRule(HaltingRule rule, const std::vector<uint32_t>& oob_votes,

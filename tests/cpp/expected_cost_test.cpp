@@ -85,3 +85,34 @@ TEST_CASE("Exact cost rejects a final tally that does not sum to T", "[cost][err
   REQUIRE(ExactCostForFinalTally(siba, {50, 50}).status().code ==
           urnforest::StatusCode::kShapeMismatch);
 }
+
+TEST_CASE("Monte Carlo over empirical tallies matches the exact cost of those tallies", "[expected]") {
+  HaltingTableOptions o;
+  o.rule = HaltingRule::kSiba;
+  o.num_trees = 101;
+  o.alpha = 0.99;
+  auto table = BuildHaltingTable(o);
+  REQUIRE(table.ok());
+  // Two final tallies, equally likely: the average of their exact costs.
+  const std::vector<int32_t> tallies = {90, 11, 60, 41};
+  auto a = ExactCostForFinalTally(table.value(), {90, 11});
+  auto b = ExactCostForFinalTally(table.value(), {60, 41});
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  const double exact = 0.5 * (a.value().expected_trees + b.value().expected_trees);
+  auto mc = urnforest::MonteCarloCostOverTallies(table.value(), tallies, 200000, 7);
+  REQUIRE(mc.ok());
+  REQUIRE(mc.value().expected_trees == Approx(exact).epsilon(0.01));
+  REQUIRE(urnforest::MonteCarloCostOverTallies(table.value(), {90, 10}, 10).status().code ==
+          urnforest::StatusCode::kShapeMismatch);
+}
+
+TEST_CASE("Rescaled OOB tallies sum to T for any number of classes", "[expected][prior]") {
+  const std::vector<uint32_t> oob = {3, 0, 1, 0, 0,  0, 0, 0, 0, 0,  1, 1, 1, 1, 33};
+  auto tallies = urnforest::RescaledOobTallies(oob, 5, 101);
+  REQUIRE(tallies.ok());
+  REQUIRE(tallies.value().size() == 10);  // The row without OOB votes is skipped.
+  // 101 * (1,1,1,1,33) / 37 = 2.73 x 4 and 90.08: three leftover votes go to the largest
+  // remainders (27 each), ties to the lower class index.
+  REQUIRE(tallies.value() == std::vector<int32_t>{76, 0, 25, 0, 0, 3, 3, 3, 2, 90});
+}
