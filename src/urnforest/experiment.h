@@ -141,7 +141,8 @@ struct RuleResult {
   /// optimal with more than 3): `note` then holds the reason and the stats are empty.
   bool available = true;
   std::string note;
-  /// How expected_* were computed: "exact" (l <= 4) or "monte_carlo".
+  /// How expected_* were computed: "exact" (l <= 4), "monte_carlo_oob_tallies" (l > 4: Monte Carlo
+  /// over the training rows' rescaled OOB tallies) or "monte_carlo" (fallback: fitted prior).
   std::string expected_method;
   RuleStats<MeanStd> summary;
   std::vector<RuleStats<double>> partitions;  ///< One entry per partition, in partition order.

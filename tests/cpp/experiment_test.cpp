@@ -167,7 +167,7 @@ TEST_CASE("RunExperiment cross-validates a data set and marks rules the class co
   REQUIRE(run.value().partitions == 4);
   REQUIRE(run.value().classes == 10);
   REQUIRE(run.value().rules[0].available);
-  REQUIRE(run.value().rules[0].expected_method == "monte_carlo");
+  REQUIRE(run.value().rules[0].expected_method == "monte_carlo_oob_tallies");
   REQUIRE_FALSE(run.value().rules[1].available);
   REQUIRE(run.value().rules[2].available);
 }
