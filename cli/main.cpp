@@ -17,8 +17,9 @@ struct CommandEntry {
 
 const CommandEntry kCommands[] = {
     {"train", urnforest::cli::RunTrain,
-     "--data FILE.csv [--target NAME] [--ensemble rf|bagging|adaboost] [--boosting resample|reweight] "
+     "--data FILE.csv [--target NAME] [--ensemble rf|bagging|adaboost|voteboost] [--boosting resample|reweight] "
      "[--trees N] [--mtry N] [--max-depth D] [--min-leaf N] [--seed S] --out MODEL"},
+    {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
