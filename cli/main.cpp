@@ -42,6 +42,9 @@ const CommandEntry kCommands[] = {
     {"experiment", nullptr,
      "  [--alpha 0.99[,A2...]] [--rules alpha1,siba,hyper,1dir,ndir,infinite,optimal] [--seed S]"},
     {"experiment", nullptr, "  [--proxy-trees N] [--samples N] [--quiet]"},
+    {"experiment", nullptr,
+     "  [--ensemble adaboost|voteboost --emphasis A|cv --base random|unpruned|stump --cv-trees N "
+     "--max-depth D] [--noise 0.2]"},
 };
 
 void PrintUsage(FILE* stream) {
