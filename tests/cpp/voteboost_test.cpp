@@ -7,7 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include "urnforest/forest.h"
+#include "urnforest/experiment.h"
 #include "urnforest/generators.h"
+#include "urnforest/label_noise.h"
 #include "urnforest/voteboost.h"
 
 using namespace urnforest;
@@ -234,4 +236,45 @@ TEST_CASE("Emphasis CV picks the emphasis that lets stumps build a band no singl
   REQUIRE(s.value().cv_error[1] > 25.0);
   REQUIRE(s.value().cv_error[2] < 15.0);
   REQUIRE(s.value().chosen == 40.0);
+}
+
+TEST_CASE("FlipLabels flips exactly the requested fraction of training labels, seeded", "[voteboost][noise]") {
+  const Dataset d = TwonormData(200, 5);
+  std::vector<size_t> flipped;
+  Result<Dataset> noisy = FlipLabels(d, 0.2, 9, &flipped);
+  REQUIRE(noisy.ok());
+  REQUIRE(flipped.size() == 40);
+  size_t changed = 0;
+  for (size_t r = 0; r < 200; ++r) changed += noisy.value().labels()[r] != d.labels()[r];
+  REQUIRE(changed == 40);
+  for (size_t r : flipped) REQUIRE(noisy.value().labels()[r] == 1 - d.labels()[r]);
+  REQUIRE(noisy.value().value(17, 3) == d.value(17, 3));
+  Result<Dataset> again = FlipLabels(d, 0.2, 9);
+  REQUIRE(again.ok());
+  REQUIRE(again.value().labels() == noisy.value().labels());
+  REQUIRE(FlipLabels(d, 1.5, 9).status().code == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("The experiment harness runs vote-boosting with CV emphasis on noisy training labels",
+          "[voteboost][experiment]") {
+  ExperimentOptions o;
+  o.protocol = ProtocolKind::kSynthetic;
+  o.generator = "twonorm";
+  o.train_rows = 120;
+  o.test_rows = 200;
+  o.repeats = 2;
+  o.train.ensemble = EnsembleKind::kVoteBoost;
+  o.train.num_trees = 21;
+  o.rules = {HaltingRule::kSiba};
+  o.label_noise = 0.2;
+  o.select_emphasis = true;
+  o.emphasis_cv.grid = {0.5, 1.0, 5.0};
+  o.emphasis_cv.num_trees = 11;
+  o.emphasis_cv.folds = 5;
+  Result<ExperimentResult> r = RunExperiment(o);
+  REQUIRE(r.ok());
+  REQUIRE(r.value().emphasis.size() == 2);
+  for (double a : r.value().emphasis) REQUIRE((a == 0.5 || a == 1.0 || a == 5.0));
+  REQUIRE(r.value().full_error.mean < 30.0);
+  REQUIRE(r.value().rules[0].summary.disagreement.mean <= 5.0);
 }
