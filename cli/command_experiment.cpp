@@ -1,5 +1,6 @@
 // CLI command `experiment`: the harness of src/urnforest/experiment.h on a CSV file or a synthetic
 // problem, with the papers' protocols (issue 4).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "args.h"
+#include "voteboost_args.h"
 #include "command.h"
 #include "model_file.h"
 #include "urnforest/experiment.h"
@@ -84,7 +86,9 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(
       argc, argv, 2,
       {"data", "target", "train", "test", "ensemble", "trees", "mtry", "mtry-rule", "alpha",
-       "rules", "folds", "repeats", "holdout", "seed", "proxy-trees", "samples"},
+       "rules", "folds", "repeats", "holdout", "seed", "proxy-trees", "samples",
+       // issue 6 (vote-boosting)
+       "emphasis", "emphasis-b", "base", "noise", "cv-trees", "max-depth"},
       {"json", "unstratified", "quiet"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -153,9 +157,38 @@ Status RunExperiment(int argc, char** argv, Output& out) {
     options.train.ensemble = EnsembleKind::kRandomForest;
   } else if (ensemble == "bagging") {
     options.train.ensemble = EnsembleKind::kBagging;
+  } else if (ensemble == "adaboost") {
+    options.train.ensemble = EnsembleKind::kAdaBoost;
+  } else if (ensemble == "voteboost") {
+    options.train.ensemble = EnsembleKind::kVoteBoost;
   } else {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "option --ensemble must be rf or bagging, got '" + ensemble + "'");
+                         "option --ensemble must be rf, bagging, adaboost or voteboost, got '" +
+                             ensemble + "'");
+  }
+  // Issue 6: vote-boosting options and label noise.
+  {
+    const bool vb = options.train.ensemble == EnsembleKind::kVoteBoost;
+    if (!vb && (args.Has("emphasis") || args.Has("emphasis-b") || args.Has("base") ||
+                args.Has("cv-trees"))) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "options --emphasis, --emphasis-b, --base and --cv-trees need "
+                           "--ensemble voteboost");
+    }
+    if (vb) {
+      Status parsed_vb =
+          ParseVoteBoostArgs(args, &options.train.voteboost, &options.select_emphasis);
+      if (!parsed_vb.ok()) return parsed_vb;
+      Result<int64_t> cv_trees = args.Int("cv-trees", 0, 0, TrainOptions::kMaxTrees);
+      if (!cv_trees.ok()) return cv_trees.status();
+      options.emphasis_cv.num_trees = static_cast<int32_t>(cv_trees.value());
+    }
+    Result<double> noise = args.Real("noise", 0.0, 0.0, 1.0);
+    if (!noise.ok()) return noise.status();
+    options.label_noise = noise.value();
+    Result<int64_t> depth = args.Int("max-depth", 0, 0, 100000);
+    if (!depth.ok()) return depth.status();
+    options.train.max_depth = static_cast<int32_t>(depth.value());
   }
   Result<int64_t> trees = args.Int("trees", 101, 1, TrainOptions::kMaxTrees);
   if (!trees.ok()) return trees.status();
@@ -248,6 +281,22 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   json.Key("alphas").DoubleArray(options.alphas);
   json.Key("seed").Int(static_cast<int64_t>(options.seed));
   if (options.proxy_trees > 0) json.Key("proxy_trees").Int(options.proxy_trees);
+  // Issue 6 (vote-boosting, label noise).
+  json.Key("noise").Double(options.label_noise);
+  if (options.train.max_depth > 0) json.Key("max_depth").Int(options.train.max_depth);
+  if (options.train.ensemble == EnsembleKind::kVoteBoost) {
+    json.Key("base").String(VoteBoostBaseName(options.train.voteboost.base));
+    json.Key("emphasis_mode").String(options.select_emphasis ? "cv" : "fixed");
+    if (options.select_emphasis && options.emphasis_cv.num_trees > 0) {
+      json.Key("cv_trees").Int(options.emphasis_cv.num_trees);
+    }
+    json.Key("emphasis").DoubleArray(r.emphasis);
+    std::vector<double> sorted = r.emphasis;
+    std::sort(sorted.begin(), sorted.end());
+    const size_t m = sorted.size();
+    json.Key("emphasis_median")
+        .Double(m == 0 ? 0.0 : (m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2])));
+  }
   json.Key("seconds").Double(seconds);
   json.Key("full").BeginObject();
   json.Key("error");
@@ -259,6 +308,10 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   json.Key("ensemble_trees").Int(r.trees);
   json.Key("oob_error");
   WriteMeanStd(json, r.oob_error);
+  if (r.weighted_error.count > 0) {  // issue 6: AdaBoost's weighted vote
+    json.Key("weighted_error");
+    WriteMeanStd(json, r.weighted_error);
+  }
   if (r.proxy_error.count > 0) {
     json.Key("proxy_error");
     WriteMeanStd(json, r.proxy_error);

@@ -9,7 +9,9 @@
 #include "urnforest/forest_halting.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest.h"
+#include "urnforest/voteboost.h"
 #include "urnforest/weighted_vote.h"
+#include "voteboost_args.h"
 
 namespace urnforest::cli {
 namespace {
@@ -20,6 +22,8 @@ const char* EnsembleName(EnsembleKind kind) {
       return "bagging";
     case EnsembleKind::kAdaBoost:
       return "adaboost";
+    case EnsembleKind::kVoteBoost:
+      return "voteboost";
     default:
       return "rf";
   }
@@ -35,7 +39,7 @@ Status RunTrain(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(
       argc, argv, 2,
       {"data", "target", "ensemble", "boosting", "trees", "mtry", "max-depth", "min-leaf", "seed",
-       "class-order", "out"},
+       "class-order", "out", "emphasis", "emphasis-b", "base"},
       {"json"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -64,9 +68,21 @@ Status RunTrain(int argc, char** argv, Output& out) {
     options.ensemble = EnsembleKind::kBagging;
   } else if (ensemble == "adaboost") {
     options.ensemble = EnsembleKind::kAdaBoost;
+  } else if (ensemble == "voteboost") {
+    options.ensemble = EnsembleKind::kVoteBoost;
   } else {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "option --ensemble must be rf, bagging or adaboost, got '" + ensemble + "'");
+                         "option --ensemble must be rf, bagging, adaboost or voteboost, got '" +
+                             ensemble + "'");
+  }
+  bool emphasis_by_cv = false;
+  if (args.Has("emphasis") || args.Has("emphasis-b") || args.Has("base")) {
+    if (options.ensemble != EnsembleKind::kVoteBoost) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "options --emphasis, --emphasis-b and --base need --ensemble voteboost");
+    }
+    Status parsed_vb = ParseVoteBoostArgs(args, &options.voteboost, &emphasis_by_cv);
+    if (!parsed_vb.ok()) return parsed_vb;
   }
   if (args.Has("boosting")) {
     const std::string boosting = args.Get("boosting", "");
@@ -102,6 +118,16 @@ Status RunTrain(int argc, char** argv, Output& out) {
   if (!data.ok()) return data.status();
 
   const auto start = std::chrono::steady_clock::now();
+  EmphasisSelection selection;
+  if (emphasis_by_cv) {
+    EmphasisCvOptions cv;
+    cv.seed = options.seed;
+    Result<EmphasisSelection> chosen = SelectEmphasisByCV(data.value(), options, cv);
+    if (!chosen.ok()) return chosen.status();
+    selection = chosen.value();
+    options.voteboost.a = selection.chosen;
+    options.voteboost.b = 0.0;
+  }
   Result<Forest> forest = Train(data.value(), options);
   const auto stop = std::chrono::steady_clock::now();
   if (!forest.ok()) return forest.status();
@@ -129,6 +155,15 @@ Status RunTrain(int argc, char** argv, Output& out) {
     out.json.Key("boosting").String(f.options().boosting == BoostingVariant::kReweight ? "reweight"
                                                                                     : "resample");
     out.json.Key("tree_weights").DoubleArray(f.tree_weights());
+  }
+  if (f.options().ensemble == EnsembleKind::kVoteBoost) {
+    out.json.Key("emphasis_a").Double(f.options().voteboost.a);
+    out.json.Key("emphasis_b").Double(f.options().voteboost.ResolvedB());
+    out.json.Key("base").String(VoteBoostBaseName(f.options().voteboost.base));
+    if (emphasis_by_cv) {
+      out.json.Key("emphasis_grid").DoubleArray(selection.grid);
+      out.json.Key("emphasis_cv_error").DoubleArray(selection.cv_error);
+    }
   }
   out.json.Key("out").String(out_path.value());
   out.json.EndObject();
@@ -191,7 +226,10 @@ Status RunPredict(int argc, char** argv, Output& out) {
       return Status::Error(StatusCode::kInvalidArgument, "option --alpha must be in (0, 1]");
     }
     SequentialVoteOptions vote_options;
-    const std::string order = args.Get("order", "generation");
+    // Vote-boosted trees are sequentially dependent: the finite-T urn rules are valid for them only
+    // when the query order is uniformly random (docs/voteboost.md), so that is their default.
+    const bool sequential_kind = f.options().ensemble == EnsembleKind::kVoteBoost;
+    const std::string order = args.Get("order", sequential_kind ? "random" : "generation");
     if (order == "random") {
       vote_options.order = QueryOrder::kRandomPerRow;
     } else if (order != "generation") {

@@ -79,7 +79,8 @@ Status RunPrune(int argc, char** argv, Output& out) {
   // Out-of-bag votes are recomputed when the data is the exact training set (else zeroed).
   const Dataset& d = data.value();
   const bool exact_training = d.num_rows() == f.train_labels().size() && d.labels() == f.train_labels();
-  const bool oob_recomputed = exact_training && f.options().ensemble != EnsembleKind::kAdaBoost;
+  const bool oob_recomputed = exact_training && f.options().ensemble != EnsembleKind::kAdaBoost &&
+                              f.options().ensemble != EnsembleKind::kVoteBoost;
   Result<Forest> pruned = PruneForest(f, order.value(), k, exact_training ? &d : nullptr);
   if (!pruned.ok()) return pruned.status();
   const std::vector<uint8_t> before = SerializeForest(f);

@@ -17,8 +17,9 @@ struct CommandEntry {
 
 const CommandEntry kCommands[] = {
     {"train", urnforest::cli::RunTrain,
-     "--data FILE.csv [--target NAME] [--ensemble rf|bagging|adaboost] [--boosting resample|reweight] "
+     "--data FILE.csv [--target NAME] [--ensemble rf|bagging|adaboost|voteboost] [--boosting resample|reweight] "
      "[--trees N] [--mtry N] [--max-depth D] [--min-leaf N] [--seed S] --out MODEL"},
+    {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
@@ -41,6 +42,9 @@ const CommandEntry kCommands[] = {
     {"experiment", nullptr,
      "  [--alpha 0.99[,A2...]] [--rules alpha1,siba,hyper,1dir,ndir,infinite,optimal] [--seed S]"},
     {"experiment", nullptr, "  [--proxy-trees N] [--samples N] [--quiet]"},
+    {"experiment", nullptr,
+     "  [--ensemble adaboost|voteboost --emphasis A|cv --base random|unpruned|stump --cv-trees N "
+     "--max-depth D] [--noise 0.2]"},
 };
 
 void PrintUsage(FILE* stream) {

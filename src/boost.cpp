@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "bootstrap.h"
 #include "rng.h"
 
 namespace urnforest {
@@ -13,21 +14,6 @@ namespace {
 constexpr double kMinEpsilon = 1e-10;     // alpha of a perfect tree is computed at this error
 constexpr int32_t kMaxDiscards = 10;      // consecutive discarded trees before giving up
 constexpr double kReweightTotal = 16777216.0;  // 2^24: total of the quantised reweighting weights
-
-// n draws with replacement with probabilities w (sum > 0): inverse CDF on the running sums.
-void DrawWeighted(const std::vector<double>& w, Rng* rng, std::vector<uint32_t>* counts) {
-  const size_t n = w.size();
-  std::vector<double> cdf(n);
-  double total = 0.0;
-  for (size_t i = 0; i < n; ++i) cdf[i] = (total += w[i]);
-  std::fill(counts->begin(), counts->end(), 0u);
-  for (size_t i = 0; i < n; ++i) {
-    const double x = rng->Uniform() * total;
-    size_t j = static_cast<size_t>(std::upper_bound(cdf.begin(), cdf.end(), x) - cdf.begin());
-    if (j >= n) j = n - 1;
-    ++(*counts)[j];
-  }
-}
 
 }  // namespace
 

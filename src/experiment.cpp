@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rng.h"
@@ -11,8 +12,10 @@
 #include "urnforest/forest_halting.h"
 #include "urnforest/generators.h"
 #include "urnforest/halting_table.h"
+#include "urnforest/label_noise.h"
 #include "urnforest/prior.h"
 #include "urnforest/protocol.h"
+#include "urnforest/weighted_vote.h"
 
 namespace urnforest {
 namespace {
@@ -21,6 +24,19 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 Status Invalid(const std::string& message) {
   return Status::Error(StatusCode::kInvalidArgument, message);
+}
+
+// Issue 6: a seeded random permutation of each row's votes = a random query order per row.
+void ShuffleEachRow(std::vector<int32_t>* votes, size_t rows, int32_t trees, uint64_t seed) {
+  for (size_t r = 0; r < rows; ++r) {
+    uint64_t state = seed ^ (0x9E3779B97F4A7C15ULL * (r + 1));
+    int32_t* v = votes->data() + r * static_cast<size_t>(trees);
+    for (int32_t i = trees - 1; i > 0; --i) {
+      const uint64_t x = internal::SplitMix64(state);
+      const int32_t j = static_cast<int32_t>(x % static_cast<uint64_t>(i + 1));
+      std::swap(v[i], v[j]);
+    }
+  }
 }
 
 uint64_t DeriveSeed(uint64_t seed, uint64_t salt, uint64_t index) {
@@ -170,6 +186,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
     }
   }
   std::vector<double> full_error, full_a1, oob_error, proxy_error;
+  std::vector<double> weighted_error;  // issue 6: AdaBoost's own (weighted) vote
 
   const int32_t total = result.partitions;
   if (options.progress && !options.progress(0, total)) return Invalid("cancelled");
@@ -191,22 +208,48 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
     }
     const size_t n = split.test.num_rows();
     const int32_t l = result.classes;
+    TrainOptions train = options.train;
+
+    // 1b. Issue 6 (vote-boosting): training-label noise, then the CV choice of a = b.
+    if (options.label_noise > 0.0) {
+      Result<Dataset> noisy =
+          FlipLabels(split.train, options.label_noise, DeriveSeed(options.seed, 0x6E6F697365, p));
+      if (!noisy.ok()) return noisy.status();
+      split.train = std::move(noisy).value();
+    }
+    const bool vote_boost = train.ensemble == EnsembleKind::kVoteBoost;
+    if (vote_boost && options.select_emphasis) {
+      EmphasisCvOptions cv = options.emphasis_cv;
+      cv.seed = DeriveSeed(options.seed, 0x656D706873, p);
+      Result<EmphasisSelection> chosen = SelectEmphasisByCV(split.train, train, cv);
+      if (!chosen.ok()) return chosen.status();
+      train.voteboost.a = chosen.value().chosen;
+      train.voteboost.b = 0.0;
+    }
+    if (vote_boost) result.emphasis.push_back(train.voteboost.a);
 
     // 2. Forest, vote matrix, full vote and the alpha = 1 trees.
-    TrainOptions train = options.train;
     train.seed = DeriveSeed(options.seed, 0x666F72657374, p);
     train.progress = nullptr;
     Result<Forest> forest_or = Train(split.train, train);
     if (!forest_or.ok()) return forest_or.status();
     const Forest& forest = forest_or.value();
     const int32_t T = forest.num_trees();
-    const std::vector<int32_t> votes = VoteMatrix(forest, split.test);
+    std::vector<int32_t> votes = VoteMatrix(forest, split.test);
+    if (vote_boost) ShuffleEachRow(&votes, n, T, DeriveSeed(options.seed, 0x6F72646572, p));
     const std::vector<int32_t>& truth = split.test.labels();
     const std::vector<int32_t> full = MajorityOfFirst(votes, n, T, l, T);
     size_t wrong = 0;
     for (size_t r = 0; r < n; ++r) wrong += full[r] != truth[r];
     full_error.push_back(100.0 * wrong / n);
     oob_error.push_back(100.0 * forest.oob_error());
+    if (!forest.tree_weights().empty()) {
+      Result<WeightedVote> weighted = PredictWeighted(forest, split.test);
+      if (!weighted.ok()) return weighted.status();
+      size_t ww = 0;
+      for (size_t r = 0; r < n; ++r) ww += weighted.value().labels[r] != truth[r];
+      weighted_error.push_back(100.0 * ww / n);
+    }
 
     HaltingTableOptions a1_options;
     a1_options.rule = HaltingRule::kAlpha1;
@@ -316,6 +359,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
   result.full_trees_alpha1 = Aggregate(full_a1);
   result.oob_error = Aggregate(oob_error);
   result.proxy_error = Aggregate(proxy_error);
+  result.weighted_error = Aggregate(weighted_error);
   if (proxy_error.empty()) result.proxy_error = MeanStd{kNaN, kNaN, 0};
   for (RuleResult& rr : result.rules) {
     if (!rr.available) continue;

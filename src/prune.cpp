@@ -105,7 +105,8 @@ Result<Forest> PruneForest(const Forest& forest, const std::vector<int32_t>& ord
     out.source_trees_.push_back(forest.SourceTree(t));
     if (!forest.tree_weights().empty()) out.tree_weights_.push_back(forest.tree_weights()[t]);
   }
-  if (training_data != nullptr && forest.options().ensemble != EnsembleKind::kAdaBoost) {
+  if (training_data != nullptr && forest.options().ensemble != EnsembleKind::kAdaBoost &&
+      forest.options().ensemble != EnsembleKind::kVoteBoost) {
     Status status = RecomputeOob(forest, *training_data, &out);
     if (!status.ok()) return status;
   }

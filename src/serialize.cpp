@@ -17,7 +17,9 @@
 //   BOST  u8 boosting variant, u64 count (= trees), f64 tree weights (IEEE binary64 bit patterns
 //         as u64). Present exactly when OPTS says AdaBoost (ensemble 2).
 //   SRCT  u64 count (= trees), u32 generation index of each tree (written after PruneForest).
-// Readers older than these sections skip them but reject ensemble 2 in OPTS (bad options).
+//   VBST  f64 a, f64 b (as stored in the options: 0 = symmetric), u8 base learner. Present exactly
+//         when OPTS says vote-boosting (ensemble 3).
+// Readers older than these sections skip them but reject ensembles 2 and 3 in OPTS (bad options).
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -49,8 +51,9 @@ constexpr uint32_t kLabels = Tag("LABL");
 constexpr uint32_t kOobVotes = Tag("OOBV");
 constexpr uint32_t kBoosting = Tag("BOST");
 constexpr uint32_t kSourceTrees = Tag("SRCT");
+constexpr uint32_t kVoteBoost = Tag("VBST");
 constexpr int kRequiredSections = 7;
-constexpr int kAllSections = 9;
+constexpr int kAllSections = 10;
 
 void WriteSection(std::vector<uint8_t>* out, uint32_t tag, const std::vector<uint8_t>& body) {
   internal::ByteWriter w(out);
@@ -143,6 +146,17 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
     WriteSection(&payload, kSourceTrees, body);
   }
 
+  if (o.ensemble == EnsembleKind::kVoteBoost) {
+    body.clear();
+    for (double x : {o.voteboost.a, o.voteboost.b}) {
+      uint64_t bits;
+      std::memcpy(&bits, &x, sizeof bits);
+      w.U64(bits);
+    }
+    w.U8(static_cast<uint8_t>(o.voteboost.base));
+    WriteSection(&payload, kVoteBoost, body);
+  }
+
   std::vector<uint8_t> out;
   out.reserve(kHeaderBytes + payload.size());
   internal::ByteWriter header(&out);
@@ -194,7 +208,7 @@ Status ReadOptions(internal::ByteReader r, size_t features, TrainOptions* o) {
   o->max_depth = r.I32();
   o->min_leaf = r.I32();
   o->seed = r.U64();
-  if (r.failed() || !r.at_end() || ensemble > 2 || rule > 2 || o->num_trees < 1 ||
+  if (r.failed() || !r.at_end() || ensemble > 3 || rule > 2 || o->num_trees < 1 ||
       o->num_trees > TrainOptions::kMaxTrees || o->mtry < 0 ||
       static_cast<size_t>(o->mtry) > features || o->max_depth < 0 || o->min_leaf < 1) {
     return Corrupt("bad options section");
@@ -276,9 +290,10 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   bool found[kAllSections] = {};
   internal::ByteReader sections[kAllSections] = {
       {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0},
-      {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}};
+      {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}};
   const uint32_t tags[kAllSections] = {kSchema, kOptions,  kNodes,    kCategoryBits, kRoots,
-                                       kLabels, kOobVotes, kBoosting, kSourceTrees};
+                                       kLabels, kOobVotes, kBoosting, kSourceTrees,
+                                       kVoteBoost};
   while (!r.at_end()) {
     const uint32_t tag = r.U32();
     const uint64_t section_length = r.U64();
@@ -392,6 +407,24 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
       }
     }
     if (src.failed() || !src.at_end()) return Corrupt("bad source-tree section");
+  }
+  const bool vote_boosted = forest.options_.ensemble == EnsembleKind::kVoteBoost;
+  if (found[9] != vote_boosted) return Corrupt("vote-boosting section does not match the ensemble");
+  if (vote_boosted) {
+    internal::ByteReader& vb = sections[9];
+    double ab[2];
+    for (double& x : ab) {
+      const uint64_t bits = vb.U64();
+      std::memcpy(&x, &bits, sizeof x);
+    }
+    const uint8_t base = vb.U8();
+    if (vb.failed() || !vb.at_end() || !std::isfinite(ab[0]) || !(ab[0] > 0) ||
+        !std::isfinite(ab[1]) || !(ab[1] >= 0) || base > 2) {
+      return Corrupt("bad vote-boosting section");
+    }
+    forest.options_.voteboost.a = ab[0];
+    forest.options_.voteboost.b = ab[1];
+    forest.options_.voteboost.base = static_cast<VoteBoostBase>(base);
   }
   return forest;
 }

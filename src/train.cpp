@@ -8,6 +8,7 @@
 #include "bootstrap.h"
 #include "cart.h"
 #include "rng.h"
+#include "voteboost_grow.h"
 #include "urnforest/forest.h"
 
 namespace urnforest {
@@ -19,7 +20,7 @@ Status InvalidOption(const std::string& name, const std::string& why) {
 
 Status ValidateOptions(const TrainOptions& o, size_t num_features) {
   if (o.ensemble != EnsembleKind::kRandomForest && o.ensemble != EnsembleKind::kBagging &&
-      o.ensemble != EnsembleKind::kAdaBoost) {
+      o.ensemble != EnsembleKind::kAdaBoost && o.ensemble != EnsembleKind::kVoteBoost) {
     return InvalidOption("ensemble", "is not a known ensemble kind");
   }
   if (o.boosting != BoostingVariant::kResample && o.boosting != BoostingVariant::kReweight) {
@@ -44,6 +45,20 @@ Status ValidateOptions(const TrainOptions& o, size_t num_features) {
   if (o.min_leaf < 1) {
     return InvalidOption("min_leaf", "must be >= 1, got " + std::to_string(o.min_leaf));
   }
+  if (o.ensemble == EnsembleKind::kVoteBoost) {
+    const VoteBoostOptions& vb = o.voteboost;
+    if (!(vb.a > 0.0) || !std::isfinite(vb.a)) {
+      return InvalidOption("voteboost.a", "must be positive and finite, got " + std::to_string(vb.a));
+    }
+    if (!(vb.b >= 0.0) || !std::isfinite(vb.b)) {
+      return InvalidOption("voteboost.b", "must be positive and finite (0 = same as a), got " +
+                                              std::to_string(vb.b));
+    }
+    if (vb.base != VoteBoostBase::kRandomTree && vb.base != VoteBoostBase::kUnprunedCart &&
+        vb.base != VoteBoostBase::kStump) {
+      return InvalidOption("voteboost.base", "is not a known base learner");
+    }
+  }
   return Status::Ok();
 }
 
@@ -51,7 +66,11 @@ Status ValidateOptions(const TrainOptions& o, size_t num_features) {
 
 int32_t ResolveMtry(const TrainOptions& options, int32_t num_features) {
   if (num_features <= 0) return 0;
-  if (options.ensemble != EnsembleKind::kRandomForest) return num_features;
+  const bool random_trees =
+      options.ensemble == EnsembleKind::kRandomForest ||
+      (options.ensemble == EnsembleKind::kVoteBoost &&
+       options.voteboost.base == VoteBoostBase::kRandomTree);
+  if (!random_trees) return num_features;
   if (options.mtry > 0) return options.mtry < num_features ? options.mtry : num_features;
   int32_t k = 0;
   switch (options.mtry_rule) {
@@ -112,6 +131,14 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
   const std::vector<float> row_major = data.RowMajor();
   if (options.ensemble == EnsembleKind::kAdaBoost) {
     status = internal::GrowAdaBoost(td, row_major, options, &forest);
+    if (!status.ok()) return status;
+    return forest;
+  }
+  if (options.ensemble == EnsembleKind::kVoteBoost) {
+    if (num_classes > 2 && options.voteboost.ResolvedB() != options.voteboost.a) {
+      return InvalidOption("voteboost.b", "must equal a (symmetric emphasis) with more than 2 classes");
+    }
+    status = internal::GrowVoteBoost(td, row_major, options, &forest);
     if (!status.ok()) return status;
     return forest;
   }

@@ -15,6 +15,7 @@
 #include "urnforest/halting_rule.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/status.h"
+#include "urnforest/voteboost.h"
 
 namespace urnforest {
 
@@ -58,6 +59,15 @@ struct ExperimentOptions {
   /// Draws of the Monte Carlo prediction used when the exact one is unavailable (l > 4).
   int64_t monte_carlo_samples = 20000;
   ExperimentProgressFn progress;
+
+  // --- Vote-boosting and label noise (issue 6) ---
+  /// Fraction of each partition's TRAINING labels flipped (FlipLabels, label_noise.h; seed derived
+  /// from (seed, partition)); test labels stay clean. 0 = none.
+  double label_noise = 0.0;
+  /// Vote-boosting only: choose a = b per partition by SelectEmphasisByCV on the (noisy) training
+  /// data with `emphasis_cv` (its seed is replaced by one derived from (seed, partition)).
+  bool select_emphasis = false;
+  EmphasisCvOptions emphasis_cv;
 };
 
 /// Mean and sample standard deviation (n - 1 denominator; 0 for one value) over the partitions
@@ -163,13 +173,22 @@ struct ExperimentResult {
   MeanStd proxy_error;        ///< Proxy ensemble's test error, percent (count 0 without proxy).
   /// Alpha-major: for each alpha in options.alphas, one entry per rule in options.rules order.
   std::vector<RuleResult> rules;
+  /// Vote-boosting: the a = b used in each partition (the CV choice with select_emphasis, else the
+  /// fixed options.train.voteboost.a); empty for other ensembles.
+  std::vector<double> emphasis;
+  /// AdaBoost: test error (percent) of its own weighted vote (PredictWeighted); count 0 otherwise.
+  /// full_error is always the unweighted majority, which is what the halting rules bound.
+  MeanStd weighted_error;
   /// Index into `rules` of (alpha index, rule index).
   size_t RuleIndex(size_t alpha_index, size_t rule_index, size_t num_rules) const {
     return alpha_index * num_rules + rule_index;
   }
 };
 
-/// Runs the experiment. Fails with kInvalidArgument (no or unlabeled data, unknown generator,
+/// Runs the experiment. Vote-boosted ensembles are sequential (their trees are not i.i.d.), so
+/// every rule is measured on the vote matrix in a seeded random query order per row (the finite-T
+/// urn argument then holds, see docs/voteboost.md); the fixed_* metrics then use each row's first k
+/// trees in that order. Fails with kInvalidArgument (no or unlabeled data, unknown generator,
 /// bad protocol numbers, alpha outside (0, 1], no rules, "cancelled"), or with the first failure
 /// of training, table building or prediction (a rule that is merely unsupported for the problem's
 /// class count is reported as unavailable instead).

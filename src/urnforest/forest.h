@@ -17,6 +17,28 @@ enum class EnsembleKind : uint8_t {
   /// AdaBoost.M1 with CART trees (two classes; SAMME for more), weighted vote by tree_weights().
   /// Details on Train and in docs/pruning.md.
   kAdaBoost = 2,
+  /// Vote-boosting (seed 004): row weights are a beta emphasis of the ensemble's Laplace-corrected
+  /// vote fraction; unweighted majority vote. Options in TrainOptions::voteboost; details in
+  /// urnforest/voteboost.h and docs/voteboost.md.
+  kVoteBoost = 3,
+};
+
+/// Base learner of vote-boosting (TrainOptions::voteboost.base).
+enum class VoteBoostBase : uint8_t {
+  kRandomTree = 0,    ///< Unpruned random-forest tree: ResolveMtry's kRandomForest mtry (sqrt by default).
+  kUnprunedCart = 1,  ///< Unpruned CART: every feature at every node.
+  kStump = 2,         ///< Decision stump: CART with max_depth 1.
+};
+
+/// Vote-boosting options (seed 004, Algorithm 1). The emphasis is the beta density
+/// g(p) = p^(a-1) (1-p)^(b-1) (normalising constant dropped), evaluated in log space.
+struct VoteBoostOptions {
+  double a = 1.0;  ///< Emphasis a > 0 (the paper's grid: 0.25 .. 40). a = b = 1: bagging / RF.
+  /// Emphasis b > 0, or 0 = symmetric (b = a, the paper's setting). Asymmetric only for 2 classes.
+  double b = 0.0;
+  VoteBoostBase base = VoteBoostBase::kRandomTree;
+  /// The b actually used.
+  double ResolvedB() const { return b > 0.0 ? b : a; }
 };
 
 /// How AdaBoost feeds its row weights to the tree learner (ignored by other ensembles).
@@ -47,6 +69,7 @@ struct TrainOptions {
   int32_t max_depth = 0;        ///< 0 = unlimited; the root has depth 0.
   int32_t min_leaf = 1;         ///< Minimum rows in a leaf.
   BoostingVariant boosting = BoostingVariant::kResample;  ///< AdaBoost only.
+  VoteBoostOptions voteboost;  ///< Vote-boosting only.
   uint64_t seed = 1;            ///< Same data + options + seed => byte-identical model.
   /// Called after each tree with (trees done, total); returning false cancels (kInvalidArgument
   /// "cancelled"). May be empty.
@@ -144,7 +167,8 @@ class Forest {
 };
 
 /// Candidate features per node that Train uses for `options` on data with `num_features` columns:
-/// all of them for bagging, else options.mtry (capped at num_features) or the MtryRule value.
+/// all of them for bagging, AdaBoost and vote-boosting with CART or stumps; for random forests and
+/// vote-boosting with random trees, options.mtry (capped at num_features) or the MtryRule value.
 int32_t ResolveMtry(const TrainOptions& options, int32_t num_features);
 
 /// Trains a forest. Fails with kTooFewClasses (fewer than 2 classes have rows), kMissingLabel
@@ -189,6 +213,9 @@ int32_t ResolveMtry(const TrainOptions& options, int32_t num_features);
 ///   num_trees trees are kept. OOB votes: resampling records, for each kept tree, the rows it did
 ///   not draw; reweighting has no out-of-bag rows (all counts stay 0). Attempt a = 0, 1, ...
 ///   (discarded trees included) uses the random stream (seed, a).
+/// - Vote-boosting (kVoteBoost): see urnforest/voteboost.h. Tree t uses stream (seed, t); while the
+///   weights are all equal its sample is exactly the bootstrap above, so a = b = 1 with random trees
+///   grows the very trees (and OOB votes) of a random forest with the same seed and mtry.
 Result<Forest> Train(const Dataset& data, const TrainOptions& options);
 
 /// Full-ensemble vote for every row of `data` (whose schema must match the forest's features).

@@ -19,7 +19,7 @@ namespace urnforest {
 /// Out-of-bag votes: with `training_data` (the exact training set: same rows and labels, else
 /// kShapeMismatch) and a random forest or bagging model, they are recomputed exactly for the kept
 /// trees by replaying each kept tree's bootstrap draw from (seed, generation index). Otherwise
-/// (no data, or AdaBoost, whose weighted draws cannot be replayed) they are all 0: oob_error() is
+/// (no data, or AdaBoost or vote-boosting, whose weighted draws cannot be replayed) they are all 0: oob_error() is
 /// then 0 and prior-based halting rules (hyper, 1dir, ndir, optimal) need the full model's votes
 /// (BuildForestTable on the full forest with num_trees = keep).
 ///
