@@ -17,6 +17,8 @@
 //   BOST  u8 boosting variant, u64 count (= trees), f64 tree weights (IEEE binary64 bit patterns
 //         as u64). Present exactly when OPTS says AdaBoost (ensemble 2).
 //   SRCT  u64 count (= trees), u32 generation index of each tree (written after PruneForest).
+//   HTBL  u32 count, then per stored halting table {u64 length, HaltingTable::ToBytes() ("UFHT")}
+//         in Forest::stored_tables() order. Written only when tables are stored (issue 3).
 // Readers older than these sections skip them but reject ensemble 2 in OPTS (bad options).
 #include <cmath>
 #include <cstring>
@@ -49,6 +51,7 @@ constexpr uint32_t kLabels = Tag("LABL");
 constexpr uint32_t kOobVotes = Tag("OOBV");
 constexpr uint32_t kBoosting = Tag("BOST");
 constexpr uint32_t kSourceTrees = Tag("SRCT");
+constexpr uint32_t kHaltingTables = Tag("HTBL");
 constexpr int kRequiredSections = 7;
 constexpr int kAllSections = 9;
 
@@ -141,6 +144,16 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
     w.U64(forest.source_trees_.size());
     for (uint32_t id : forest.source_trees_) w.U32(id);
     WriteSection(&payload, kSourceTrees, body);
+  }
+  if (!forest.stored_tables_.empty()) {
+    body.clear();
+    w.U32(static_cast<uint32_t>(forest.stored_tables_.size()));
+    for (const HaltingTable& table : forest.stored_tables_) {
+      const std::vector<uint8_t> bytes = table.ToBytes();
+      w.U64(bytes.size());
+      body.insert(body.end(), bytes.begin(), bytes.end());
+    }
+    WriteSection(&payload, kHaltingTables, body);
   }
 
   std::vector<uint8_t> out;
@@ -246,6 +259,30 @@ Status ValidateNodes(const Forest& f) {
   return Status::Ok();
 }
 
+// HTBL: every table must load through HaltingTable::FromBytes and fit the forest (classes, T),
+// with no (rule, alpha, T) twice. The count is bounded by the bytes present (>= 8 per table).
+Status ReadStoredTables(internal::ByteReader r, Forest* forest) {
+  const uint32_t count = r.U32();
+  if (r.failed() || count > r.remaining() / 8) return Corrupt("bad halting-table count");
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t length = r.U64();
+    if (r.failed() || length > r.remaining()) return Corrupt("truncated stored halting table");
+    const uint8_t* bytes = r.Bytes(static_cast<size_t>(length));
+    Result<HaltingTable> table = HaltingTable::FromBytes(bytes, static_cast<size_t>(length));
+    if (!table.ok()) return Corrupt("stored " + table.status().message);
+    const HaltingTable& t = table.value();
+    if (t.num_classes() != forest->num_classes() || t.num_trees() > forest->num_trees()) {
+      return Corrupt("stored halting table does not fit the forest (classes or trees)");
+    }
+    if (forest->FindStoredTable(t.rule(), t.alpha(), t.num_trees()) != nullptr) {
+      return Corrupt("stored halting table repeated");
+    }
+    forest->stored_tables_.push_back(std::move(table).value());
+  }
+  if (r.failed() || !r.at_end()) return Corrupt("bad halting-table section");
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
@@ -279,11 +316,19 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
       {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}};
   const uint32_t tags[kAllSections] = {kSchema, kOptions,  kNodes,    kCategoryBits, kRoots,
                                        kLabels, kOobVotes, kBoosting, kSourceTrees};
+  bool found_tables = false;
+  internal::ByteReader tables_section(nullptr, 0);
   while (!r.at_end()) {
     const uint32_t tag = r.U32();
     const uint64_t section_length = r.U64();
     if (r.failed() || section_length > r.remaining()) return Corrupt("truncated section");
     internal::ByteReader body = r.Sub(static_cast<size_t>(section_length));
+    if (tag == kHaltingTables) {
+      if (found_tables) return Corrupt("duplicate section");
+      found_tables = true;
+      tables_section = body;
+      continue;
+    }
     for (int i = 0; i < kAllSections; ++i) {
       if (tag != tags[i]) continue;
       if (found[i]) return Corrupt("duplicate section");
@@ -392,6 +437,10 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
       }
     }
     if (src.failed() || !src.at_end()) return Corrupt("bad source-tree section");
+  }
+  if (found_tables) {
+    status = ReadStoredTables(tables_section, &forest);
+    if (!status.ok()) return status;
   }
   return forest;
 }
