@@ -73,7 +73,7 @@ void WriteStoredTables(const Forest& f, Output& out) {
     out.json.Key("bytes").Int(static_cast<int64_t>(bytes));
     out.json.EndObject();
     char line[160];
-    std::snprintf(line, sizeof(line), "stored table: %s alpha %.17g, %d trees, %zu bytes\n",
+    std::snprintf(line, sizeof(line), "stored table: %s alpha %.10g, %d trees, %zu bytes\n",
                   RuleName(table.rule()), table.alpha(), table.num_trees(), bytes);
     out.text += line;
   }
