@@ -273,6 +273,23 @@ class ForestHandle {
                    double seed_lo) const;
 
   val Bytes() const { return CopyOut(SerializeForest(forest_)); }
+
+  /// Stores a copy of `table` with the model (Forest::StoreTable); error object on shape mismatch.
+  val StoreTable(const HaltingTableHandle& table);
+  /// [{rule, alpha, trees}] of the stored tables, in storage order.
+  val StoredTables() const {
+    val out = val::array();
+    for (size_t i = 0; i < forest_.stored_tables().size(); ++i) {
+      const HaltingTable& t = forest_.stored_tables()[i];
+      val entry = val::object();
+      entry.set("rule", std::string(RuleName(t.rule())));
+      entry.set("alpha", t.alpha());
+      entry.set("trees", t.num_trees());
+      out.set(i, entry);
+    }
+    return out;
+  }
+
   int32_t NumTrees() const { return forest_.num_trees(); }
   int32_t NumClasses() const { return forest_.num_classes(); }
   int32_t NumFeatures() const { return forest_.num_features(); }
@@ -327,8 +344,11 @@ class HaltingTableHandle {
     options.num_trees = trees;
     options.num_classes = f.num_classes();
     options.alpha = alpha;
+    // A table stored with the model (issue 3) is used as is; it equals the one built here.
+    const HaltingTable* stored = f.FindStoredTable(r, alpha, trees);
     Result<HaltingTable> table =
-        BuildHaltingTable(options, RuleNeedsPrior(r) ? &prior.value() : nullptr);
+        stored != nullptr ? Result<HaltingTable>(*stored)
+                          : BuildHaltingTable(options, RuleNeedsPrior(r) ? &prior.value() : nullptr);
     if (!table.ok()) return ErrorObject(table.status());
     table_ = std::move(table).value();
     prior_ = std::move(prior).value();
@@ -410,6 +430,12 @@ class HaltingTableHandle {
   Prior prior_;
   bool has_prior_ = false;
 };
+
+val ForestHandle::StoreTable(const HaltingTableHandle& table) {
+  Status status = forest_.StoreTable(table.table());
+  if (!status.ok()) return ErrorObject(status);
+  return val::undefined();
+}
 
 SequentialVoteOptions VoteOptions(int32_t order, double seed_hi, double seed_lo) {
   SequentialVoteOptions options;
@@ -578,6 +604,8 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_load", &ForestHandle::Load)
       .function("_predict", &ForestHandle::Predict)
       .function("_bytes", &ForestHandle::Bytes)
+      .function("_storeTable", &ForestHandle::StoreTable)
+      .function("_storedTables", &ForestHandle::StoredTables)
       .function("_numTrees", &ForestHandle::NumTrees)
       .function("_numClasses", &ForestHandle::NumClasses)
       .function("_numFeatures", &ForestHandle::NumFeatures)

@@ -131,6 +131,14 @@ export class Forest {
    */
   haltingTable(options: HaltingOptions): HaltingTable;
   /**
+   * Builds the halting table of `options.rule` at `options.alpha` for `options.trees` queried trees
+   * and stores it with the model (issue 3): toBytes() includes it, and haltingTable()/predict()/
+   * trace() use it when rule, alpha (exactly) and trees match. Replaces one with the same key.
+   */
+  storeTable(options: StoreTableOptions): void;
+  /** The halting tables stored with the model, in storage order. */
+  storedTables(): StoredTableInfo[];
+  /**
    * Predicted cost of `options.rule` averaged over the out-of-bag data prior (smoothed OOB histogram
    * for ≤ 4 classes, a fitted Dirichlet beyond), from training data alone. Exact when feasible
    * (`exact: true`), and Monte Carlo with `samples` draws (default 10000, 0 = none, seeded by `seed`).
@@ -177,6 +185,23 @@ export interface HaltingOptions {
   seed?: number | bigint;
   /** Size of the ensemble queried (trees 0..trees-1), 1..numTrees; default numTrees. */
   trees?: number;
+}
+
+/** Which table Forest.storeTable() builds and stores. */
+export interface StoreTableOptions {
+  /** The halting rule (required). */
+  rule: RuleName;
+  /** Target confidence in (0, 1]; default 0.99. */
+  alpha?: number;
+  /** Trees queried, 1..numTrees; default numTrees. */
+  trees?: number;
+}
+
+/** A halting table stored with a model (Forest.storedTables()). */
+export interface StoredTableInfo {
+  rule: RuleName;
+  alpha: number;
+  trees: number;
 }
 
 export interface HaltedPrediction {

@@ -399,6 +399,23 @@ export class Forest {
   }
 
   /**
+   * Builds the halting table of `options.rule` at `options.alpha` (default 0.99) for
+   * `options.trees` queried trees (default all) and stores it with the model: toBytes() then
+   * includes it, and haltingTable()/predict()/trace() use it when rule, alpha and trees match
+   * exactly. Replaces a stored table with the same rule, alpha and trees.
+   */
+  storeTable(options) {
+    const handle = live(this, 'Forest');
+    if (isPlainObject(options)) rejectUnknown(options, ['rule', 'alpha', 'trees'], 'storeTable');
+    const h = haltingOptions(options, 'storeTable', handle._numTrees());
+    const table = cachedTable(this, h);
+    check(call(() => handle._storeTable(table)));
+  }
+
+  /** The halting tables stored with the model: [{rule, alpha, trees}], in storage order. */
+  storedTables() { return call(() => live(this, 'Forest')._storedTables()); }
+
+  /**
    * Expected trees queried and disagreement with the full vote of `options.rule`, averaged over the
    * out-of-bag data prior (smoothed histogram for <= 4 classes, a fitted Dirichlet beyond): exact
    * when feasible, plus Monte Carlo with `samples` draws (default 10000; 0 = none; seed = options.seed).

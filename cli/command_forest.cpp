@@ -1,7 +1,9 @@
 // CLI commands on forests: train, predict, info.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "args.h"
 #include "command.h"
@@ -33,13 +35,62 @@ void WriteClassNames(JsonWriter& json, const Schema& schema) {
   json.StringArray(schema.class_names);
 }
 
+/// One `rule:alpha` item of --store-tables.
+struct TableSpec {
+  HaltingRule rule;
+  double alpha;
+};
+
+Result<std::vector<TableSpec>> ParseTableSpecs(const Args& args) {
+  std::vector<TableSpec> specs;
+  if (!args.Has("store-tables")) return specs;
+  Result<std::vector<std::string>> items = args.List("store-tables");
+  if (!items.ok()) return items.status();
+  for (const std::string& item : items.value()) {
+    const size_t colon = item.find(':');
+    auto bad = [&item]() {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "option --store-tables: '" + item +
+                               "' is not rule:alpha (e.g. hyper:0.99)");
+    };
+    if (colon == std::string::npos) return bad();
+    Result<HaltingRule> rule = ParseRule(item.substr(0, colon));
+    if (!rule.ok()) return rule.status();
+    const std::string alpha_text = item.substr(colon + 1);
+    char* end = nullptr;
+    const double alpha = std::strtod(alpha_text.c_str(), &end);
+    if (alpha_text.empty() || *end != '\0' || !(alpha > 0.0 && alpha <= 1.0)) return bad();
+    specs.push_back({rule.value(), alpha});
+  }
+  return specs;
+}
+
+/// "stored_tables": [{rule, alpha, trees, bytes}] and one text line per table.
+void WriteStoredTables(const Forest& f, Output& out) {
+  out.json.Key("stored_tables").BeginArray();
+  for (const HaltingTable& table : f.stored_tables()) {
+    const size_t bytes = table.ToBytes().size();
+    out.json.BeginObject();
+    out.json.Key("rule").String(RuleName(table.rule()));
+    out.json.Key("alpha").Double(table.alpha());
+    out.json.Key("trees").Int(table.num_trees());
+    out.json.Key("bytes").Int(static_cast<int64_t>(bytes));
+    out.json.EndObject();
+    char line[160];
+    std::snprintf(line, sizeof(line), "stored table: %s alpha %.10g, %d trees, %zu bytes\n",
+                  RuleName(table.rule()), table.alpha(), table.num_trees(), bytes);
+    out.text += line;
+  }
+  out.json.EndArray();
+}
+
 }  // namespace
 
 Status RunTrain(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(
       argc, argv, 2,
       {"data", "target", "ensemble", "boosting", "trees", "mtry", "max-depth", "min-leaf", "seed",
-       "class-order", "out", "emphasis", "emphasis-b", "base"},
+       "class-order", "out", "emphasis", "emphasis-b", "base", "store-tables"},
       {"json"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -114,6 +165,9 @@ Status RunTrain(int argc, char** argv, Output& out) {
   if (!seed.ok()) return seed.status();
   options.seed = static_cast<uint64_t>(seed.value());
 
+  Result<std::vector<TableSpec>> table_specs = ParseTableSpecs(args);
+  if (!table_specs.ok()) return table_specs.status();
+
   Result<Dataset> data = LoadCsv(data_path.value(), csv);
   if (!data.ok()) return data.status();
 
@@ -132,6 +186,10 @@ Status RunTrain(int argc, char** argv, Output& out) {
   const auto stop = std::chrono::steady_clock::now();
   if (!forest.ok()) return forest.status();
   const double train_ms = std::chrono::duration<double, std::milli>(stop - start).count();
+  for (const TableSpec& spec : table_specs.value()) {
+    Status stored = StoreForestTable(&forest.value(), spec.rule, spec.alpha);
+    if (!stored.ok()) return stored;
+  }
 
   std::vector<uint8_t> bytes = SerializeForest(forest.value());
   Status written = WriteFile(out_path.value(), bytes);
@@ -165,6 +223,7 @@ Status RunTrain(int argc, char** argv, Output& out) {
       out.json.Key("emphasis_cv_error").DoubleArray(selection.cv_error);
     }
   }
+  if (!f.stored_tables().empty()) WriteStoredTables(f, out);
   out.json.Key("out").String(out_path.value());
   out.json.EndObject();
 
@@ -174,7 +233,7 @@ Status RunTrain(int argc, char** argv, Output& out) {
                 "OOB error %.4f; model %zu bytes -> %s\n",
                 f.num_trees(), data.value().num_rows(), f.num_features(), f.num_classes(), train_ms,
                 f.oob_error(), bytes.size(), out_path.value().c_str());
-  out.text = line;
+  out.text = line + out.text;
   return Status::Ok();
 }
 
@@ -217,6 +276,7 @@ Status RunPredict(int argc, char** argv, Output& out) {
   const bool halted = args.Has("rule");
   SequentialVoteResult sequential;
   double halted_ms = 0.0;
+  bool table_from_store = false;
   if (halted) {
     Result<HaltingRule> rule = ParseRule(args.Get("rule", ""));
     if (!rule.ok()) return rule.status();
@@ -239,7 +299,8 @@ Status RunPredict(int argc, char** argv, Output& out) {
     Result<int64_t> seed = args.Int("seed", 1, 0, INT64_MAX);
     if (!seed.ok()) return seed.status();
     vote_options.seed = static_cast<uint64_t>(seed.value());
-    Result<HaltingTable> table = BuildForestTable(f, rule.value(), alpha.value());
+    Result<HaltingTable> table =
+        BuildForestTable(f, rule.value(), alpha.value(), 0, &table_from_store);
     if (!table.ok()) return table.status();
     const auto halted_start = std::chrono::steady_clock::now();
     Result<SequentialVoteResult> result = PredictHalted(f, d, table.value(), vote_options);
@@ -263,6 +324,7 @@ Status RunPredict(int argc, char** argv, Output& out) {
   out.json.Key("predict_ms").Double(predict_ms);
   if (halted) {
     out.json.Key("rule").String(args.Get("rule", ""));
+    out.json.Key("table_source").String(table_from_store ? "stored" : "built");
     out.json.Key("trees_used").IntArray(sequential.trees_used);
     out.json.Key("mean_trees").Double(sequential.MeanTrees());
     size_t disagree = 0;
@@ -320,6 +382,7 @@ Status RunInfo(int argc, char** argv, Output& out) {
   out.json.Key("train_rows").Int(static_cast<int64_t>(f.train_labels().size()));
   out.json.Key("oob_error").Double(f.oob_error());
   out.json.Key("nodes").Int(static_cast<int64_t>(f.num_nodes()));
+  WriteStoredTables(f, out);
   out.json.EndObject();
 
   char line[256];
@@ -327,7 +390,7 @@ Status RunInfo(int argc, char** argv, Output& out) {
                 "%s forest: %d trees, %zu nodes, %d features, %d classes, OOB error %.4f\n",
                 EnsembleName(f.options().ensemble), f.num_trees(), f.num_nodes(),
                 f.num_features(), f.num_classes(), f.oob_error());
-  out.text = line;
+  out.text = line + out.text;
   return Status::Ok();
 }
 

@@ -159,11 +159,48 @@ void WriteMultiClassTable(JsonWriter& json, const HaltingTable& table, int32_t c
 
 }  // namespace
 
+/// `table --model M --rule R --alpha A [--trees T] --store --out M2`: builds the table from M's
+/// out-of-bag votes and writes M with the table stored (issue 3), no retraining.
+Status StoreTableInModel(const Args& args, const RuleSetup& setup, Output& out) {
+  Result<std::string> model_path = args.Required("model");
+  if (!model_path.ok()) {
+    return Status::Error(StatusCode::kInvalidArgument, "option --store needs --model MODEL");
+  }
+  Result<std::string> out_path = args.Required("out");
+  if (!out_path.ok()) return Status::Error(StatusCode::kInvalidArgument, "option --store needs --out MODEL2");
+  Result<Forest> forest = LoadModel(model_path.value());
+  if (!forest.ok()) return forest.status();
+  Status stored = StoreForestTable(&forest.value(), setup.rule, setup.alpha, setup.trees);
+  if (!stored.ok()) return stored;
+  const std::vector<uint8_t> bytes = SerializeForest(forest.value());
+  Status written = WriteFile(out_path.value(), bytes);
+  if (!written.ok()) return written;
+  const HaltingTable* table = forest.value().FindStoredTable(setup.rule, setup.alpha, setup.trees);
+  out.json.BeginObject();
+  WriteHeader(out.json, setup);
+  out.json.Key("stored").Bool(true);
+  out.json.Key("table_bytes").Int(static_cast<int64_t>(table->ToBytes().size()));
+  out.json.Key("stored_tables").Int(static_cast<int64_t>(forest.value().stored_tables().size()));
+  out.json.Key("model_bytes").Int(static_cast<int64_t>(bytes.size()));
+  out.json.Key("out").String(out_path.value());
+  out.json.EndObject();
+  out.text = std::string("stored ") + RuleName(setup.rule) + " table (alpha " +
+             std::to_string(setup.alpha) + ", " + std::to_string(setup.trees) + " trees) -> " +
+             out_path.value() + "\n";
+  return Status::Ok();
+}
+
 Status RunTable(int argc, char** argv, Output& out) {
-  Result<Args> parsed =
-      Args::Parse(argc, argv, 2, {"trees", "alpha", "classes", "rule", "model"}, {"json"});
+  Result<Args> parsed = Args::Parse(argc, argv, 2,
+                                    {"trees", "alpha", "classes", "rule", "model", "out"},
+                                    {"json", "store"});
   if (!parsed.ok()) return parsed.status();
+  if (parsed.value().Has("out") && !parsed.value().Flag("store")) {
+    return Status::Error(StatusCode::kInvalidArgument, "option --out needs --store");
+  }
   Result<RuleSetup> setup = ReadRuleSetup(parsed.value());
+  if (!setup.ok()) return setup.status();
+  if (parsed.value().Flag("store")) return StoreTableInModel(parsed.value(), setup.value(), out);
   if (!setup.ok()) return setup.status();
   const auto start = std::chrono::steady_clock::now();
   Result<HaltingTable> table = BuildTable(setup.value());

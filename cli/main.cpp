@@ -18,7 +18,7 @@ struct CommandEntry {
 const CommandEntry kCommands[] = {
     {"train", urnforest::cli::RunTrain,
      "--data FILE.csv [--target NAME] [--ensemble rf|bagging|adaboost|voteboost] [--boosting resample|reweight] "
-     "[--trees N] [--mtry N] [--max-depth D] [--min-leaf N] [--seed S] --out MODEL"},
+     "[--trees N] [--mtry N] [--max-depth D] [--min-leaf N] [--seed S] [--store-tables R:A[,R:A...]] --out MODEL"},
     {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
@@ -28,7 +28,7 @@ const CommandEntry kCommands[] = {
      "orientation|boosting|kappa|greedy-sdp [--keep K] [--curve-data TEST.csv] [--backfit N] [--mdm-p P]\n"
      "            --out MODEL2"},
     {"table", urnforest::cli::RunTable,
-     "--rule R --alpha A (--trees T --classes L | --model MODEL)"},
+     "--rule R --alpha A (--trees T --classes L | --model MODEL [--store --out MODEL2])"},
     {"pstar", urnforest::cli::RunPStar,
      "--rule siba|infinite|... --votes a,b[,c...] [--alpha A] (--trees T --classes L | --model MODEL)"},
     {"expected", urnforest::cli::RunExpected,

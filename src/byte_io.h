@@ -86,6 +86,13 @@ class ByteReader {
     }
     return n;
   }
+  /// Pointer to the next `n` bytes (which are consumed), or nullptr (and failed()) past the end.
+  const uint8_t* Bytes(size_t n) {
+    if (!Need(n)) return nullptr;
+    const uint8_t* p = data_ + pos_;
+    pos_ += n;
+    return p;
+  }
   /// A sub-reader over the next `n` bytes (which are consumed).
   ByteReader Sub(size_t n) {
     if (!Need(n)) return ByteReader(nullptr, 0);

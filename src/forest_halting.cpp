@@ -1,6 +1,7 @@
 #include "urnforest/forest_halting.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace urnforest {
@@ -11,8 +12,13 @@ Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num
 }
 
 Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, double alpha,
-                                      int32_t num_trees) {
+                                      int32_t num_trees, bool* from_store) {
   const int32_t t = num_trees > 0 ? num_trees : forest.num_trees();
+  if (from_store != nullptr) *from_store = false;
+  if (const HaltingTable* stored = forest.FindStoredTable(rule, alpha, t)) {
+    if (from_store != nullptr) *from_store = true;
+    return *stored;
+  }
   if (t > forest.num_trees()) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "a table for " + std::to_string(t) + " trees cannot be used with a forest of " +
@@ -27,6 +33,12 @@ Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, do
   Result<Prior> prior = PriorForForest(forest, rule, t);
   if (!prior.ok()) return prior.status();
   return BuildHaltingTable(options, &prior.value());
+}
+
+Status StoreForestTable(Forest* forest, HaltingRule rule, double alpha, int32_t num_trees) {
+  Result<HaltingTable> table = BuildForestTable(*forest, rule, alpha, num_trees);
+  if (!table.ok()) return table.status();
+  return forest->StoreTable(std::move(table).value());
 }
 
 Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& data,

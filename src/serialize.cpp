@@ -19,6 +19,8 @@
 //   SRCT  u64 count (= trees), u32 generation index of each tree (written after PruneForest).
 //   VBST  f64 a, f64 b (as stored in the options: 0 = symmetric), u8 base learner. Present exactly
 //         when OPTS says vote-boosting (ensemble 3).
+//   HTBL  u32 count, then per stored halting table {u64 length, HaltingTable::ToBytes() ("UFHT")}
+//         in Forest::stored_tables() order. Written only when tables are stored (issue 3).
 // Readers older than these sections skip them but reject ensembles 2 and 3 in OPTS (bad options).
 #include <cmath>
 #include <cstring>
@@ -52,6 +54,7 @@ constexpr uint32_t kOobVotes = Tag("OOBV");
 constexpr uint32_t kBoosting = Tag("BOST");
 constexpr uint32_t kSourceTrees = Tag("SRCT");
 constexpr uint32_t kVoteBoost = Tag("VBST");
+constexpr uint32_t kHaltingTables = Tag("HTBL");
 constexpr int kRequiredSections = 7;
 constexpr int kAllSections = 10;
 
@@ -145,7 +148,6 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
     for (uint32_t id : forest.source_trees_) w.U32(id);
     WriteSection(&payload, kSourceTrees, body);
   }
-
   if (o.ensemble == EnsembleKind::kVoteBoost) {
     body.clear();
     for (double x : {o.voteboost.a, o.voteboost.b}) {
@@ -155,6 +157,16 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
     }
     w.U8(static_cast<uint8_t>(o.voteboost.base));
     WriteSection(&payload, kVoteBoost, body);
+  }
+  if (!forest.stored_tables_.empty()) {
+    body.clear();
+    w.U32(static_cast<uint32_t>(forest.stored_tables_.size()));
+    for (const HaltingTable& table : forest.stored_tables_) {
+      const std::vector<uint8_t> bytes = table.ToBytes();
+      w.U64(bytes.size());
+      body.insert(body.end(), bytes.begin(), bytes.end());
+    }
+    WriteSection(&payload, kHaltingTables, body);
   }
 
   std::vector<uint8_t> out;
@@ -260,6 +272,30 @@ Status ValidateNodes(const Forest& f) {
   return Status::Ok();
 }
 
+// HTBL: every table must load through HaltingTable::FromBytes and fit the forest (classes, T),
+// with no (rule, alpha, T) twice. The count is bounded by the bytes present (>= 8 per table).
+Status ReadStoredTables(internal::ByteReader r, Forest* forest) {
+  const uint32_t count = r.U32();
+  if (r.failed() || count > r.remaining() / 8) return Corrupt("bad halting-table count");
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t length = r.U64();
+    if (r.failed() || length > r.remaining()) return Corrupt("truncated stored halting table");
+    const uint8_t* bytes = r.Bytes(static_cast<size_t>(length));
+    Result<HaltingTable> table = HaltingTable::FromBytes(bytes, static_cast<size_t>(length));
+    if (!table.ok()) return Corrupt("stored " + table.status().message);
+    const HaltingTable& t = table.value();
+    if (t.num_classes() != forest->num_classes() || t.num_trees() > forest->num_trees()) {
+      return Corrupt("stored halting table does not fit the forest (classes or trees)");
+    }
+    if (forest->FindStoredTable(t.rule(), t.alpha(), t.num_trees()) != nullptr) {
+      return Corrupt("stored halting table repeated");
+    }
+    forest->stored_tables_.push_back(std::move(table).value());
+  }
+  if (r.failed() || !r.at_end()) return Corrupt("bad halting-table section");
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
@@ -294,11 +330,19 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   const uint32_t tags[kAllSections] = {kSchema, kOptions,  kNodes,    kCategoryBits, kRoots,
                                        kLabels, kOobVotes, kBoosting, kSourceTrees,
                                        kVoteBoost};
+  bool found_tables = false;
+  internal::ByteReader tables_section(nullptr, 0);
   while (!r.at_end()) {
     const uint32_t tag = r.U32();
     const uint64_t section_length = r.U64();
     if (r.failed() || section_length > r.remaining()) return Corrupt("truncated section");
     internal::ByteReader body = r.Sub(static_cast<size_t>(section_length));
+    if (tag == kHaltingTables) {
+      if (found_tables) return Corrupt("duplicate section");
+      found_tables = true;
+      tables_section = body;
+      continue;
+    }
     for (int i = 0; i < kAllSections; ++i) {
       if (tag != tags[i]) continue;
       if (found[i]) return Corrupt("duplicate section");
@@ -425,6 +469,10 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
     forest.options_.voteboost.a = ab[0];
     forest.options_.voteboost.b = ab[1];
     forest.options_.voteboost.base = static_cast<VoteBoostBase>(base);
+  }
+  if (found_tables) {
+    status = ReadStoredTables(tables_section, &forest);
+    if (!status.ok()) return status;
   }
   return forest;
 }

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "urnforest/dataset.h"
+#include "urnforest/halting_rule.h"
+#include "urnforest/halting_table.h"
 #include "urnforest/status.h"
 
 namespace urnforest {
@@ -78,7 +80,8 @@ struct TrainOptions {
 };
 
 /// A trained ensemble. Trees are stored flat (one node table for the whole forest); tree t's root is
-/// node `tree_roots()[t]`. Immutable after training/loading; safe to share between threads.
+/// node `tree_roots()[t]`. Immutable after training/loading (except for the stored halting tables,
+/// see StoreTable); safe to share between threads for reading.
 class Forest {
  public:
   Forest() = default;
@@ -117,6 +120,21 @@ class Forest {
   uint32_t SourceTree(int32_t t) const {
     return source_trees_.empty() ? static_cast<uint32_t>(t) : source_trees_[t];
   }
+
+  /// Stores a halting table with the model (issue 3): SerializeForest writes it, DeserializeForest
+  /// restores it, and BuildForestTable returns it instead of rebuilding when rule, alpha
+  /// (bit-identical) and T match. Replaces a stored table with the same (rule, alpha, T). The
+  /// table should have been built for this forest (BuildForestTable); only its shape is checked:
+  /// kShapeMismatch when its classes differ from num_classes(), kInvalidArgument when its T exceeds
+  /// num_trees(). Not thread-safe against concurrent readers of this forest.
+  Status StoreTable(HaltingTable table);
+  /// The stored table for (rule, alpha, T) with alpha compared bit for bit, or nullptr. `num_trees`
+  /// 0 means num_trees(). The pointer is invalidated by StoreTable and ClearStoredTables.
+  const HaltingTable* FindStoredTable(HaltingRule rule, double alpha, int32_t num_trees = 0) const;
+  /// Stored tables in storage order (first stored first; a replacement keeps its position).
+  const std::vector<HaltingTable>& stored_tables() const { return stored_tables_; }
+  /// Removes every stored table (the model bytes then equal those of the forest as trained).
+  void ClearStoredTables() { stored_tables_.clear(); }
 
   /// Root node index of each tree (tree t's root is `nodes_[tree_roots()[t]]`).
   const std::vector<uint32_t>& tree_roots() const { return tree_roots_; }
@@ -162,6 +180,7 @@ class Forest {
   std::vector<int32_t> train_labels_;
   std::vector<double> tree_weights_;    ///< See tree_weights().
   std::vector<uint32_t> source_trees_;  ///< See source_trees().
+  std::vector<HaltingTable> stored_tables_;  ///< See stored_tables().
   /// Derived from schema_: categories per feature (0 for numeric). Not serialized.
   std::vector<uint32_t> category_counts_;
 };
@@ -242,7 +261,8 @@ Result<FullVote> PredictFull(const Forest& forest, const Dataset& data);
 /// 20-byte header = magic "URNF", u32 format version (1), u64 payload length, u32 CRC-32 (IEEE) of
 /// the payload; then tagged sections {u32 tag, u64 length, bytes} holding schema, options, nodes,
 /// categorical bit sets, tree roots, training labels and OOB votes, plus the optional boosting
-/// (variant, tree weights) and source-tree sections (layout in src/serialize.cpp).
+/// (variant, tree weights), source-tree and stored-halting-table sections (layout in
+/// src/serialize.cpp).
 /// All integers little-endian. Unknown sections are skipped by readers, so new features add
 /// sections. The progress callback is not stored.
 std::vector<uint8_t> SerializeForest(const Forest& forest);
@@ -250,7 +270,9 @@ std::vector<uint8_t> SerializeForest(const Forest& forest);
 /// kCorruptModel (bad magic, truncation, trailing bytes, checksum, missing or duplicate section,
 /// or any structural check: counts within the bytes present before allocating, node children
 /// strictly after their parent and in range, features, classes, labels and bit-set offsets in
-/// range, OOB votes per row at most the tree count). Never reads out of bounds, never allocates
+/// range, OOB votes per row at most the tree count; stored halting tables that fail
+/// HaltingTable::FromBytes, have other classes than the forest, more trees than the forest, or
+/// repeat a (rule, alpha, T)). Never reads out of bounds, never allocates
 /// more than a small multiple of `size`; a loaded forest is safe to walk.
 Result<Forest> DeserializeForest(const uint8_t* data, size_t size);
 

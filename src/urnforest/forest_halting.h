@@ -18,10 +18,19 @@ namespace urnforest {
 /// Fails like PriorForRule (e.g. kLimitExceeded for hyper with more than 4 classes).
 Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num_trees = 0);
 
-/// Builds the halting table of `rule` at confidence `alpha` for the forest's own size (or
-/// `num_trees` queried trees, e.g. after static pruning). Fails like BuildHaltingTable.
+/// The halting table of `rule` at confidence `alpha` for the forest's own size (or `num_trees`
+/// queried trees, e.g. after static pruning): a copy of the table stored with the forest when one
+/// matches exactly (Forest::FindStoredTable: same rule, bit-identical alpha, same T), else built
+/// from the forest's out-of-bag prior (a built table is not stored; see StoreForestTable). Fails
+/// like BuildHaltingTable, or kInvalidArgument when `num_trees` exceeds the forest's trees.
+/// `from_store`, when given, is set to whether the stored table was used.
 Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, double alpha,
-                                      int32_t num_trees = 0);
+                                      int32_t num_trees = 0, bool* from_store = nullptr);
+
+/// Builds the table of `rule` at `alpha` for `num_trees` queried trees (0 = all) with
+/// BuildForestTable and stores it in `forest` (Forest::StoreTable), so that SerializeForest writes
+/// it. Fails like BuildForestTable.
+Status StoreForestTable(Forest* forest, HaltingRule rule, double alpha, int32_t num_trees = 0);
 
 /// Halted prediction of every row of `data` (columns as for PredictFull/ModelRows: kColumnMismatch).
 /// The table's T must not exceed the forest's trees (kInvalidArgument); the query order is that

@@ -185,3 +185,53 @@ test('train --ensemble adaboost stores tree weights and predicts with them', () 
     '--out', boosted);
   assert.equal(wrong.doc.error.code, 'InvalidArgument');
 });
+
+test('train --store-tables stores halting tables that info lists and predict uses', () => {
+  const stored = join(tmp, 'wdbc-tables.urnf');
+  const plain = join(tmp, 'wdbc-plain.urnf');
+  const data = join(datasets, 'wdbc.csv');
+  const trained = run('train', '--data', data, '--trees', '51', '--seed', '3',
+    '--store-tables', 'hyper:0.99,siba:0.99', '--out', stored);
+  assert.equal(trained.status, 0);
+  assert.deepEqual(trained.doc.stored_tables.map((t) => [t.rule, t.alpha, t.trees]),
+    [['hyper', 0.99, 51], ['siba', 0.99, 51]]);
+  run('train', '--data', data, '--trees', '51', '--seed', '3', '--out', plain);
+  assert.ok(readFileSync(stored).length > readFileSync(plain).length);
+  assert.deepEqual(readFileSync(plain), readFileSync(model));
+
+  const info = run('info', '--model', stored).doc;
+  assert.deepEqual(info.stored_tables.map((t) => [t.rule, t.alpha, t.trees]),
+    [['hyper', 0.99, 51], ['siba', 0.99, 51]]);
+  assert.ok(info.stored_tables.every((t) => t.bytes > 0));
+  assert.deepEqual(run('info', '--model', plain).doc.stored_tables, []);
+
+  const fromStore = run('predict', '--model', stored, '--data', data, '--rule', 'hyper', '--alpha', '0.99').doc;
+  const built = run('predict', '--model', plain, '--data', data, '--rule', 'hyper', '--alpha', '0.99').doc;
+  assert.equal(fromStore.table_source, 'stored');
+  assert.equal(built.table_source, 'built');
+  assert.deepEqual(fromStore.labels, built.labels);
+  assert.deepEqual(fromStore.trees_used, built.trees_used);
+  const other = run('predict', '--model', stored, '--data', data, '--rule', 'hyper', '--alpha', '0.95').doc;
+  assert.equal(other.table_source, 'built');
+
+  const bad = run('train', '--data', data, '--store-tables', 'hyper', '--out', stored);
+  assert.equal(bad.doc.error.code, 'InvalidArgument');
+});
+
+test('table --store adds a table to an existing model without retraining', () => {
+  const plain = join(tmp, 'wdbc-plain2.urnf');
+  const added = join(tmp, 'wdbc-added.urnf');
+  const data = join(datasets, 'wdbc.csv');
+  run('train', '--data', data, '--trees', '51', '--seed', '3', '--out', plain);
+  const { status, doc } = run('table', '--model', plain, '--rule', 'siba', '--alpha', '0.95',
+    '--store', '--out', added);
+  assert.equal(status, 0);
+  assert.equal(doc.stored, true);
+  assert.equal(doc.stored_tables, 1);
+  assert.deepEqual(run('info', '--model', added).doc.stored_tables.map((t) => [t.rule, t.alpha]),
+    [['siba', 0.95]]);
+  const predicted = run('predict', '--model', added, '--data', data, '--rule', 'siba', '--alpha', '0.95').doc;
+  assert.equal(predicted.table_source, 'stored');
+  const noOut = run('table', '--model', plain, '--rule', 'siba', '--store');
+  assert.equal(noOut.doc.error.code, 'InvalidArgument');
+});

@@ -4,6 +4,7 @@ import {
   init, Dataset, Forest, HaltingTable, UrnforestError, trainForest, haltingTable, pstar, rules,
   type Prediction, type TrainOptions, type HaltingOptions, type HaltedPrediction, type VoteTrace,
   type CostEstimate, type PriorInfo, type RuleName, type PStarResult,
+  type StoreTableOptions, type StoredTableInfo,
 } from 'urnforest';
 import { UrnforestWorker, trainInWorker, type TrainResult, type TableResult, type WorkerProgress } from 'urnforest/worker';
 
@@ -70,6 +71,11 @@ async function halting(forest: Forest, data: Dataset): Promise<void> {
     trace.fullClassIndex, trace.fullVotes,
   ];
   const table: HaltingTable = forest.haltingTable({ rule: 'hyper' });
+  const storeOpts: StoreTableOptions = { rule: 'siba', alpha: 0.95, trees: 11 };
+  forest.storeTable(storeOpts);
+  const stored: StoredTableInfo[] = forest.storedTables();
+  const storedRule: RuleName = stored[0].rule;
+  void [stored[0].alpha + stored[0].trees, storedRule];
   const decide: boolean = table.halts([3, 0]) && table.halts(new Int32Array([3, 0]));
   const num: number = table.confidence([3, 0]) + table.leader([1, 2]) + table.minLeaderVotes(0, [1]) + table.numTrees + table.numClasses;
   const thresholds: Int32Array = table.binaryThresholds(0);
