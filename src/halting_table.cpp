@@ -82,6 +82,15 @@ int64_t HaltingTable::OthersRank(int32_t c, const int32_t* tally) const {
 int32_t HaltingTable::Leader(const int32_t* tally) const { return StrictLeader(tally, num_classes_); }
 
 bool HaltingTable::Halts(const int32_t* tally) const {
+  if (layout_ == TableLayout::kThresholds && num_classes_ == 2) {
+    // Hot path of sequential voting (binary problems): the same lookup as below, with
+    // OthersRank(k, t) = t[other] and per_class = size / 2, without the loops and the division.
+    const int32_t a = tally[0];
+    const int32_t b = tally[1];
+    if (a == b) return false;
+    const int32_t k = a > b ? 0 : 1;
+    return tally[k] >= thresholds_[(thresholds_.size() >> 1) * k + tally[1 - k]];
+  }
   const int32_t l = num_classes_;
   int32_t k = StrictLeader(tally, l);
   if (k < 0) return false;
