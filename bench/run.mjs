@@ -58,6 +58,7 @@ const report = {
 
 // Milliseconds per call, repeating until >= 20 ms (as bench_native and the peer scripts do).
 function msPerCall(f) {
+  f();  // warm-up: V8 tiers hot wasm functions up from Liftoff to TurboFan
   let calls = 0;
   const start = performance.now();
   let elapsed = 0;

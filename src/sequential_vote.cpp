@@ -195,6 +195,24 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     }
     return out;
   }
+  // Binary threshold tables (the common case) are checked inline: halt iff the strict leader k has
+  // at least min_votes[k][other's count] votes, exactly HaltingTable::Halts.
+  const bool binary = table.layout() == TableLayout::kThresholds && l == 2;
+  std::vector<int32_t> min_votes;
+  if (binary) {
+    min_votes.resize(2 * static_cast<size_t>(T + 1));
+    for (int32_t c = 0; c < 2; ++c) {
+      for (int32_t o = 0; o <= T; ++o) min_votes[c * (T + 1) + o] = table.MinLeaderVotes(c, &o);
+    }
+  }
+  const int32_t* min0 = min_votes.data();
+  const int32_t* min1 = min_votes.data() + (T + 1);
+  auto halts = [&](const int32_t* t) {
+    if (!binary) return table.Halts(t);
+    const int32_t a = t[0];
+    const int32_t b = t[1];
+    return a > b ? a >= min0[b] : (b > a && b >= min1[a]);
+  };
   constexpr size_t kBlock = 256;
   std::vector<int32_t> tallies(kBlock * static_cast<size_t>(l));
   std::vector<size_t> active(kBlock);
@@ -214,7 +232,7 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
         if (v < 0 || v >= l) return bad_vote(base[i], r, v);
         int32_t* t = tallies.data() + (r - begin) * static_cast<size_t>(l);
         ++t[v];
-        if (table.Halts(t)) {
+        if (halts(t)) {
           out.labels[r] = table.Leader(t);
           out.trees_used[r] = i + 1;
           out.confidence[r] = (finite && i + 1 == T) ? 1.0 : table.Confidence(t);
