@@ -71,7 +71,9 @@ Forest LoadForest(const char* path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 4) Die("usage: bench_native predict MODEL TEST ROUNDS [RULE...] | tables MODEL ROUNDS [RULE...]");
+  if (argc < 4) {
+    Die("usage: bench_native predict MODEL TEST ROUNDS [RULE...] | tables MODEL ROUNDS [RULE...]");
+  }
   const std::string cmd = argv[1];
   const Forest forest = LoadForest(argv[2]);
   if (cmd == "predict") {

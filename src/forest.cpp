@@ -106,19 +106,19 @@ void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, i
   const size_t m = static_cast<size_t>(forest.num_features());
   const size_t k = static_cast<size_t>(forest.num_classes());
   int32_t out[kBlock];
-  bool finite[kBlock];
+  bool no_nan[kBlock];
   for (size_t begin = 0; begin < num_rows; begin += kBlock) {
     const size_t count = num_rows - begin < kBlock ? num_rows - begin : kBlock;
     const float* block = rows + begin * m;
     auto row_ptr = [block, m](size_t i) { return block + i * m; };
-    for (size_t i = 0; i < count; ++i) finite[i] = internal::AllFinite(row_ptr(i), m);
-    auto is_finite = [&finite](size_t i) { return finite[i]; };
+    for (size_t i = 0; i < count; ++i) no_nan[i] = internal::NoNaN(row_ptr(i), m);
+    auto row_no_nan = [&no_nan](size_t i) { return no_nan[i]; };
     uint32_t* block_votes = votes + begin * k;
     for (int32_t t = 0; t < num_trees; ++t) {
       if (view.numeric_only) {
-        view.VoteMany<true>(t, count, row_ptr, is_finite, out);
+        view.VoteMany<true>(t, count, row_ptr, row_no_nan, out);
       } else {
-        view.VoteMany<false>(t, count, row_ptr, is_finite, out);
+        view.VoteMany<false>(t, count, row_ptr, row_no_nan, out);
       }
       for (size_t i = 0; i < count; ++i) ++block_votes[i * k + static_cast<size_t>(out[i])];
     }

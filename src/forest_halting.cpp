@@ -13,20 +13,20 @@ class ForestVoter final : public BlockVoter {
  public:
   ForestVoter(const Forest& forest, const float* rows, size_t num_rows)
       : view_(forest), rows_(rows), m_(static_cast<size_t>(forest.num_features())),
-        finite_(num_rows) {
-    for (size_t r = 0; r < num_rows; ++r) finite_[r] = internal::AllFinite(rows + r * m_, m_);
+        no_nan_(num_rows) {
+    for (size_t r = 0; r < num_rows; ++r) no_nan_[r] = internal::NoNaN(rows + r * m_, m_);
   }
 
   void Vote(int32_t tree, const size_t* rows, size_t count, int32_t* out) const override {
     const float* base = rows_;
     const size_t m = m_;
-    const uint8_t* finite = finite_.data();
+    const uint8_t* no_nan = no_nan_.data();
     auto row_ptr = [base, m, rows](size_t i) { return base + rows[i] * m; };
-    auto is_finite = [finite, rows](size_t i) { return finite[rows[i]] != 0; };
+    auto row_no_nan = [no_nan, rows](size_t i) { return no_nan[rows[i]] != 0; };
     if (view_.numeric_only) {
-      view_.VoteMany<true>(tree, count, row_ptr, is_finite, out);
+      view_.VoteMany<true>(tree, count, row_ptr, row_no_nan, out);
     } else {
-      view_.VoteMany<false>(tree, count, row_ptr, is_finite, out);
+      view_.VoteMany<false>(tree, count, row_ptr, row_no_nan, out);
     }
   }
 
@@ -34,7 +34,7 @@ class ForestVoter final : public BlockVoter {
   internal::WalkView view_;
   const float* rows_;
   size_t m_;
-  std::vector<uint8_t> finite_;  // per row: no NaN
+  std::vector<uint8_t> no_nan_;  // per row: 1 when it has no NaN
 };
 
 }  // namespace

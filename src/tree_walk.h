@@ -3,8 +3,9 @@
 // full-vote predictor and the blocked halted predictor. Every walker returns exactly what
 // Forest::TreeVote returns (the same comparisons in the same order), only faster:
 //  * WalkNumeric is the path of forests without any categorical feature (no categorical branch);
-//  * WalkView::VoteMany walks kWalkGroup rows through the same tree at once, so the dependent node loads of
-//    different rows overlap instead of waiting for each other (tree walks are latency-bound).
+//  * WalkView::VoteMany walks kWalkGroup rows through the same tree at once, so the dependent node
+//    loads of different rows overlap instead of waiting for each other (walks are latency-bound);
+//    rows without NaN (most) take a single comparison per numeric split.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -15,7 +16,7 @@ namespace urnforest {
 namespace internal {
 
 /// True when none of the n values is NaN.
-inline bool AllFinite(const float* x, size_t n) {
+inline bool NoNaN(const float* x, size_t n) {
   bool ok = true;
   for (size_t i = 0; i < n; ++i) ok &= !std::isnan(x[i]);
   return ok;
@@ -94,22 +95,22 @@ struct WalkView {
   }
 
   /// out[i] = vote of `tree` for row_ptr(i), i < count, walking kWalkGroup rows at a time.
-  /// `finite(i)` says that row_ptr(i) has no NaN (then a numeric split is a single comparison).
-  template <bool kNumericOnly, class RowPtr, class Finite>
-  void VoteMany(int32_t tree, size_t count, RowPtr row_ptr, Finite finite, int32_t* out) const {
+  /// `no_nan(i)` says that row_ptr(i) has no NaN (then a numeric split is a single comparison).
+  template <bool kNumericOnly, class RowPtr, class NoNaNFn>
+  void VoteMany(int32_t tree, size_t count, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
     const uint32_t root = roots[tree];
     size_t i = 0;
     for (; i + kWalkGroup <= count; i += kWalkGroup) {
       const float* rows[kWalkGroup];
       uint32_t index[kWalkGroup];
-      bool all_finite = true;
+      bool all_no_nan = true;
       for (size_t g = 0; g < kWalkGroup; ++g) {
         rows[g] = row_ptr(i + g);
         index[g] = root;
-        all_finite = all_finite && finite(i + g);
+        all_no_nan = all_no_nan && no_nan(i + g);
       }
       // Each step advances every row that has not reached a leaf; a leaf stays put.
-      if (kNumericOnly && all_finite) {
+      if (kNumericOnly && all_no_nan) {
         for (;;) {
           bool moved = false;
           for (size_t g = 0; g < kWalkGroup; ++g) {
