@@ -2,7 +2,8 @@
 """Writes Breiman's twonorm problem as CSV (for benchmarks that feed several libraries the same file).
 
 twonorm (Breiman 1996): 20 attributes; class 1 ~ N(a, I), class 2 ~ N(-a, I), a = (2/sqrt(20))(1,...,1),
-classes equally likely. Usage: bench/twonorm.py ROWS SEED OUT.csv
+classes equally likely (a = (2/sqrt(d))(1,...,1) for other widths d).
+Usage: bench/twonorm.py ROWS SEED OUT.csv [D=20]
 """
 import sys
 
@@ -19,7 +20,8 @@ def twonorm(rows, seed, d=20):
 
 def main():
     rows, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    x, y = twonorm(rows, seed)
+    d = int(sys.argv[4]) if len(sys.argv) > 4 else 20
+    x, y = twonorm(rows, seed, d)
     with open(out, "w") as f:
         f.write(",".join(f"x{i}" for i in range(x.shape[1])) + ",class\n")
         for row, label in zip(x, y):

@@ -258,9 +258,10 @@ class ForestHandle {
   }
 
   /// Halted prediction of every row with `table` (its T trees: 0..T-1, generation or random order):
-  /// {classIndex, treesUsed, confidence, haltedEarly, fullClassIndex, fullVotes (rows x classes)}.
+  /// {classIndex, treesUsed, confidence, haltedEarly, fullClassIndex, fullVotes (rows x classes)};
+  /// without the last two when `compare` is false (then no full vote is computed at all).
   val PredictHaltedRows(const DatasetHandle& data, const HaltingTableHandle& table, int32_t order,
-                        double seed_hi, double seed_lo) const;
+                        double seed_hi, double seed_lo, bool compare) const;
 
   /// Trace of one row: {trees, votes, confidence, treesUsed, haltedEarly, classIndex}.
   val Trace(const DatasetHandle& data, double row, const HaltingTableHandle& table, int32_t order,
@@ -445,7 +446,8 @@ SequentialVoteOptions VoteOptions(int32_t order, double seed_hi, double seed_lo)
 }
 
 val ForestHandle::PredictHaltedRows(const DatasetHandle& data, const HaltingTableHandle& table,
-                                    int32_t order, double seed_hi, double seed_lo) const {
+                                    int32_t order, double seed_hi, double seed_lo,
+                                    bool compare) const {
   const HaltingTable& h = table.table();
   if (h.num_classes() != forest_.num_classes() || h.num_trees() > forest_.num_trees()) {
     return ErrorObject(Status::Error(StatusCode::kShapeMismatch,
@@ -454,31 +456,30 @@ val ForestHandle::PredictHaltedRows(const DatasetHandle& data, const HaltingTabl
   Result<std::vector<float>> rows_or = ModelRows(forest_, data.data());
   if (!rows_or.ok()) return ErrorObject(rows_or.status());
   const std::vector<float>& rows = rows_or.value();
-  const size_t m = static_cast<size_t>(forest_.num_features());
   const size_t n = data.data().num_rows();
-  Result<SequentialVoteResult> result = PredictSequential(
-      h, n, [&](int32_t tree, size_t row) { return forest_.TreeVote(tree, rows.data() + row * m); },
-      VoteOptions(order, seed_hi, seed_lo));
+  Result<SequentialVoteResult> result =
+      urnforest::PredictHaltedRows(forest_, rows.data(), n, h, VoteOptions(order, seed_hi, seed_lo));
   if (!result.ok()) return ErrorObject(result.status());
-  // The full vote of the T queried trees (0..T-1); ties go to the lowest class index.
-  const size_t k = static_cast<size_t>(forest_.num_classes());
-  std::vector<uint32_t> votes(n * k, 0);
-  std::vector<int32_t> full(n, 0);
-  for (size_t r = 0; r < n; ++r) {
-    uint32_t* v = votes.data() + r * k;
-    for (int32_t t = 0; t < h.num_trees(); ++t) ++v[forest_.TreeVote(t, rows.data() + r * m)];
-    size_t best = 0;
-    for (size_t c = 1; c < k; ++c) {
-      if (v[c] > v[best]) best = c;
-    }
-    full[r] = static_cast<int32_t>(best);
-  }
   const SequentialVoteResult& s = result.value();
   val out = val::object();
   out.set("classIndex", CopyOut(s.labels));
   out.set("treesUsed", CopyOut(s.trees_used));
   out.set("confidence", CopyOut(s.confidence));
   out.set("haltedEarly", CopyOut(s.halted_early));
+  if (!compare) return out;  // the caller only wants the halted answer: no full vote
+  // The full vote of the T queried trees (0..T-1); ties go to the lowest class index.
+  const size_t k = static_cast<size_t>(forest_.num_classes());
+  std::vector<uint32_t> votes(n * k, 0);
+  std::vector<int32_t> full(n, 0);
+  AccumulateVotes(forest_, rows.data(), n, h.num_trees(), votes.data());
+  for (size_t r = 0; r < n; ++r) {
+    const uint32_t* v = votes.data() + r * k;
+    size_t best = 0;
+    for (size_t c = 1; c < k; ++c) {
+      if (v[c] > v[best]) best = c;
+    }
+    full[r] = static_cast<int32_t>(best);
+  }
   out.set("fullClassIndex", CopyOut(full));
   out.set("fullVotes", CopyOut(votes));
   return out;

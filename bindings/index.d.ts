@@ -120,9 +120,13 @@ export class Forest {
    * forest (up to 8 per forest, freed by dispose()). Throws TypeError/RangeError on bad options
    * (naming the option; `trees` > numTrees is a RangeError), UrnforestError 'ColumnMismatch' for
    * other columns, 'LimitExceeded' for hyper/1dir/ndir/optimal beyond their class limits
-   * (hyper: ≤ 4 classes; optimal: ≤ 3).
+   * (hyper: ≤ 4 classes; optimal: ≤ 3). By default the full vote of all `trees` is computed too, for
+   * the comparison fields; `compare: false` skips it (only the trees actually queried are walked,
+   * so the saving is real time) and leaves fullClassIndex, fullVotes and disagreement undefined.
    */
-  predict(dataset: Dataset, options: HaltingOptions): HaltedPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare?: true }): HaltedPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare: false }): HaltedOnlyPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare?: boolean }): HaltedPrediction | HaltedOnlyPrediction;
   /** Every vote of row `row` (0-based index into `dataset`) in query order, with the stop point. */
   trace(dataset: Dataset, row: number, options: HaltingOptions): VoteTrace;
   /**
@@ -229,6 +233,11 @@ export interface HaltedPrediction {
   rule: RuleName;
   alpha: number;
 }
+
+/** A halted prediction made with `compare: false`: no full vote was computed. */
+export type HaltedOnlyPrediction =
+  Omit<HaltedPrediction, 'fullClassIndex' | 'fullVotes' | 'disagreement'> &
+  { fullClassIndex: undefined; fullVotes: undefined; disagreement: undefined };
 
 export interface VoteTrace {
   /** Tree ids in query order (all `trees`). */

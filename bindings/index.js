@@ -502,16 +502,18 @@ function cachedTable(forest, h) {
 }
 
 function predictHalted(forest, handle, data, options) {
-  const h = haltingOptions(options, 'predict', handle._numTrees());
+  const h = haltingOptions(options, 'predict', handle._numTrees(), ['compare']);
+  const compare = h.extra.compare ?? true;
+  if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
   const table = cachedTable(forest, h);
-  const out = call(() => handle._predictHalted(data, table, h.orderCode, h.seedHi, h.seedLo));
+  const out = call(() => handle._predictHalted(data, table, h.orderCode, h.seedHi, h.seedLo, compare));
   if (out.code !== undefined) check(out);
   const classNames = handle._classNames();
   const n = out.classIndex.length;
   let differ = 0;
   let used = 0;
   for (let i = 0; i < n; i++) {
-    if (out.classIndex[i] !== out.fullClassIndex[i]) differ++;
+    if (compare && out.classIndex[i] !== out.fullClassIndex[i]) differ++;
     used += out.treesUsed[i];
   }
   return {
@@ -520,9 +522,9 @@ function predictHalted(forest, handle, data, options) {
     treesUsed: out.treesUsed,
     confidence: out.confidence,
     haltedEarly: out.haltedEarly,
-    fullClassIndex: out.fullClassIndex,
-    fullVotes: out.fullVotes,
-    disagreement: n === 0 ? 0 : differ / n,
+    fullClassIndex: compare ? out.fullClassIndex : undefined,
+    fullVotes: compare ? out.fullVotes : undefined,
+    disagreement: !compare ? undefined : n === 0 ? 0 : differ / n,
     meanTrees: n === 0 ? 0 : used / n,
     trees: h.trees,
     classNames,

@@ -5,6 +5,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "tree_walk.h"
+
 namespace urnforest {
 
 static_assert(sizeof(Forest::Node) == 16, "nodes are 16 bytes");
@@ -19,30 +21,8 @@ void Forest::RebuildCaches() {
 }
 
 int32_t Forest::TreeVote(int32_t tree, const float* row) const {
-  const Node* nodes = nodes_.data();
-  const uint32_t* bits = category_bits_.data();
-  uint32_t index = tree_roots_[tree];
-  for (;;) {
-    const Node& node = nodes[index];
-    if (node.feature < 0) return static_cast<int32_t>(node.child_or_class);
-    const float x = row[node.feature];
-    bool left;
-    if (node.aux & kCategoricalSplit) {
-      // Out-of-range or non-integral categories are treated like missing values.
-      const uint32_t count = category_counts_[node.feature];
-      if (x >= 0.0f && x < static_cast<float>(count) && x == std::floor(x)) {
-        const uint32_t c = static_cast<uint32_t>(x);
-        left = (bits[(node.aux >> 2) + (c >> 5)] >> (c & 31u)) & 1u;
-      } else {
-        left = node.aux & kMissingLeft;
-      }
-    } else if (x <= node.threshold) {
-      left = true;
-    } else {
-      left = std::isnan(x) ? (node.aux & kMissingLeft) != 0 : false;
-    }
-    index = node.child_or_class + (left ? 0u : 1u);
-  }
+  return internal::Walk(nodes_.data(), category_bits_.data(), category_counts_.data(),
+                        tree_roots_[tree], row);
 }
 
 double Forest::oob_error() const {
@@ -120,20 +100,45 @@ Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data) 
   return rows;
 }
 
+void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, int32_t num_trees,
+                     uint32_t* votes) {
+  // Rows in blocks, trees inside a block: one tree's top levels stay in cache for the whole block,
+  // and the block's rows (a few KB) stay in cache across the trees.
+  constexpr size_t kBlock = 256;
+  const internal::WalkView view(forest);
+  const size_t m = static_cast<size_t>(forest.num_features());
+  const size_t k = static_cast<size_t>(forest.num_classes());
+  int32_t out[kBlock];
+  bool no_nan[kBlock];
+  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
+    const size_t count = num_rows - begin < kBlock ? num_rows - begin : kBlock;
+    const float* block = rows + begin * m;
+    auto row_ptr = [block, m](size_t i) { return block + i * m; };
+    for (size_t i = 0; i < count; ++i) no_nan[i] = internal::NoNaN(row_ptr(i), m);
+    auto row_no_nan = [&no_nan](size_t i) { return no_nan[i]; };
+    uint32_t* block_votes = votes + begin * k;
+    for (int32_t t = 0; t < num_trees; ++t) {
+      if (view.numeric_only) {
+        view.VoteMany<true>(t, count, row_ptr, row_no_nan, out);
+      } else {
+        view.VoteMany<false>(t, count, row_ptr, row_no_nan, out);
+      }
+      for (size_t i = 0; i < count; ++i) ++block_votes[i * k + static_cast<size_t>(out[i])];
+    }
+  }
+}
+
 Result<FullVote> PredictFull(const Forest& forest, const Dataset& data) {
   Result<std::vector<float>> model_rows = ModelRows(forest, data);
   if (!model_rows.ok()) return model_rows.status();
-  const size_t m = static_cast<size_t>(forest.num_features());
   const size_t rows = data.num_rows();
   const size_t k = static_cast<size_t>(forest.num_classes());
-  const int32_t trees = forest.num_trees();
   FullVote out;
   out.votes.assign(rows * k, 0);
   out.labels.assign(rows, 0);
+  AccumulateVotes(forest, model_rows.value().data(), rows, forest.num_trees(), out.votes.data());
   for (size_t r = 0; r < rows; ++r) {
-    const float* row = model_rows.value().data() + r * m;
-    uint32_t* votes = out.votes.data() + r * k;
-    for (int32_t t = 0; t < trees; ++t) ++votes[forest.TreeVote(t, row)];
+    const uint32_t* votes = out.votes.data() + r * k;
     size_t best = 0;
     for (size_t c = 1; c < k; ++c) {
       if (votes[c] > votes[best]) best = c;

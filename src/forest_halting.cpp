@@ -4,7 +4,42 @@
 #include <utility>
 #include <vector>
 
+#include "tree_walk.h"
+
 namespace urnforest {
+namespace {
+
+// Votes of the forest's trees for rows in the model layout, walked several rows at a time.
+class ForestVoter final : public BlockVoter {
+ public:
+  ForestVoter(const Forest& forest, const float* rows, size_t num_rows)
+      : view_(forest), rows_(rows), m_(static_cast<size_t>(forest.num_features())),
+        no_nan_(num_rows) {
+    for (size_t r = 0; r < num_rows; ++r) no_nan_[r] = internal::NoNaN(rows + r * m_, m_);
+  }
+
+  void Vote(int32_t tree, const size_t* rows, size_t count, int32_t* out) const override {
+    const float* base = rows_;
+    const size_t m = m_;
+    const uint8_t* no_nan = no_nan_.data();
+    auto row_ptr = [base, m, rows](size_t i) { return base + rows[i] * m; };
+    auto row_no_nan = [no_nan, rows](size_t i) { return no_nan[rows[i]] != 0; };
+    if (view_.numeric_only) {
+      view_.VoteMany<true>(tree, count, row_ptr, row_no_nan, out);
+    } else {
+      view_.VoteMany<false>(tree, count, row_ptr, row_no_nan, out);
+    }
+  }
+
+ private:
+  internal::WalkView view_;
+  const float* rows_;
+  size_t m_;
+  std::vector<uint8_t> no_nan_;  // per row: 1 when it has no NaN
+};
+
+}  // namespace
+
 
 Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num_trees) {
   const int32_t t = num_trees > 0 ? num_trees : forest.num_trees();
@@ -46,6 +81,15 @@ Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& 
                                            const SequentialVoteOptions& options) {
   Result<std::vector<float>> model_rows = ModelRows(forest, data);
   if (!model_rows.ok()) return model_rows.status();
+  return PredictHaltedRows(forest, model_rows.value().data(), data.num_rows(), table, options);
+}
+
+Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float* rows,
+                                               size_t num_rows, const HaltingTable& table,
+                                               const SequentialVoteOptions& options) {
+  if (forest.num_trees() == 0 || forest.num_classes() == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
+  }
   if (table.num_classes() != forest.num_classes()) {
     return Status::Error(StatusCode::kShapeMismatch,
                          "the table has " + std::to_string(table.num_classes()) +
@@ -63,12 +107,7 @@ Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& 
                                ", the forest has " + std::to_string(forest.num_trees()));
     }
   }
-  const std::vector<float>& rows = model_rows.value();
-  const size_t features = data.num_features();
-  return PredictSequential(
-      table, data.num_rows(),
-      [&](int32_t tree, size_t row) { return forest.TreeVote(tree, rows.data() + row * features); },
-      options);
+  return PredictSequentialBlocked(table, num_rows, ForestVoter(forest, rows, num_rows), options);
 }
 
 }  // namespace urnforest

@@ -82,6 +82,15 @@ int64_t HaltingTable::OthersRank(int32_t c, const int32_t* tally) const {
 int32_t HaltingTable::Leader(const int32_t* tally) const { return StrictLeader(tally, num_classes_); }
 
 bool HaltingTable::Halts(const int32_t* tally) const {
+  if (layout_ == TableLayout::kThresholds && num_classes_ == 2) {
+    // Hot path of sequential voting (binary problems): the same lookup as below, with
+    // OthersRank(k, t) = t[other] and per_class = size / 2, without the loops and the division.
+    const int32_t a = tally[0];
+    const int32_t b = tally[1];
+    if (a == b) return false;
+    const int32_t k = a > b ? 0 : 1;
+    return tally[k] >= thresholds_[(thresholds_.size() >> 1) * k + tally[1 - k]];
+  }
   const int32_t l = num_classes_;
   int32_t k = StrictLeader(tally, l);
   if (k < 0) return false;
@@ -145,7 +154,11 @@ double HaltingTable::PairBound(const int32_t* tally, int32_t k, int32_t n) const
 
 int32_t HaltingTable::MinLeaderVotes(int32_t c, const int32_t* others) const {
   const int32_t l = num_classes_;
-  std::vector<int32_t> t(l);
+  // No allocation for small l: the blocked halted vote asks for 2 (T + 1) of these per call.
+  int32_t small[8] = {};
+  std::vector<int32_t> large;
+  if (l > 8) large.assign(l, 0);
+  int32_t* t = l > 8 ? large.data() : small;
   int32_t sum = 0, mx = 0;
   for (int32_t j = 0, i = 0; j < l; ++j) {
     if (j == c) continue;
@@ -157,12 +170,12 @@ int32_t HaltingTable::MinLeaderVotes(int32_t c, const int32_t* others) const {
   if (layout_ == TableLayout::kThresholds) {
     t[c] = 0;
     int64_t per_class = static_cast<int64_t>(thresholds_.size()) / l;
-    return thresholds_[c * per_class + OthersRank(c, t.data())];
+    return thresholds_[c * per_class + OthersRank(c, t)];
   }
   int32_t best = num_trees_ + 1;
   for (int32_t m = num_trees_ - sum; m > mx; --m) {
     t[c] = m;
-    if (!Halts(t.data())) break;
+    if (!Halts(t)) break;
     best = m;
   }
   return best;

@@ -81,13 +81,13 @@ Status RunRow(const HaltingTable& table, size_t row, const std::vector<int32_t>&
       trace->confidence.push_back(table.Confidence(tally->data()));
       continue;
     }
-    double c = table.Confidence(tally->data());
-    if (trace) trace->confidence.push_back(c);
+    if (trace) trace->confidence.push_back(table.Confidence(tally->data()));
     if (table.Halts(tally->data())) {
       *used = i + 1;
       *early = i + 1 < T;
       *label = table.Leader(tally->data());
-      *conf = (finite && i + 1 == T) ? 1.0 : c;
+      // The confidence is only needed at the stop (it is a table lookup or a product).
+      *conf = (finite && i + 1 == T) ? 1.0 : table.Confidence(tally->data());
       stopped = true;
       if (!trace) break;
     }
@@ -143,6 +143,115 @@ Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t
     out.trees_used[r] = used;
     out.confidence[r] = conf;
     out.halted_early[r] = early ? 1 : 0;
+  }
+  return out;
+}
+
+Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table, size_t num_rows,
+                                                      const BlockVoter& voter,
+                                                      const SequentialVoteOptions& options) {
+  Status s = CheckOrder(table, options);
+  if (!s.ok()) return s;
+  const int32_t T = table.num_trees();
+  const int32_t l = table.num_classes();
+  const bool finite = table.rule() != HaltingRule::kInfinite;
+  SequentialVoteResult out;
+  out.labels.resize(num_rows);
+  out.trees_used.resize(num_rows);
+  out.confidence.resize(num_rows);
+  out.halted_early.resize(num_rows);
+  std::vector<int32_t> base;
+  BaseOrder(table, options, &base);
+  auto bad_vote = [&](int32_t tree, size_t row, int32_t v) {
+    return Invalid("tree " + std::to_string(tree) + " voted " + std::to_string(v) + " for row " +
+                   std::to_string(row) + ", not a class in [0, " + std::to_string(l) + ")");
+  };
+  if (options.order == QueryOrder::kRandomPerRow) {
+    std::vector<int32_t> order, tally(l);
+    for (size_t r = 0; r < num_rows; ++r) {
+      order = base;
+      Permute(options.seed, r, &order);
+      std::fill(tally.begin(), tally.end(), 0);
+      bool stopped = false;
+      for (int32_t i = 0; i < T && !stopped; ++i) {
+        int32_t v;
+        voter.Vote(order[i], &r, 1, &v);
+        if (v < 0 || v >= l) return bad_vote(order[i], r, v);
+        ++tally[v];
+        if (table.Halts(tally.data())) {
+          stopped = true;
+          out.labels[r] = table.Leader(tally.data());
+          out.trees_used[r] = i + 1;
+          out.confidence[r] = (finite && i + 1 == T) ? 1.0 : table.Confidence(tally.data());
+          out.halted_early[r] = i + 1 < T ? 1 : 0;
+        }
+      }
+      if (!stopped) {
+        out.labels[r] = FullVote(tally);
+        out.trees_used[r] = T;
+        out.confidence[r] = finite ? 1.0 : table.Confidence(tally.data());
+        out.halted_early[r] = 0;
+      }
+    }
+    return out;
+  }
+  // Binary threshold tables (the common case) are checked inline: halt iff the strict leader k has
+  // at least min_votes[k][other's count] votes, exactly HaltingTable::Halts.
+  const bool binary = table.layout() == TableLayout::kThresholds && l == 2;
+  std::vector<int32_t> min_votes;
+  if (binary) {
+    min_votes.resize(2 * static_cast<size_t>(T + 1));
+    for (int32_t c = 0; c < 2; ++c) {
+      for (int32_t o = 0; o <= T; ++o) min_votes[c * (T + 1) + o] = table.MinLeaderVotes(c, &o);
+    }
+  }
+  const int32_t* min0 = min_votes.data();
+  const int32_t* min1 = min_votes.data() + (T + 1);
+  auto halts = [&](const int32_t* t) {
+    if (!binary) return table.Halts(t);
+    const int32_t a = t[0];
+    const int32_t b = t[1];
+    return a > b ? a >= min0[b] : (b > a && b >= min1[a]);
+  };
+  constexpr size_t kBlock = 256;
+  std::vector<int32_t> tallies(kBlock * static_cast<size_t>(l));
+  std::vector<size_t> active(kBlock);
+  std::vector<int32_t> votes(kBlock);
+  std::vector<int32_t> tally(l);
+  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
+    const size_t count = std::min(kBlock, num_rows - begin);
+    std::fill(tallies.begin(), tallies.end(), 0);
+    for (size_t j = 0; j < count; ++j) active[j] = begin + j;
+    size_t live = count;
+    for (int32_t i = 0; i < T && live > 0; ++i) {
+      voter.Vote(base[i], active.data(), live, votes.data());
+      size_t keep = 0;
+      for (size_t j = 0; j < live; ++j) {
+        const size_t r = active[j];
+        const int32_t v = votes[j];
+        if (v < 0 || v >= l) return bad_vote(base[i], r, v);
+        int32_t* t = tallies.data() + (r - begin) * static_cast<size_t>(l);
+        ++t[v];
+        if (halts(t)) {
+          out.labels[r] = table.Leader(t);
+          out.trees_used[r] = i + 1;
+          out.confidence[r] = (finite && i + 1 == T) ? 1.0 : table.Confidence(t);
+          out.halted_early[r] = i + 1 < T ? 1 : 0;
+        } else {
+          active[keep++] = r;
+        }
+      }
+      live = keep;
+    }
+    for (size_t j = 0; j < live; ++j) {  // voted all T trees without halting
+      const size_t r = active[j];
+      const int32_t* t = tallies.data() + (r - begin) * static_cast<size_t>(l);
+      std::copy(t, t + l, tally.begin());
+      out.labels[r] = FullVote(tally);
+      out.trees_used[r] = T;
+      out.confidence[r] = finite ? 1.0 : table.Confidence(t);
+      out.halted_early[r] = 0;
+    }
   }
   return out;
 }

@@ -257,6 +257,13 @@ Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data);
 /// forest without trees (default-constructed).
 Result<FullVote> PredictFull(const Forest& forest, const Dataset& data);
 
+/// Adds the votes of trees 0..num_trees-1 for `num_rows` rows in the forest's layout (ModelRows:
+/// row-major, num_features() floats per row) to `votes` (num_rows x num_classes(), row-major).
+/// The batch form of TreeVote, with identical votes: walks each tree over blocks of rows, several
+/// rows at a time. Precondition: 0 <= num_trees <= forest.num_trees(). No allocation.
+void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, int32_t num_trees,
+                     uint32_t* votes);
+
 /// Versioned binary model (portable, byte-identical across platforms for identical forests):
 /// 20-byte header = magic "URNF", u32 format version (1), u64 payload length, u32 CRC-32 (IEEE) of
 /// the payload; then tagged sections {u32 tag, u64 length, bytes} holding schema, options, nodes,

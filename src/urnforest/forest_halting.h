@@ -39,4 +39,11 @@ Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& 
                                            const HaltingTable& table,
                                            const SequentialVoteOptions& options = {});
 
+/// PredictHalted on `num_rows` rows already in the forest's layout (ModelRows: row-major,
+/// num_features() floats per row). Same checks except the column ones. Blocked and inlined tree
+/// walks (PredictSequentialBlocked); results identical to PredictSequential with TreeVote.
+Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float* rows,
+                                               size_t num_rows, const HaltingTable& table,
+                                               const SequentialVoteOptions& options = {});
+
 }  // namespace urnforest

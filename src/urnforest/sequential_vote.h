@@ -49,6 +49,24 @@ Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t
                                                const TreeVoteFn& vote,
                                                const SequentialVoteOptions& options = {});
 
+/// The batch form of TreeVoteFn, for speed: one call votes one tree for many rows.
+class BlockVoter {
+ public:
+  virtual ~BlockVoter() = default;
+  /// out[i] = the vote of tree `tree` for row rows[i] (a class index), for i < count.
+  virtual void Vote(int32_t tree, const size_t* rows, size_t count, int32_t* out) const = 0;
+};
+
+/// Identical results to PredictSequential with the same votes, computed faster: for generation and
+/// fixed orders the rows go in blocks, tree by tree (every row of a block still votes in query
+/// order and leaves the block when it halts), so the first trees, which every row queries, stay
+/// hot in cache and each tree is entered once per block; no per-vote indirect call, no per-row
+/// allocation. kRandomPerRow goes row by row. Fails like PredictSequential; a vote out of range is
+/// reported for the first (tree, row) met in block order.
+Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table, size_t num_rows,
+                                                      const BlockVoter& voter,
+                                                      const SequentialVoteOptions& options = {});
+
 /// Same, from a precomputed vote matrix: votes[row * num_trees_in_matrix + tree]
 /// (num_trees_in_matrix >= every queried tree id + 1). Fails with kShapeMismatch on bad sizes.
 Result<SequentialVoteResult> PredictSequentialFromMatrix(const HaltingTable& table,

@@ -140,6 +140,25 @@ test('a smaller queried ensemble (trees) and random order', () => {
   sub.dispose();
 });
 
+test('compare: false gives the same halted answer without the full vote', () => {
+  for (const [forest, data] of [[wdbcForest, wdbc], [irisForest, iris]]) {
+    for (const order of ['generation', 'random']) {
+      const both = forest.predict(data, { rule: 'siba', order });
+      const only = forest.predict(data, { rule: 'siba', order, compare: false });
+      assert.deepEqual(only.classIndex, both.classIndex);
+      assert.deepEqual(only.treesUsed, both.treesUsed);
+      assert.deepEqual(only.confidence, both.confidence);
+      assert.deepEqual(only.haltedEarly, both.haltedEarly);
+      assert.equal(only.meanTrees, both.meanTrees);
+      assert.equal(only.fullClassIndex, undefined);
+      assert.equal(only.fullVotes, undefined);
+      assert.equal(only.disagreement, undefined);
+    }
+  }
+  assert.throws(() => wdbcForest.predict(wdbc, { rule: 'siba', compare: 1 }), TypeError);
+  assert.throws(() => wdbcForest.trace(wdbc, 0, { rule: 'siba', compare: false }), TypeError);
+});
+
 test('trace: treesUsed and label equal predict for the same row; votes cover all trees', () => {
   for (const [forest, data] of [[wdbcForest, wdbc], [irisForest, iris]]) {
     for (const options of [{ rule: 'hyper' }, { rule: 'siba', order: 'random', seed: 4 }, { rule: 'infinite', alpha: 0.9, trees: 31 }]) {

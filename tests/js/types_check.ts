@@ -3,6 +3,7 @@
 import {
   init, Dataset, Forest, HaltingTable, UrnforestError, trainForest, haltingTable, pstar, rules,
   type Prediction, type TrainOptions, type HaltingOptions, type HaltedPrediction, type VoteTrace,
+  type HaltedOnlyPrediction,
   type CostEstimate, type PriorInfo, type RuleName, type PStarResult,
   type StoreTableOptions, type StoredTableInfo,
 } from 'urnforest';
@@ -65,6 +66,9 @@ async function halting(forest: Forest, data: Dataset): Promise<void> {
   const stats: number = out.disagreement + out.meanTrees + out.alpha + out.trees;
   const rule: RuleName = out.rule;
   const plain: Prediction = forest.predict(data);
+  const only: HaltedOnlyPrediction = forest.predict(data, { rule: 'hyper', compare: false });
+  const onlyUsed: number = only.meanTrees + only.treesUsed.length;
+  const onlyFull: undefined = only.fullClassIndex;
   const trace: VoteTrace = forest.trace(data, 0, { rule: 'siba' });
   const traceParts: [Int32Array, Int32Array, Float64Array, number, boolean, number, string, number, Uint32Array] = [
     trace.trees, trace.votes, trace.confidence, trace.treesUsed, trace.haltedEarly, trace.classIndex, trace.label,
@@ -90,7 +94,7 @@ async function halting(forest: Forest, data: Dataset): Promise<void> {
   const p: PStarResult = pstar({ rule: 'infinite', trees: 101, votes: [6, 0] });
   const labels: Int32Array = forest.trainLabels();
   void [used, conf, early, full, stats, rule, plain, traceParts, decide, num, thresholds, stop, cost2.monteCarloTrees,
-    mass, beta, p.pstar, p.halt, labels, table.layout, table.monotone, table.disposed];
+    mass, beta, p.pstar, p.halt, labels, table.layout, table.monotone, table.disposed, onlyUsed, onlyFull];
   for (const t of [again, top, table]) t.dispose();
   // @ts-expect-error halting options need a rule
   forest.predict(data, { alpha: 0.9 });

@@ -1,0 +1,147 @@
+// Native prediction and table-building timings for bench/run.mjs (not a test). One JSON line out.
+//
+//   bench_native predict MODEL.urnf TEST.csv ROUNDS [RULE...]
+//     full vote (PredictFull, ModelRows included) and halted prediction (PredictHalted) per rule,
+//     interleaved round by round; each timing repeats the call until >= 20 ms and divides.
+//   bench_native tables MODEL.urnf ROUNDS [RULE...]
+//     BuildForestTable (prior from the OOB votes + table) per rule, alpha = 0.99.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "urnforest/csv_reader.h"
+#include "urnforest/forest.h"
+#include "urnforest/forest_halting.h"
+#include "urnforest/halting_rule.h"
+
+using namespace urnforest;
+
+namespace {
+
+std::string ReadFile(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+[[noreturn]] void Die(const std::string& what) {
+  std::fprintf(stderr, "bench_native: %s\n", what.c_str());
+  std::exit(1);
+}
+
+// Milliseconds per call of f, repeating it until at least 20 ms have passed.
+template <class F>
+double MsPerCall(F&& f) {
+  using Clock = std::chrono::steady_clock;
+  int calls = 0;
+  const auto start = Clock::now();
+  double elapsed = 0.0;
+  do {
+    f();
+    ++calls;
+    elapsed = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  } while (elapsed < 20.0);
+  return elapsed / calls;
+}
+
+std::string Array(const std::vector<double>& xs) {
+  std::string s = "[";
+  for (size_t i = 0; i < xs.size(); ++i) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s%.6g", i ? "," : "", xs[i]);
+    s += buf;
+  }
+  return s + "]";
+}
+
+Forest LoadForest(const char* path) {
+  const std::string bytes = ReadFile(path);
+  Result<Forest> f =
+      DeserializeForest(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  if (!f.ok()) Die(f.status().ToString());
+  return std::move(f).value();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    Die("usage: bench_native predict MODEL TEST ROUNDS [RULE...] | tables MODEL ROUNDS [RULE...]");
+  }
+  const std::string cmd = argv[1];
+  const Forest forest = LoadForest(argv[2]);
+  if (cmd == "predict") {
+    if (argc < 5) Die("predict needs MODEL TEST ROUNDS");
+    const std::string text = ReadFile(argv[3]);
+    CsvOptions csv;
+    csv.schema = &forest.schema();
+    Result<Dataset> data = ReadCsv(text, csv);
+    if (!data.ok()) Die(data.status().ToString());
+    const int rounds = std::atoi(argv[4]);
+    std::vector<std::string> names;
+    std::vector<HaltingTable> tables;
+    for (int i = 5; i < argc; ++i) {
+      Result<HaltingRule> rule = ParseRule(argv[i]);
+      if (!rule.ok()) Die(rule.status().ToString());
+      Result<HaltingTable> t = BuildForestTable(forest, rule.value(), 0.99);
+      if (!t.ok()) Die(t.status().ToString());
+      names.push_back(argv[i]);
+      tables.push_back(std::move(t).value());
+    }
+    std::vector<double> full;
+    std::vector<std::vector<double>> halted(tables.size());
+    std::vector<double> mean_trees(tables.size());
+    for (int r = 0; r < rounds; ++r) {
+      full.push_back(MsPerCall([&] {
+        if (!PredictFull(forest, data.value()).ok()) Die("PredictFull failed");
+      }));
+      for (size_t i = 0; i < tables.size(); ++i) {
+        halted[i].push_back(MsPerCall([&] {
+          Result<SequentialVoteResult> s = PredictHalted(forest, data.value(), tables[i]);
+          if (!s.ok()) Die("PredictHalted failed");
+          mean_trees[i] = s.value().MeanTrees();
+        }));
+      }
+    }
+    std::printf("{\"rows\":%zu,\"trees\":%d,\"full_ms\":%s,\"rules\":{", data.value().num_rows(),
+                forest.num_trees(), Array(full).c_str());
+    for (size_t i = 0; i < tables.size(); ++i) {
+      std::printf("%s\"%s\":{\"ms\":%s,\"mean_trees\":%.6g}", i ? "," : "", names[i].c_str(),
+                  Array(halted[i]).c_str(), mean_trees[i]);
+    }
+    std::printf("}}\n");
+    return 0;
+  }
+  if (cmd == "tables") {
+    const int rounds = std::atoi(argv[3]);
+    std::printf("{\"classes\":%d,\"trees\":%d,\"nodes\":%zu,\"model_bytes\":%zu,\"rules\":{",
+                forest.num_classes(), forest.num_trees(), forest.num_nodes(),
+                SerializeForest(forest).size());
+    for (int i = 4; i < argc; ++i) {
+      Result<HaltingRule> rule = ParseRule(argv[i]);
+      if (!rule.ok()) Die(rule.status().ToString());
+      Result<HaltingTable> probe = BuildForestTable(forest, rule.value(), 0.99);
+      std::printf("%s\"%s\":", i > 4 ? "," : "", argv[i]);
+      if (!probe.ok()) {
+        std::printf("{\"error\":\"%s\"}", CodeName(probe.status().code));
+        continue;
+      }
+      std::vector<double> ms;
+      for (int r = 0; r < rounds; ++r) {
+        ms.push_back(MsPerCall([&] {
+          if (!BuildForestTable(forest, rule.value(), 0.99).ok()) Die("BuildForestTable failed");
+        }));
+      }
+      std::printf("{\"ms\":%s}", Array(ms).c_str());
+    }
+    std::printf("}}\n");
+    return 0;
+  }
+  Die("unknown command " + cmd);
+}

@@ -1,0 +1,345 @@
+// `npm run bench`: every benchmark of issue 9, side by side in one run, one JSON report on stdout,
+// and the generated part of docs/benchmarks.md (between <!-- bench:begin --> and <!-- bench:end -->).
+//
+//   node bench/run.mjs [--rounds 3] [--wide-rounds 1] [--trees 101] [--no-setup] [--no-ml]
+//                      [--no-docs] [--wide-rows 20000] [--wide-features 50]
+//
+// Peers: urnforest in WebAssembly (this Node process, dist/), urnforest native (build/urnforest,
+// build/bench_native), scikit-learn (/usr/bin/python3, n_jobs=1), ranger (Rscript, num.threads=1),
+// ml-random-forest (npm, 2,000 rows only: it needs ~36 s there). Every timing is taken inside the
+// peer's process (no start-up, no CSV parsing), round by round with all peers in each round, and
+// reported as the median over rounds; ratios compare medians of the same run. Not a test.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : dflt;
+};
+const rounds = opt('rounds', 3);
+const wideRounds = opt('wide-rounds', 1);
+const trees = opt('trees', 101);
+const wideRows = opt('wide-rows', 20000);
+const wideFeatures = opt('wide-features', 50);
+const ALPHA = 0.99;
+const RULES = ['alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal'];
+
+const log = (...m) => console.error('[bench]', ...m);
+const median = (xs) => {
+  const s = xs.filter((x) => x != null).sort((a, b) => a - b);
+  if (s.length === 0) return null;
+  const h = Math.floor(s.length / 2);
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
+};
+const ratio = (a, b) => (a == null || b == null || b === 0 ? null : a / b);
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: root, maxBuffer: 1 << 28, ...opts });
+const json = (cmd, args) => JSON.parse(String(run(cmd, args)).trim().split('\n').pop());
+const load = () => loadavg().map((x) => Number(x.toFixed(2)));
+
+// ---- set-up and builds -----------------------------------------------------------------------
+if (!flag('no-setup')) run('bash', ['bench/setup.sh'], { stdio: ['ignore', 2, 2] });
+run('bash', ['scripts/build.sh', 'native', 'wasm'], { stdio: ['ignore', 2, 2] });
+const CLI = join(root, 'build/urnforest');
+const NATIVE = join(root, 'build/bench_native');
+const { init, Dataset, Forest } = await import(join(root, 'dist/index.js'));
+const uf = await init();
+
+const report = {
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, load_start: load() },
+  options: { rounds, wide_rounds: wideRounds, trees, alpha: ALPHA },
+};
+
+// Milliseconds per call, repeating until >= 20 ms (as bench_native and the peer scripts do).
+function msPerCall(f) {
+  // Warm-up: V8 runs wasm functions in Liftoff first and tiers hot ones up to TurboFan; a library
+  // in use runs the optimised code, so time that (at least 20 calls and 50 ms first).
+  const warm = performance.now();
+  for (let i = 0; i < 20 || performance.now() - warm < 50; i++) f();
+  let calls = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    f();
+    calls++;
+    elapsed = performance.now() - start;
+  } while (elapsed < 20);
+  return elapsed / calls;
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'urnforest-bench-'));
+try {
+  // ---- data ------------------------------------------------------------------------------------
+  const file = (name) => join(tmp, name);
+  const twonorm = (rows, seed, name, d = 20) =>
+    run('/usr/bin/python3', ['bench/twonorm.py', String(rows), String(seed), file(name), String(d)]);
+  twonorm(5000, 7, 'twonorm_train.csv');
+  twonorm(5000, 9, 'twonorm_test.csv');
+  twonorm(2000, 8, 'twonorm_2000.csv');
+  twonorm(wideRows, 10, 'wide_train.csv', wideFeatures);
+  // Real data: even rows train, odd rows test (the halting benchmarks need unseen rows).
+  const split = (name) => {
+    const lines = readFileSync(join(root, 'web/datasets', `${name}.csv`), 'utf8').trim().split(/\r?\n/);
+    const [header, ...body] = lines;
+    writeFileSync(file(`${name}_train.csv`), [header, ...body.filter((_, i) => i % 2 === 0)].join('\n') + '\n');
+    writeFileSync(file(`${name}_test.csv`), [header, ...body.filter((_, i) => i % 2 === 1)].join('\n') + '\n');
+  };
+  for (const name of ['wdbc', 'sonar']) split(name);
+  const trainNative = (csv, model, t = trees, mtry = 0, seed = 1) => json(CLI, ['train', '--data', csv,
+    '--trees', String(t), ...(mtry ? ['--mtry', String(mtry)] : []), '--seed', String(seed), '--out', model, '--json']);
+
+  // ---- 1. training -------------------------------------------------------------------------------
+  const cases = [
+    { name: `twonorm 5000 x 20`, csv: file('twonorm_train.csv'), mtry: 4, rounds },
+    { name: `twonorm ${wideRows} x ${wideFeatures}`, csv: file('wide_train.csv'),
+      mtry: Math.floor(Math.sqrt(wideFeatures)), rounds: wideRounds },
+  ];
+  report.training = [];
+  for (const c of cases) {
+    log(`training: ${c.name}, ${c.rounds} round(s) ...`);
+    const data = Dataset.fromCSV(readFileSync(c.csv, 'utf8'));
+    const ms = { wasm: [], native: [], sklearn: [], ranger: [] };
+    for (let r = 0; r < c.rounds; r++) {
+      const seed = r + 1;
+      let start = performance.now();
+      const forest = uf.trainForest(data, { ensemble: 'rf', trees, mtry: c.mtry, seed });
+      ms.wasm.push(performance.now() - start);
+      forest.dispose();
+      ms.native.push(trainNative(c.csv, file('m.urnf'), trees, c.mtry, seed).train_ms);
+      ms.sklearn.push(json('/usr/bin/python3', ['bench/sklearn_bench.py', 'train', c.csv, String(trees),
+        String(c.mtry), String(seed)]).fit_ms);
+      ms.ranger.push(json('Rscript', ['bench/ranger_bench.R', 'train', c.csv, String(trees), String(c.mtry),
+        String(seed)]).fit_ms);
+    }
+    data.dispose();
+    const med = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, median(v)]));
+    report.training.push({
+      case: c.name, trees, mtry: c.mtry, ms: med, runs_ms: ms,
+      ratios: {
+        wasm_over_sklearn: ratio(med.wasm, med.sklearn), wasm_over_ranger: ratio(med.wasm, med.ranger),
+        native_over_sklearn: ratio(med.native, med.sklearn), native_over_ranger: ratio(med.native, med.ranger),
+        wasm_over_native: ratio(med.wasm, med.native),
+      },
+    });
+  }
+  // ml-random-forest at 2,000 rows (one run; its own default tree options, maxFeatures = mtry).
+  {
+    const csv = file('twonorm_2000.csv');
+    const data = Dataset.fromCSV(readFileSync(csv, 'utf8'));
+    const wasm = [];
+    const native = [];
+    for (let r = 0; r < rounds; r++) {
+      const start = performance.now();
+      uf.trainForest(data, { ensemble: 'rf', trees, mtry: 4, seed: r + 1 }).dispose();
+      wasm.push(performance.now() - start);
+      native.push(trainNative(csv, file('m.urnf'), trees, 4, r + 1).train_ms);
+    }
+    data.dispose();
+    let ml = null;
+    if (!flag('no-ml')) {
+      log('training: ml-random-forest, 2000 x 20 (about a minute) ...');
+      const { RandomForestClassifier } = await import('ml-random-forest');
+      const lines = readFileSync(csv, 'utf8').trim().split('\n').slice(1);
+      const X = lines.map((l) => l.split(',').slice(0, -1).map(Number));
+      const y = lines.map((l) => (l.endsWith('c1') ? 1 : 0));
+      const rf = new RandomForestClassifier({ nEstimators: trees, maxFeatures: 4, seed: 1, replacement: true,
+        useSampleBagging: true });
+      const start = performance.now();
+      rf.train(X, y);
+      ml = performance.now() - start;
+    }
+    report.training_ml_random_forest = {
+      case: 'twonorm 2000 x 20', trees, mtry: 4,
+      ms: { wasm: median(wasm), native: median(native), ml_random_forest: ml },
+      ratios: { ml_random_forest_over_wasm: ratio(ml, median(wasm)),
+        ml_random_forest_over_native: ratio(ml, median(native)) },
+    };
+  }
+
+  // ---- 2. full-vote prediction, 5,000 rows ---------------------------------------------------------
+  log('full-vote prediction: twonorm, 5000 rows ...');
+  const tnModel = file('twonorm.urnf');
+  trainNative(file('twonorm_train.csv'), tnModel, trees, 4, 1);
+  {
+    const forest = Forest.fromBytes(new Uint8Array(readFileSync(tnModel)));
+    const test = Dataset.fromCSV(readFileSync(file('twonorm_test.csv'), 'utf8'));
+    const rows = test.numRows;
+    const ms = { wasm: [], native: [], sklearn: [], ranger: [] };
+    for (let r = 0; r < rounds; r++) {
+      ms.wasm.push(msPerCall(() => forest.predict(test)));
+      ms.native.push(median(json(NATIVE, ['predict', tnModel, file('twonorm_test.csv'), '1']).full_ms));
+      ms.sklearn.push(median(json('/usr/bin/python3', ['bench/sklearn_bench.py', 'predict', file('twonorm_train.csv'),
+        file('twonorm_test.csv'), String(trees), '4', '1']).predict_ms));
+      ms.ranger.push(median(json('Rscript', ['bench/ranger_bench.R', 'predict', file('twonorm_train.csv'),
+        file('twonorm_test.csv'), String(trees), '4', '1']).predict_ms));
+    }
+    forest.dispose();
+    test.dispose();
+    const ns = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, (1e6 * median(v)) / (trees * rows)]));
+    report.prediction = {
+      case: 'twonorm 5000 x 20 model, 5000 test rows', trees, rows, ns_per_tree_row: ns, runs_ms: ms,
+      ratios: {
+        wasm_over_sklearn: ratio(ns.wasm, ns.sklearn), wasm_over_ranger: ratio(ns.wasm, ns.ranger),
+        native_over_sklearn: ratio(ns.native, ns.sklearn), native_over_ranger: ratio(ns.native, ns.ranger),
+        wasm_over_native: ratio(ns.wasm, ns.native),
+      },
+    };
+  }
+
+  // ---- 3. halted prediction ------------------------------------------------------------------------
+  report.halting = [];
+  for (const name of ['wdbc', 'sonar', 'twonorm']) {
+    log(`halted prediction: ${name} ...`);
+    const trainCsv = file(`${name}_train.csv`);
+    const testCsv = file(`${name}_test.csv`);
+    const model = name === 'twonorm' ? tnModel : file(`${name}.urnf`);
+    if (name !== 'twonorm') trainNative(trainCsv, model);
+    const forest = Forest.fromBytes(new Uint8Array(readFileSync(model)));
+    const test = Dataset.fromCSV(readFileSync(testCsv, 'utf8'));
+    const rules = ['siba', 'hyper'];
+    const wasm = { full: [], siba: [], hyper: [] };
+    const native = { full: [], siba: [], hyper: [] };
+    const meanTrees = {};
+    for (const rule of rules) {  // builds and caches the tables outside the timings
+      meanTrees[rule] = forest.predict(test, { rule, alpha: ALPHA, compare: false }).meanTrees;
+    }
+    for (let r = 0; r < rounds; r++) {
+      wasm.full.push(msPerCall(() => forest.predict(test)));
+      for (const rule of rules) {
+        wasm[rule].push(msPerCall(() => forest.predict(test, { rule, alpha: ALPHA, compare: false })));
+      }
+      const n = json(NATIVE, ['predict', model, testCsv, '1', ...rules]);
+      native.full.push(n.full_ms[0]);
+      for (const rule of rules) native[rule].push(n.rules[rule].ms[0]);
+    }
+    const rows = test.numRows;
+    forest.dispose();
+    test.dispose();
+    const entry = { dataset: name, rows, trees, rules: {} };
+    for (const rule of rules) {
+      const treeSpeedup = trees / meanTrees[rule];
+      const w = median(wasm.full) / median(wasm[rule]);
+      const nat = median(native.full) / median(native[rule]);
+      entry.rules[rule] = {
+        mean_trees: meanTrees[rule], tree_speedup: treeSpeedup,
+        wasm: { full_ms: median(wasm.full), halted_ms: median(wasm[rule]), wall_speedup: w, share: w / treeSpeedup },
+        native: { full_ms: median(native.full), halted_ms: median(native[rule]), wall_speedup: nat,
+          share: nat / treeSpeedup },
+        wasm_over_native_halted: ratio(median(wasm[rule]), median(native[rule])),
+      };
+    }
+    report.halting.push(entry);
+  }
+
+  // ---- 4. table building and model size ------------------------------------------------------------
+  report.tables = [];
+  for (const name of ['wdbc', 'wine', 'vehicle']) {
+    log(`table building: ${name} ...`);
+    const model = file(`${name}_full.urnf`);
+    trainNative(join(root, 'web/datasets', `${name}.csv`), model);
+    const n = json(NATIVE, ['tables', model, String(rounds), ...RULES]);
+    const forest = Forest.fromBytes(new Uint8Array(readFileSync(model)));
+    const entry = { dataset: name, classes: n.classes, trees: n.trees, nodes: n.nodes, model_bytes: n.model_bytes,
+      bytes_per_node: n.model_bytes / n.nodes, rules: {} };
+    for (const rule of RULES) {
+      if (n.rules[rule].error) {
+        entry.rules[rule] = { error: n.rules[rule].error };
+        continue;
+      }
+      const ms = [];
+      for (let r = 0; r < rounds; r++) {
+        ms.push(msPerCall(() => forest.haltingTable({ rule, alpha: ALPHA }).dispose()));
+      }
+      const w = median(ms);
+      const nat = median(n.rules[rule].ms);
+      entry.rules[rule] = { native_ms: nat, wasm_ms: w, wasm_over_native: ratio(w, nat) };
+    }
+    forest.dispose();
+    report.tables.push(entry);
+  }
+  report.wasm_bytes = statSync(join(root, 'dist/urnforest_wasm.mjs')).size;
+  report.machine.load_end = load();
+  console.log(JSON.stringify(report, null, 1));
+  if (!flag('no-docs')) writeDocs(report);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+// ---- docs/benchmarks.md ------------------------------------------------------------------------
+function writeDocs(r) {
+  const f = (x, d = 2) => (x == null ? 'n/a' : Number(x).toFixed(d));
+  const ms = (x) => (x == null ? 'n/a' : x >= 100 ? x.toFixed(0) : x.toFixed(x >= 10 ? 1 : 2));
+  const out = [];
+  out.push(`Generated by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}: ` +
+    `${r.machine.cpus} × ${r.machine.cpu}, Node ${r.machine.node}, load average ${r.machine.load_start.join(' / ')} ` +
+    `at the start and ${r.machine.load_end.join(' / ')} at the end (1 / 5 / 15 min). T = ${r.options.trees}, ` +
+    `one thread everywhere, medians of ${r.options.rounds} rounds (wide case: ${r.options.wide_rounds}) with every ` +
+    `peer in each round. Ratios < 1 mean urnforest is faster. wasm = ${(r.wasm_bytes / 1024).toFixed(0)} KiB ` +
+    '(`dist/urnforest_wasm.mjs`, SINGLE_FILE).', '');
+  out.push('### 1. Training time (ms)', '');
+  out.push('| case | wasm | native | scikit-learn | ranger | wasm / sklearn | wasm / ranger | native / sklearn | native / ranger | wasm / native |');
+  out.push('|---|---|---|---|---|---|---|---|---|---|');
+  for (const t of r.training) {
+    out.push(`| ${t.case} (mtry ${t.mtry}) | ${ms(t.ms.wasm)} | ${ms(t.ms.native)} | ${ms(t.ms.sklearn)} | ` +
+      `${ms(t.ms.ranger)} | ${f(t.ratios.wasm_over_sklearn)} | ${f(t.ratios.wasm_over_ranger)} | ` +
+      `${f(t.ratios.native_over_sklearn)} | ${f(t.ratios.native_over_ranger)} | ${f(t.ratios.wasm_over_native)} |`);
+  }
+  const ml = r.training_ml_random_forest;
+  out.push('', `ml-random-forest (npm), ${ml.case}: ${ms(ml.ms.ml_random_forest)} ms vs urnforest wasm ` +
+    `${ms(ml.ms.wasm)} ms (${f(ml.ratios.ml_random_forest_over_wasm, 0)}× faster) and native ${ms(ml.ms.native)} ms ` +
+    `(${f(ml.ratios.ml_random_forest_over_native, 0)}× faster). Not run on the larger cases (minutes per fit).`, '');
+  const p = r.prediction;
+  out.push('### 2. Full-vote prediction (ns per tree per row)', '', `${p.case}.`, '');
+  out.push('| wasm | native | scikit-learn | ranger | wasm / sklearn | wasm / ranger | native / sklearn | wasm / native |');
+  out.push('|---|---|---|---|---|---|---|---|');
+  out.push(`| ${f(p.ns_per_tree_row.wasm, 1)} | ${f(p.ns_per_tree_row.native, 1)} | ${f(p.ns_per_tree_row.sklearn, 1)} | ` +
+    `${f(p.ns_per_tree_row.ranger, 1)} | ${f(p.ratios.wasm_over_sklearn)} | ${f(p.ratios.wasm_over_ranger)} | ` +
+    `${f(p.ratios.native_over_sklearn)} | ${f(p.ratios.wasm_over_native)} |`, '');
+  out.push('### 3. Halted prediction: wall-clock speed-up vs tree-count speed-up', '',
+    `alpha = ${r.options.alpha}, generation order, \`predict(data, {rule, compare: false})\` (wasm) and ` +
+    '`PredictHalted` (native) against the full vote of the same build. share = wall-clock speed-up / tree-count ' +
+    'speed-up (1 = every saved tree is saved time). wdbc and sonar: even rows train, odd rows test.', '');
+  out.push('| data (test rows) | rule | mean trees | tree speed-up | wasm full ms | wasm halted ms | wasm wall speed-up | wasm share | native wall speed-up | native share | wasm / native (halted) |');
+  out.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const h of r.halting) {
+    for (const [rule, x] of Object.entries(h.rules)) {
+      out.push(`| ${h.dataset} (${h.rows}) | ${rule} | ${f(x.mean_trees)} | ${f(x.tree_speedup)} | ${ms(x.wasm.full_ms)} | ` +
+        `${ms(x.wasm.halted_ms)} | ${f(x.wasm.wall_speedup)} | ${f(x.wasm.share)} | ${f(x.native.wall_speedup)} | ` +
+        `${f(x.native.share)} | ${f(x.wasm_over_native_halted)} |`);
+    }
+  }
+  out.push('', '### 4. Halting-table building (ms, prior from the OOB votes + table, alpha = 0.99) and model size', '');
+  out.push('| data (l) | model bytes / node | ' + RULES.map((x) => `${x} native / wasm (ratio)`).join(' | ') + ' |');
+  out.push('|---|---|' + RULES.map(() => '---').join('|') + '|');
+  for (const t of r.tables) {
+    out.push(`| ${t.dataset} (${t.classes}) | ${f(t.bytes_per_node, 1)} | ` + RULES.map((x) => {
+      const e = t.rules[x];
+      return e.error ? e.error : `${ms(e.native_ms)} / ${ms(e.wasm_ms)} (${f(e.wasm_over_native)})`;
+    }).join(' | ') + ' |');
+  }
+  out.push('', 'Model bytes per node: the serialized model (header, schema, 16-byte nodes, OOB votes and training ' +
+    'labels) over its node count; the node table itself is 16 bytes per node.');
+  const path = join(root, 'docs/benchmarks.md');
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    text = '# Benchmarks\n\nSpeed is measured as ratios against peers in the same run; see bench/README.md.\n\n' +
+      '## Speed (issue 9)\n\n<!-- bench:begin -->\n<!-- bench:end -->\n';
+  }
+  const begin = '<!-- bench:begin -->';
+  const end = '<!-- bench:end -->';
+  const i = text.indexOf(begin);
+  const j = text.indexOf(end);
+  const body = `${begin}\n${out.join('\n')}\n${end}`;
+  text = i >= 0 && j > i ? text.slice(0, i) + body + text.slice(j + end.length)
+    : `${text.trimEnd()}\n\n## Speed (issue 9)\n\n${body}\n`;
+  writeFileSync(path, text);
+  log(`wrote ${path}`);
+}
