@@ -353,7 +353,7 @@ export class Forest {
     useWeightedVote(handle, data, out);
     const classNames = handle._classNames();
     const labels = Array.from(out.classIndex, (c) => classNames[c]);
-    return { labels, classIndex: out.classIndex, votes: out.votes, classNames };
+    return { labels, classIndex: out.classIndex, votes: out.votes, classNames, ...(out.scores && { scores: out.scores }) };
   }
 
   /**
