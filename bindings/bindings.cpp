@@ -10,6 +10,7 @@
 // - Arguments are validated in index.js; embind would silently coerce bad ones.
 #include <malloc.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -23,14 +24,21 @@
 #include "urnforest/csv_reader.h"
 #include "urnforest/dataset.h"
 #include "urnforest/expected_cost.h"
+#include "urnforest/experiment.h"
+#include "urnforest/experiment_json.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/generators.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/halting_table.h"
+#include "urnforest/ordering.h"
 #include "urnforest/prior.h"
+#include "urnforest/prune.h"
 #include "urnforest/pstar.h"
 #include "urnforest/sequential_vote.h"
 #include "urnforest/status.h"
+#include "urnforest/vote_matrix.h"
+#include "urnforest/weighted_vote.h"
 
 namespace urnforest {
 namespace {
@@ -180,13 +188,15 @@ class DatasetHandle {
 /// Owns one Forest. Created empty by JS, then filled by Train or Load.
 class ForestHandle {
  public:
-  /// `ensemble` 0 rf / 1 bagging; `mtry_rule` 0 sqrt / 1 log2 / 2 log2+1; the 64-bit seed comes as two
-  /// 32-bit halves; `progress` is a JS function (done, total) -> bool or undefined.
+  /// `ensemble` 0 rf / 1 bagging / 2 adaboost; `mtry_rule` 0 sqrt / 1 log2 / 2 log2+1; the 64-bit
+  /// seed comes as two 32-bit halves; `progress` is a JS function (done, total) -> bool or
+  /// undefined; `boosting` 0 resample / 1 reweight (AdaBoost only).
   val Train(const DatasetHandle& data, int32_t ensemble, int32_t trees, int32_t mtry,
             int32_t mtry_rule, int32_t max_depth, int32_t min_leaf, double seed_hi, double seed_lo,
-            val progress) {
+            val progress, int32_t boosting) {
     TrainOptions options;
     options.ensemble = static_cast<EnsembleKind>(ensemble);
+    options.boosting = static_cast<BoostingVariant>(boosting);
     options.num_trees = trees;
     options.mtry = mtry;
     options.mtry_rule = static_cast<MtryRule>(mtry_rule);
@@ -227,6 +237,58 @@ class ForestHandle {
 
 
   val TrainLabels() const { return CopyOut(forest_.train_labels()); }
+
+  // ---- AdaBoost and static pruning (issue 5) ----
+
+  /// The ensemble's own prediction (weighted for AdaBoost): {classIndex: Int32Array, scores:
+  /// Float64Array rows x classes} or an error object.
+  val PredictWeightedRows(const DatasetHandle& data) const {
+    Result<WeightedVote> result = PredictWeighted(forest_, data.data());
+    if (!result.ok()) return ErrorObject(result.status());
+    val out = val::object();
+    out.set("classIndex", CopyOut(result.value().labels));
+    out.set("scores", CopyOut(result.value().scores));
+    return out;
+  }
+
+  /// Float64Array of the tree weights (empty for unweighted ensembles).
+  val TreeWeights() const { return CopyOut(forest_.tree_weights()); }
+
+  /// Int32Array order of all trees by `ordering` on labelled `data`, or an error object.
+  val Order(const DatasetHandle& data, int32_t ordering, int32_t backfit, double mdm_p) const {
+    OrderingOptions options;
+    options.ordering = static_cast<Ordering>(ordering);
+    options.backfit_passes = backfit;
+    options.mdm_p = mdm_p;
+    Result<std::vector<int32_t>> order = OrderForest(forest_, data.data(), options);
+    if (!order.ok()) return ErrorObject(order.status());
+    return CopyOut(order.value());
+  }
+
+  /// Float64Array: error of the first u trees of `order` on labelled `data`, u = 1..order.length.
+  val ErrorCurveOf(const DatasetHandle& data, const val& order) const {
+    Result<VoteMatrix> matrix = ComputeVoteMatrix(forest_, data.data());
+    if (!matrix.ok()) return ErrorObject(matrix.status());
+    Result<std::vector<double>> curve = ErrorCurve(matrix.value(), IntVector(order));
+    if (!curve.ok()) return ErrorObject(curve.status());
+    return CopyOut(curve.value());
+  }
+
+  /// Fills this handle with the first `keep` trees of `order` of `source` (PruneForest);
+  /// `training` (may be null) is the exact training set, for exact OOB votes.
+  val LoadPruned(const ForestHandle& source, const val& order, int32_t keep,
+                 const DatasetHandle* training) {
+    Result<Forest> pruned = PruneForest(source.forest_, IntVector(order), keep,
+                                        training != nullptr ? &training->data() : nullptr);
+    if (!pruned.ok()) return ErrorObject(pruned.status());
+    forest_ = std::move(pruned).value();
+    return val::undefined();
+  }
+
+  /// As PredictHaltedRows, querying the trees `fixed_order` (length = the table's T) in that order;
+  /// fullClassIndex / fullVotes are then the plurality of those trees.
+  val PredictHaltedFixed(const DatasetHandle& data, const HaltingTableHandle& table,
+                         const val& fixed_order) const;
 
   /// The prior `rule` needs for tables of `trees` queried trees: {kind, classes, trees, components:
   /// [{weight, beta: Float64Array}], finalTallyMass: Float64Array (l <= 4) or null}.
@@ -523,6 +585,103 @@ val ForestHandle::ExpectedCost(const HaltingTableHandle& table, double samples, 
   return HaltingTableHandle::CostOver(h, prior.value(), samples, seed_hi, seed_lo);
 }
 
+val ForestHandle::PredictHaltedFixed(const DatasetHandle& data, const HaltingTableHandle& table,
+                                     const val& fixed_order) const {
+  const HaltingTable& h = table.table();
+  SequentialVoteOptions options;
+  options.order = QueryOrder::kFixed;
+  options.fixed_order = IntVector(fixed_order);
+  if (h.num_classes() != forest_.num_classes() ||
+      options.fixed_order.size() != static_cast<size_t>(h.num_trees())) {
+    return ErrorObject(Status::Error(StatusCode::kShapeMismatch,
+                                     "the halting table does not fit this forest and order"));
+  }
+  for (int32_t t : options.fixed_order) {
+    if (t < 0 || t >= forest_.num_trees()) return InvalidArgument("fixedOrder names a missing tree");
+  }
+  Result<std::vector<float>> rows_or = ModelRows(forest_, data.data());
+  if (!rows_or.ok()) return ErrorObject(rows_or.status());
+  const std::vector<float>& rows = rows_or.value();
+  const size_t m = static_cast<size_t>(forest_.num_features());
+  const size_t n = data.data().num_rows();
+  Result<SequentialVoteResult> result = PredictSequential(
+      h, n, [&](int32_t tree, size_t row) { return forest_.TreeVote(tree, rows.data() + row * m); },
+      options);
+  if (!result.ok()) return ErrorObject(result.status());
+  const size_t k = static_cast<size_t>(forest_.num_classes());
+  std::vector<uint32_t> votes(n * k, 0);
+  std::vector<int32_t> full(n, 0);
+  for (size_t r = 0; r < n; ++r) {
+    uint32_t* v = votes.data() + r * k;
+    for (int32_t t : options.fixed_order) ++v[forest_.TreeVote(t, rows.data() + r * m)];
+    size_t best = 0;
+    for (size_t c = 1; c < k; ++c) {
+      if (v[c] > v[best]) best = c;
+    }
+    full[r] = static_cast<int32_t>(best);
+  }
+  const SequentialVoteResult& s = result.value();
+  val out = val::object();
+  out.set("classIndex", CopyOut(s.labels));
+  out.set("treesUsed", CopyOut(s.trees_used));
+  out.set("confidence", CopyOut(s.confidence));
+  out.set("haltedEarly", CopyOut(s.halted_early));
+  out.set("fullClassIndex", CopyOut(full));
+  out.set("fullVotes", CopyOut(votes));
+  return out;
+}
+
+/// Generator names of the synthetic problems (for runExperiment's validation).
+val GeneratorNameList() { return StringArray(GeneratorNames()); }
+
+/// Runs the experiment harness. `o` holds validated options (index.js): protocol 0 kfold /
+/// 1 holdout / 2 synthetic, generator, name, folds, repeats, testFraction, stratified, trainRows,
+/// testRows, ensemble, boosting, trees, mtry, mtryRule, alphas (array), rules (array of codes),
+/// seedHi, seedLo, proxyTrees, samples, prune (ordering code or -1), keep, queryOrder (0 ordered /
+/// 2 random). `data` is null for synthetic problems. Returns the report as a JSON string (the
+/// CLI's `experiment --json` document) or an error object.
+val RunExperimentJson(const val& o, const DatasetHandle* data, val progress) {
+  ExperimentOptions options;
+  options.protocol = static_cast<ProtocolKind>(o["protocol"].as<int32_t>());
+  options.data = data != nullptr ? &data->data() : nullptr;
+  options.generator = o["generator"].as<std::string>();
+  options.dataset_name = o["name"].as<std::string>();
+  options.folds = o["folds"].as<int32_t>();
+  options.repeats = o["repeats"].as<int32_t>();
+  options.test_fraction = o["testFraction"].as<double>();
+  options.stratified = o["stratified"].as<bool>();
+  options.train_rows = static_cast<size_t>(o["trainRows"].as<double>());
+  options.test_rows = static_cast<size_t>(o["testRows"].as<double>());
+  options.train.ensemble = static_cast<EnsembleKind>(o["ensemble"].as<int32_t>());
+  options.train.boosting = static_cast<BoostingVariant>(o["boosting"].as<int32_t>());
+  options.train.num_trees = o["trees"].as<int32_t>();
+  options.train.mtry = o["mtry"].as<int32_t>();
+  options.train.mtry_rule = static_cast<MtryRule>(o["mtryRule"].as<int32_t>());
+  options.alphas = emscripten::convertJSArrayToNumberVector<double>(o["alphas"]);
+  options.rules.clear();
+  for (int32_t code : IntVector(o["rules"])) options.rules.push_back(static_cast<HaltingRule>(code));
+  options.seed = Seed64(o["seedHi"].as<double>(), o["seedLo"].as<double>());
+  options.proxy_trees = o["proxyTrees"].as<int32_t>();
+  options.monte_carlo_samples = static_cast<int64_t>(o["samples"].as<double>());
+  const int32_t prune = o["prune"].as<int32_t>();
+  options.prune = prune >= 0;
+  if (options.prune) options.ordering.ordering = static_cast<Ordering>(prune);
+  options.keep = o["keep"].as<int32_t>();
+  options.query_order = static_cast<PrunedQueryOrder>(o["queryOrder"].as<int32_t>());
+  if (progress.typeOf().as<std::string>() == "function") {
+    // index.js passes a wrapper that never throws (a JS throw would skip C++ destructors).
+    options.progress = [progress](int32_t done, int32_t total) {
+      return progress(done, total).as<bool>();
+    };
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Result<ExperimentResult> run = RunExperiment(options);
+  if (!run.ok()) return ErrorObject(run.status());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return val(ExperimentJson(options, run.value(), seconds));
+}
+
 /// P* of a tally for rules needing no data prior (as the CLI's `pstar`):
 /// {pstar, leader, halt, exact} or an error object. `votes` validated by index.js.
 val PStar(int32_t rule, int32_t trees, int32_t classes, double alpha, const val& votes) {
@@ -621,7 +780,13 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_prior", &ForestHandle::PriorOf)
       .function("_predictHalted", &ForestHandle::PredictHaltedRows)
       .function("_trace", &ForestHandle::Trace)
-      .function("_expectedCost", &ForestHandle::ExpectedCost);
+      .function("_expectedCost", &ForestHandle::ExpectedCost)
+      .function("_predictWeighted", &ForestHandle::PredictWeightedRows)
+      .function("_treeWeights", &ForestHandle::TreeWeights)
+      .function("_order", &ForestHandle::Order)
+      .function("_errorCurve", &ForestHandle::ErrorCurveOf)
+      .function("_loadPruned", &ForestHandle::LoadPruned, allow_raw_pointers())
+      .function("_predictHaltedFixed", &ForestHandle::PredictHaltedFixed);
 
   class_<HaltingTableHandle>("_HaltingTableHandle")
       .constructor<>()
@@ -644,6 +809,8 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_layout", &HaltingTableHandle::Layout);
 
   function("_pstar", &urnforest::PStar);
+  function("_runExperiment", &urnforest::RunExperimentJson, allow_raw_pointers());
+  function("_generatorNames", &urnforest::GeneratorNameList);
 
   function("_heapInUse", &urnforest::HeapInUse);
 }

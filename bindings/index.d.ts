@@ -74,8 +74,13 @@ export class Dataset {
 }
 
 export interface TrainOptions {
-  /** 'rf' (default): bootstrap + mtry features per node; 'bagging': bootstrap, all features. */
-  ensemble?: 'rf' | 'bagging';
+  /**
+   * 'rf' (default): bootstrap + mtry features per node; 'bagging': bootstrap, all features;
+   * 'adaboost': AdaBoost.M1 (SAMME beyond 2 classes) with CART trees, weighted vote (docs/pruning.md).
+   */
+  ensemble?: EnsembleName;
+  /** AdaBoost only: grow each tree on a weighted resample (default) or on the weights themselves. */
+  boosting?: 'resample' | 'reweight';
   /** Number of trees, 1..100000; default 101. */
   trees?: number;
   /** Candidate features per node, 0..numFeatures; 0 (default) = by mtryRule. Ignored for bagging. */
@@ -92,13 +97,20 @@ export interface TrainOptions {
   onProgress?: (done: number, total: number) => boolean | void;
 }
 
+export type EnsembleName = 'rf' | 'bagging' | 'adaboost';
+
 export interface Prediction {
-  /** Majority class name per row. */
+  /** Predicted class name per row. */
   labels: string[];
-  /** Majority class index per row (ties → lowest index). */
+  /**
+   * Predicted class index per row: the majority (ties → lowest index), or for AdaBoost the
+   * weighted vote (as the CLI's `predict` without --rule).
+   */
   classIndex: Int32Array;
-  /** Vote counts, rows × classes, row-major. */
+  /** Unweighted vote counts, rows × classes, row-major. */
   votes: Uint32Array;
+  /** AdaBoost only: summed tree weights per class, rows × classes, row-major. */
+  scores?: Float64Array;
   /** Class index → name. */
   classNames: string[];
 }
@@ -127,6 +139,7 @@ export class Forest {
   predict(dataset: Dataset, options: HaltingOptions & { compare?: true }): HaltedPrediction;
   predict(dataset: Dataset, options: HaltingOptions & { compare: false }): HaltedOnlyPrediction;
   predict(dataset: Dataset, options: HaltingOptions & { compare?: boolean }): HaltedPrediction | HaltedOnlyPrediction;
+  predict(dataset: Dataset, options: FixedOrderOptions): HaltedPrediction;
   /** Every vote of row `row` (0-based index into `dataset`) in query order, with the stop point. */
   trace(dataset: Dataset, row: number, options: HaltingOptions): VoteTrace;
   /**
@@ -155,6 +168,20 @@ export class Forest {
   prior(rule: RuleName, options?: { trees?: number }): PriorInfo;
   /** Class index of each training row, aligned with oobVotes() (a copy). */
   trainLabels(): Int32Array;
+  /** Vote weight of each tree (AdaBoost's alpha_t; a copy); empty for rf and bagging. */
+  treeWeights(): Float64Array;
+  /**
+   * Ordered aggregation on labelled `dataset` (normally the training data): the order of all
+   * numTrees trees. Throws UrnforestError 'MissingLabel' without labels.
+   */
+  order(dataset: Dataset, options?: OrderOptions): Int32Array;
+  /**
+   * Static pruning: a NEW Forest of trees order[0..keep) in that order (the caller disposes it).
+   * With `training` (the exact training set) a random forest's or bagging's OOB votes are recomputed.
+   */
+  prune(order: Int32Array | readonly number[], keep: number, options?: { training?: Dataset }): Forest;
+  /** Error rate in [0, 1] of the first u trees of `order` on labelled `dataset`, u = 1..order.length (thesis Fig. 3.1). */
+  errorCurve(dataset: Dataset, order: Int32Array | readonly number[]): Float64Array;
   /** Versioned binary model (a copy). */
   toBytes(): Uint8Array;
   readonly numTrees: number;
@@ -206,6 +233,31 @@ export interface StoredTableInfo {
   rule: RuleName;
   alpha: number;
   trees: number;
+}
+
+/** predict() querying a given list of trees in a given order (e.g. an ordered-aggregation order). */
+export interface FixedOrderOptions {
+  rule: RuleName;
+  alpha?: number;
+  order: 'fixed';
+  /** Distinct tree ids queried in this order; the table is built for fixedOrder.length trees. */
+  fixedOrder: Int32Array | readonly number[];
+  /** If given, must equal fixedOrder.length. */
+  trees?: number;
+}
+
+export type OrderingName = 'early' | 'reduce-error' | 'complementarity' | 'margin-distance' |
+  'orientation' | 'boosting' | 'kappa' | 'greedy-sdp';
+/** All ordering names, in the core's order. */
+export const orderings: readonly OrderingName[];
+
+export interface OrderOptions {
+  /** Heuristic; default 'boosting'. */
+  ordering?: OrderingName;
+  /** reduce-error only: back-fitting passes, 0..100; default 0. */
+  backfit?: number;
+  /** margin-distance only: coordinate of the reference point, in (0, 1); default 0.075. */
+  mdmP?: number;
 }
 
 export interface HaltedPrediction {
@@ -359,6 +411,82 @@ export function pstar(options: { rule: RuleName; trees: number; classes?: number
 /** Trains a forest; the caller owns (and must dispose) the result. */
 export function trainForest(dataset: Dataset, options?: TrainOptions): Forest;
 
+export type GeneratorName = 'twonorm' | 'threenorm' | 'ringnorm' | 'waveform' | 'led' | 'circle';
+/** Names of the synthetic problems runExperiment accepts as `data`. */
+export function generators(): string[];
+
+export interface ExperimentOptions {
+  /** A labelled Dataset (k-fold CV, or repeated holdout with `holdout`) or a synthetic problem. */
+  data: Dataset | GeneratorName;
+  /** Reported as `dataset` (default: the generator name, or ''). */
+  name?: string;
+  /** Synthetic: training rows per repetition (default 300) and test rows (default 1000). */
+  train?: number;
+  test?: number;
+  ensemble?: EnsembleName;
+  boosting?: 'resample' | 'reweight';
+  /** T, 1..100000; default 101. */
+  trees?: number;
+  mtry?: number;
+  mtryRule?: 'sqrt' | 'log2' | 'log2plus1';
+  /** One alpha or several (then `alpha_sweep`); default 0.99. */
+  alpha?: number | readonly number[];
+  /** Default ['alpha1', 'siba', 'hyper']. */
+  rules?: readonly RuleName[];
+  /** k-fold: folds (default 10); repeats (default 10 for k-fold, 100 for holdout and synthetic). */
+  folds?: number;
+  repeats?: number;
+  /** Repeated holdout with this test fraction in (0, 1), instead of k-fold. */
+  holdout?: number;
+  /** Stratified partitions (default true). */
+  stratified?: boolean;
+  seed?: number | bigint;
+  /** > 0: an independent proxy ensemble of this many trees per partition. */
+  proxyTrees?: number;
+  /** Monte Carlo draws for expected cost beyond 4 classes; default 20000. */
+  samples?: number;
+  /** Double pruning: order each partition's ensemble by this heuristic and keep `keep` trees. */
+  prune?: OrderingName;
+  /** With prune: trees kept, 1..trees; default ceil(0.2 T). */
+  keep?: number;
+  /** Query order: the ensemble's order (default; IB-SEQ) or a random permutation per row (IB-PERM). */
+  queryOrder?: 'ordered' | 'random';
+}
+
+export interface MeanStd { mean: number | null; std: number | null }
+
+/** The CLI's `experiment --json` document (docs/experiments.md); more fields may appear. */
+export interface ExperimentReport {
+  dataset: string;
+  rows: number;
+  features: number;
+  classes: number;
+  partitions: number;
+  protocol: 'kfold' | 'holdout' | 'synthetic';
+  repeats: number;
+  ensemble: EnsembleName;
+  trees: number;
+  mtry: number;
+  alpha: number;
+  alphas: number[];
+  seed: number;
+  query_order: 'ordered' | 'random';
+  seconds: number;
+  full: { error: MeanStd; trees: MeanStd; trees_alpha1: MeanStd; ensemble_trees: number; oob_error: MeanStd;
+    [field: string]: unknown };
+  pruned?: { size: number; ordering: OrderingName; error: MeanStd };
+  rules: { [rule: string]: { [metric: string]: MeanStd | string } };
+  alpha_sweep?: { alpha: number; rules: ExperimentReport['rules'] }[];
+  [field: string]: unknown;
+}
+
+/**
+ * Runs the experiment harness (the CLI's `experiment`): the same JSON-shaped report. onProgress is
+ * called with (partitions done, total); returning false cancels (UrnforestError 'InvalidArgument').
+ */
+export function runExperiment(options: ExperimentOptions,
+  control?: { onProgress?: (done: number, total: number) => boolean | void }): ExperimentReport;
+
 export interface MemoryStats {
   /** Size of the wasm linear memory in bytes (grows, never shrinks). */
   heapBytes: number;
@@ -378,6 +506,9 @@ export interface Urnforest {
   UrnforestError: typeof UrnforestError;
   memoryStats: typeof memoryStats;
   init: typeof init;
+  orderings: typeof orderings;
+  runExperiment: typeof runExperiment;
+  generators: typeof generators;
 }
 
 /** Loads the embedded WebAssembly module (no network request). Every call resolves to the same API. */

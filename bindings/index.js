@@ -297,9 +297,10 @@ function byteOrder(a, b) {
 
 // ---- Forest ------------------------------------------------------------------------------------
 
-const ENSEMBLES = { rf: 0, bagging: 1 };
+const ENSEMBLES = { rf: 0, bagging: 1, adaboost: 2 };
+const BOOSTING = { resample: 0, reweight: 1 };
 const MTRY_RULES = { sqrt: 0, log2: 1, log2plus1: 2 };
-const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'minLeaf', 'seed', 'onProgress'];
+const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'minLeaf', 'seed', 'onProgress', 'boosting'];
 
 const TABLES = Symbol('tables');
 // Halting tables built by predict/trace/expectedCost are cached per forest (least recently used
@@ -338,7 +339,9 @@ export class Forest {
   /**
    * Full-ensemble vote for every row of `dataset` (same feature columns as the training data).
    * Returns {labels: string[], classIndex: Int32Array, votes: Uint32Array (rows x classes, row-major),
-   * classNames: string[]}. Ties go to the lowest class index.
+   * classNames: string[]}. Ties go to the lowest class index. A boosted model predicts with its
+   * weighted vote (classIndex; plus scores: Float64Array rows x classes); votes stay unweighted.
+   * With options: halted prediction (HaltingOptions; order 'fixed' + fixedOrder queries given trees).
    */
   predict(dataset, options) {
     const handle = live(this, 'Forest');
@@ -347,9 +350,10 @@ export class Forest {
     if (options !== undefined) return predictHalted(this, handle, data, options);
     const out = call(() => handle._predict(data));
     if (out.code !== undefined) check(out);
+    useWeightedVote(handle, data, out);
     const classNames = handle._classNames();
     const labels = Array.from(out.classIndex, (c) => classNames[c]);
-    return { labels, classIndex: out.classIndex, votes: out.votes, classNames };
+    return { labels, classIndex: out.classIndex, votes: out.votes, classNames, ...(out.scores && { scores: out.scores }) };
   }
 
   /**
@@ -445,6 +449,81 @@ export class Forest {
     return out;
   }
 
+  /**
+   * Vote weight of every tree (AdaBoost's alpha_t), a Float64Array copy; empty for unweighted
+   * ensembles (random forest, bagging).
+   */
+  treeWeights() { return live(this, 'Forest')._treeWeights(); }
+
+  /**
+   * Ordered aggregation: the order of all trees (Int32Array, a permutation of 0..numTrees-1) by
+   * `options.ordering` (one of `orderings`; default 'boosting') evaluated on labelled `dataset`
+   * (normally the training data). Options: backfit 0..100 (reduce-error only; 0), mdmP in (0, 1)
+   * (margin-distance only; 0.075).
+   */
+  order(dataset, options) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`order: dataset must be a Dataset, got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    const o = optionsObject(options, 'order');
+    rejectUnknown(o, ['ordering', 'backfit', 'mdmP'], 'order');
+    const ordering = o.ordering === undefined ? orderings.indexOf('boosting') : orderingCode(o.ordering, 'ordering');
+    const backfit = intOption(o.backfit, 'backfit', 0, 100, 0);
+    let mdmP = 0.075;
+    if (o.mdmP !== undefined) {
+      if (typeof o.mdmP !== 'number') throw new TypeError(`mdmP must be a number, got ${describe(o.mdmP)}`);
+      if (!(o.mdmP > 0 && o.mdmP < 1)) throw new RangeError(`mdmP must be in (0, 1), got ${o.mdmP}`);
+      mdmP = o.mdmP;
+    }
+    const out = call(() => handle._order(data, ordering, backfit, mdmP));
+    if (out.code !== undefined) check(out);
+    return out;
+  }
+
+  /**
+   * Static pruning: a new Forest made of trees order[0..keep) of this one, in that order (the
+   * caller owns and disposes it). `order`: distinct tree ids (usually from order()); keep
+   * 1..order.length. Option training: the exact training Dataset, to recompute the out-of-bag votes
+   * of a random forest or bagging model (without it they are all 0 and prior-based rules cannot
+   * run on the pruned model).
+   */
+  prune(order, keep, options) {
+    const handle = live(this, 'Forest');
+    const ids = treeIds(order, 'order', handle._numTrees());
+    if (keep === undefined) throw new TypeError('prune: keep is required');
+    const k = intOption(keep, 'keep', 1, ids.length, 1);
+    const o = optionsObject(options, 'prune');
+    rejectUnknown(o, ['training'], 'prune');
+    let training = null;
+    if (o.training !== undefined) {
+      if (!(o.training instanceof Dataset)) throw new TypeError(`training must be a Dataset, got ${describe(o.training)}`);
+      training = live(o.training, 'Dataset');
+    }
+    const fresh = new (requireModule()._ForestHandle)();
+    try {
+      check(call(() => fresh._loadPruned(handle, ids, k, training)));
+    } catch (e) {
+      fresh.delete();
+      throw e;
+    }
+    return new Forest(INTERNAL, fresh);
+  }
+
+  /**
+   * Error-versus-size curve (thesis Fig. 3.1): entry u - 1 is the error rate in [0, 1] on labelled
+   * `dataset` of the first u trees of `order` (distinct tree ids), combined as the ensemble combines
+   * (weighted for AdaBoost). A Float64Array of order.length entries.
+   */
+  errorCurve(dataset, order) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`errorCurve: dataset must be a Dataset, got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    const ids = treeIds(order, 'order', handle._numTrees());
+    const out = call(() => handle._errorCurve(data, ids));
+    if (out.code !== undefined) check(out);
+    return out;
+  }
+
   /** Class index of every training row, aligned with oobVotes() (a copy). */
   trainLabels() { return live(this, 'Forest')._trainLabels(); }
 
@@ -502,11 +581,15 @@ function cachedTable(forest, h) {
 }
 
 function predictHalted(forest, handle, data, options) {
-  const h = haltingOptions(options, 'predict', handle._numTrees(), ['compare']);
+  const fixed = fixedOrderOption(options, handle._numTrees());
+  const h = haltingOptions(fixed === null ? options : fixed.rest, 'predict',
+    fixed === null ? handle._numTrees() : fixed.ids.length, ['compare']);
   const compare = h.extra.compare ?? true;
   if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
   const table = cachedTable(forest, h);
-  const out = call(() => handle._predictHalted(data, table, h.orderCode, h.seedHi, h.seedLo, compare));
+  const out = fixed !== null
+    ? call(() => handle._predictHaltedFixed(data, table, fixed.ids))
+    : call(() => handle._predictHalted(data, table, h.orderCode, h.seedHi, h.seedLo, compare));
   if (out.code !== undefined) check(out);
   const classNames = handle._classNames();
   const n = out.classIndex.length;
@@ -533,8 +616,70 @@ function predictHalted(forest, handle, data, options) {
   };
 }
 
+// ---- AdaBoost and static pruning (issue 5) -----------------------------------------------------
+
+/** The ordered-aggregation heuristics (static pruning), in the core's order. */
+export const orderings = Object.freeze(['early', 'reduce-error', 'complementarity', 'margin-distance',
+  'orientation', 'boosting', 'kappa', 'greedy-sdp']);
+
+function orderingCode(value, name) {
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string (one of ${orderings.join(', ')}), got ${describe(value)}`);
+  const code = orderings.indexOf(value);
+  if (code < 0) throw new RangeError(`${name} must be one of ${orderings.join(', ')}, got ${describe(value)}`);
+  return code;
+}
+
+// Distinct tree ids in [0, numTrees) as an Int32Array.
+function treeIds(value, name, numTrees) {
+  if (!(value instanceof Int32Array || value instanceof Uint32Array || Array.isArray(value))) {
+    throw new TypeError(`${name} must be an Int32Array or array of tree ids, got ${describe(value)}`);
+  }
+  if (value.length === 0) throw new RangeError(`${name} must name at least one tree`);
+  if (value.length > numTrees) throw new RangeError(`${name} has ${value.length} ids, more than the ${numTrees} trees`);
+  const seen = new Uint8Array(numTrees);
+  const out = new Int32Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const t = value[i];
+    if (typeof t !== 'number' || !Number.isInteger(t)) throw new TypeError(`${name}[${i}] must be an integer, got ${describe(t)}`);
+    if (t < 0 || t >= numTrees) throw new RangeError(`${name}[${i}] = ${t} is not a tree id (0..${numTrees - 1})`);
+    if (seen[t]) throw new RangeError(`${name}[${i}] = ${t} repeats a tree id`);
+    seen[t] = 1;
+    out[i] = t;
+  }
+  return out;
+}
+
+// predict's {order: 'fixed', fixedOrder}: null for other orders, else the ids and the remaining
+// halting options (trees defaults to, and must equal, fixedOrder.length).
+function fixedOrderOption(options, numTrees) {
+  if (!isPlainObject(options)) return null;
+  if (options.order !== 'fixed') {
+    if (options.fixedOrder !== undefined) throw new TypeError("fixedOrder needs order: 'fixed'");
+    return null;
+  }
+  if (options.fixedOrder === undefined) throw new TypeError("order 'fixed' needs fixedOrder (an Int32Array of tree ids)");
+  const ids = treeIds(options.fixedOrder, 'fixedOrder', numTrees);
+  if (options.trees !== undefined && options.trees !== ids.length) {
+    throw new RangeError(`trees (${options.trees}) must equal fixedOrder.length (${ids.length})`);
+  }
+  if (options.seed !== undefined) throw new TypeError("seed applies to order 'random', not 'fixed'");
+  const { order, fixedOrder, ...rest } = options;
+  return { ids, rest };
+}
+
+// A boosted model's own prediction is its weighted vote (as the CLI's `predict` without --rule):
+// replaces out.classIndex and adds out.scores. `votes` stay the unweighted counts.
+function useWeightedVote(handle, data, out) {
+  if (handle._treeWeights().length === 0) return;
+  const weighted = call(() => handle._predictWeighted(data));
+  if (weighted.code !== undefined) check(weighted);
+  out.classIndex = weighted.classIndex;
+  out.scores = weighted.scores;
+}
+
 /**
- * Trains a forest on a labeled dataset. Options (all optional): ensemble 'rf' | 'bagging' (default 'rf'),
+ * Trains a forest on a labeled dataset. Options (all optional): ensemble 'rf' | 'bagging' | 'adaboost'
+ * (default 'rf'), boosting 'resample' | 'reweight' (AdaBoost only; 'resample'),
  * trees 1..100000 (101), mtry 0..features (0 = by mtryRule), mtryRule 'sqrt' | 'log2' | 'log2plus1',
  * maxDepth (0 = unlimited), minLeaf (1), seed (non-negative safe integer or bigint < 2^64; 1),
  * onProgress(done, total) called after each tree (return false to cancel). Returns a new Forest that
@@ -548,8 +693,14 @@ export function trainForest(dataset, options) {
   rejectUnknown(o, TRAIN_OPTIONS, 'trainForest');
   let ensemble = 0;
   if (o.ensemble !== undefined) {
-    if (!Object.hasOwn(ENSEMBLES, o.ensemble)) throw new RangeError(`ensemble must be 'rf' or 'bagging', got ${describe(o.ensemble)}`);
+    if (!Object.hasOwn(ENSEMBLES, o.ensemble)) throw new RangeError(`ensemble must be 'rf', 'bagging' or 'adaboost', got ${describe(o.ensemble)}`);
     ensemble = ENSEMBLES[o.ensemble];
+  }
+  let boosting = 0;
+  if (o.boosting !== undefined) {
+    if (ensemble !== ENSEMBLES.adaboost) throw new TypeError("boosting needs ensemble: 'adaboost'");
+    if (!Object.hasOwn(BOOSTING, o.boosting)) throw new RangeError(`boosting must be 'resample' or 'reweight', got ${describe(o.boosting)}`);
+    boosting = BOOSTING[o.boosting];
   }
   let mtryRule = 0;
   if (o.mtryRule !== undefined) {
@@ -578,7 +729,7 @@ export function trainForest(dataset, options) {
   const handle = new m._ForestHandle();
   try {
     const result = call(() => handle._train(data, ensemble, trees, mtry, mtryRule, maxDepth, minLeaf,
-      seedHi, seedLo, progress));
+      seedHi, seedLo, progress, boosting));
     if (callbackError !== null) throw callbackError;
     check(result);
   } catch (e) {
@@ -845,6 +996,139 @@ export function pstar(options) {
   return out;
 }
 
+// ---- experiments (issues 4 and 5) --------------------------------------------------------------
+
+const EXPERIMENT_OPTIONS = ['data', 'name', 'train', 'test', 'ensemble', 'boosting', 'trees', 'mtry', 'mtryRule',
+  'alpha', 'rules', 'folds', 'repeats', 'holdout', 'stratified', 'seed', 'proxyTrees', 'samples', 'prune', 'keep',
+  'queryOrder'];
+const QUERY_ORDERS = { ordered: 0, random: 2 };
+
+/** Names of the synthetic problems runExperiment accepts as `data`. */
+export function generators() {
+  return requireModule()._generatorNames();
+}
+
+/**
+ * Runs the experiment harness (the CLI's `experiment`) and returns the same JSON-shaped object as
+ * `experiment --json` (fields in docs/api.md and docs/experiments.md). `options.data` is a labelled
+ * Dataset (k-fold CV, or holdout with `holdout`) or a generator name (synthetic protocol with
+ * `train`/`test` rows). `control.onProgress(done, total)` is called before the first partition and
+ * after each one; returning false cancels (UrnforestError 'InvalidArgument', "cancelled").
+ */
+export function runExperiment(options, control) {
+  const m = requireModule();
+  if (!isPlainObject(options)) throw new TypeError(`runExperiment: options must be an object with 'data', got ${describe(options)}`);
+  rejectUnknown(options, EXPERIMENT_OPTIONS, 'runExperiment');
+  const ctl = optionsObject(control, 'runExperiment control');
+  rejectUnknown(ctl, ['onProgress'], 'runExperiment control');
+  if (ctl.onProgress !== undefined && typeof ctl.onProgress !== 'function') {
+    throw new TypeError(`onProgress must be a function, got ${describe(ctl.onProgress)}`);
+  }
+  const o = options;
+  const spec = {
+    protocol: 0, generator: '', name: '', folds: 10, repeats: 10, testFraction: 1 / 3, stratified: true,
+    trainRows: 300, testRows: 1000, ensemble: 0, boosting: 0, trees: 101, mtry: 0, mtryRule: 0,
+    alphas: [0.99], rules: [0, 1, 2], seedHi: 0, seedLo: 1, proxyTrees: 0, samples: 20000, prune: -1, keep: 0,
+    queryOrder: 0,
+  };
+  let dataHandle = null;
+  let maxFeatures = 65536;
+  if (o.data === undefined) throw new TypeError("runExperiment: option 'data' is required (a Dataset or a generator name)");
+  if (typeof o.data === 'string') {
+    const names = m._generatorNames();
+    if (!names.includes(o.data)) throw new RangeError(`data must be a Dataset or one of ${names.join(', ')}, got ${describe(o.data)}`);
+    for (const key of ['folds', 'holdout', 'stratified']) {
+      if (o[key] !== undefined) throw new TypeError(`${key} applies to a Dataset; synthetic problems use train, test and repeats`);
+    }
+    spec.protocol = 2;
+    spec.generator = o.data;
+    spec.trainRows = intOption(o.train, 'train', 2, 2 ** 26, 300);
+    spec.testRows = intOption(o.test, 'test', 1, 2 ** 26, 1000);
+    spec.repeats = intOption(o.repeats, 'repeats', 1, 100000, 100);
+  } else if (o.data instanceof Dataset) {
+    dataHandle = live(o.data, 'Dataset');
+    maxFeatures = dataHandle._numFeatures();
+    if (!dataHandle._hasLabels()) throw new RangeError('data must have a target column (labels) for an experiment');
+    for (const key of ['train', 'test']) {
+      if (o[key] !== undefined) throw new TypeError(`${key} applies to synthetic problems (data: a generator name)`);
+    }
+    if (o.holdout !== undefined) {
+      if (o.folds !== undefined) throw new TypeError('give folds or holdout, not both');
+      if (typeof o.holdout !== 'number') throw new TypeError(`holdout must be a number, got ${describe(o.holdout)}`);
+      if (!(o.holdout > 0 && o.holdout < 1)) throw new RangeError(`holdout must be in (0, 1), got ${o.holdout}`);
+      spec.protocol = 1;
+      spec.testFraction = o.holdout;
+      spec.repeats = intOption(o.repeats, 'repeats', 1, 100000, 100);
+    } else {
+      spec.folds = intOption(o.folds, 'folds', 2, dataHandle._numRows(), 10);
+      spec.repeats = intOption(o.repeats, 'repeats', 1, 100000, 10);
+    }
+    if (o.stratified !== undefined && typeof o.stratified !== 'boolean') {
+      throw new TypeError(`stratified must be a boolean, got ${describe(o.stratified)}`);
+    }
+    spec.stratified = o.stratified ?? true;
+  } else {
+    throw new TypeError(`data must be a Dataset or a generator name, got ${describe(o.data)}`);
+  }
+  if (o.name !== undefined) {
+    if (typeof o.name !== 'string') throw new TypeError(`name must be a string, got ${describe(o.name)}`);
+    spec.name = o.name;
+  }
+  if (o.ensemble !== undefined) {
+    if (!Object.hasOwn(ENSEMBLES, o.ensemble)) throw new RangeError(`ensemble must be 'rf', 'bagging' or 'adaboost', got ${describe(o.ensemble)}`);
+    spec.ensemble = ENSEMBLES[o.ensemble];
+  }
+  if (o.boosting !== undefined) {
+    if (spec.ensemble !== ENSEMBLES.adaboost) throw new TypeError("boosting needs ensemble: 'adaboost'");
+    if (!Object.hasOwn(BOOSTING, o.boosting)) throw new RangeError(`boosting must be 'resample' or 'reweight', got ${describe(o.boosting)}`);
+    spec.boosting = BOOSTING[o.boosting];
+  }
+  spec.trees = intOption(o.trees, 'trees', 1, 100000, 101);
+  spec.mtry = intOption(o.mtry, 'mtry', 0, maxFeatures, 0);
+  if (o.mtryRule !== undefined) {
+    if (!Object.hasOwn(MTRY_RULES, o.mtryRule)) throw new RangeError(`mtryRule must be 'sqrt', 'log2' or 'log2plus1', got ${describe(o.mtryRule)}`);
+    spec.mtryRule = MTRY_RULES[o.mtryRule];
+  }
+  if (o.alpha !== undefined) {
+    const alphas = Array.isArray(o.alpha) ? o.alpha : [o.alpha];
+    if (alphas.length === 0) throw new RangeError('alpha must not be an empty array');
+    spec.alphas = alphas.map((a) => alphaOption(a));
+  }
+  if (o.rules !== undefined) {
+    if (!Array.isArray(o.rules)) throw new TypeError(`rules must be an array of rule names, got ${describe(o.rules)}`);
+    if (o.rules.length === 0) throw new RangeError('rules must name at least one rule');
+    spec.rules = o.rules.map((r, i) => ruleCode(r, `rules[${i}]`));
+    if (new Set(spec.rules).size !== spec.rules.length) throw new RangeError('rules names a rule twice');
+  }
+  [spec.seedHi, spec.seedLo] = seedHalves(o.seed);
+  spec.proxyTrees = intOption(o.proxyTrees, 'proxyTrees', 0, 100000, 0);
+  spec.samples = intOption(o.samples, 'samples', 1, 1e8, 20000);
+  if (o.prune !== undefined) {
+    spec.prune = orderingCode(o.prune, 'prune');
+    spec.keep = intOption(o.keep, 'keep', 1, spec.trees, 0);
+  } else if (o.keep !== undefined) {
+    throw new TypeError("keep needs prune (an ordering name)");
+  }
+  if (o.queryOrder !== undefined) {
+    if (!Object.hasOwn(QUERY_ORDERS, o.queryOrder)) throw new RangeError(`queryOrder must be 'ordered' or 'random', got ${describe(o.queryOrder)}`);
+    spec.queryOrder = QUERY_ORDERS[o.queryOrder];
+  }
+  // A JS exception must not unwind through wasm frames: catch it, cancel, rethrow afterwards.
+  let callbackError = null;
+  const progress = ctl.onProgress === undefined ? undefined : (done, total) => {
+    try {
+      return ctl.onProgress(done, total) !== false;
+    } catch (e) {
+      callbackError = e;
+      return false;
+    }
+  };
+  const out = call(() => m._runExperiment(spec, dataHandle, progress));
+  if (callbackError !== null) throw callbackError;
+  if (typeof out !== 'string') check(out);
+  return JSON.parse(out);
+}
+
 /** Heap statistics of the wasm module: {heapBytes: size of wasm memory, inUse: bytes allocated}. */
 export function memoryStats() {
   const m = requireModule();
@@ -870,4 +1154,5 @@ export function init() {
 
 const api = Object.freeze({
   Dataset, Forest, HaltingTable, trainForest, haltingTable, pstar, rules, UrnforestError, memoryStats, init,
+  orderings, runExperiment, generators,
 });

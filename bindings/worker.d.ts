@@ -1,5 +1,5 @@
 // Hand-written types for `urnforest/worker` (bindings/worker.js). Checked by tests/js/types_check.ts.
-import type { CostEstimate, FromArraysOptions, FromCSVOptions, HaltingOptions, HaltingTableOptions, RuleName, TrainOptions } from './index.js';
+import type { CostEstimate, ExperimentOptions, ExperimentReport, FromArraysOptions, FromCSVOptions, GeneratorName, HaltingOptions, HaltingTableOptions, RuleName, TrainOptions } from './index.js';
 
 /** Data sent to the worker (copied; wasm objects cannot cross threads). */
 export type WorkerData =
@@ -8,7 +8,7 @@ export type WorkerData =
 
 /** A progress event: the current stage and the fraction of it done, in [0, 1]. */
 export interface WorkerProgress {
-  stage: 'load' | 'train' | 'serialize' | 'table' | 'expectedCost';
+  stage: 'load' | 'train' | 'serialize' | 'table' | 'expectedCost' | 'experiment';
   fraction: number;
 }
 
@@ -52,6 +52,11 @@ export class UrnforestWorker {
   haltingTable(args: { model: Uint8Array; options: HaltingOptions } | { model?: undefined; options: HaltingTableOptions }, control?: JobControl): Promise<TableResult>;
   /** forest.expectedCost(options) for `model` bytes. */
   expectedCost(args: { model: Uint8Array; options: HaltingOptions & { samples?: number } }, control?: JobControl): Promise<CostEstimate>;
+  /**
+   * runExperiment(options) in the worker; `data` is a generator name or WorkerData (a Dataset cannot
+   * cross threads). Progress: stage 'experiment', fraction = partitions done / total.
+   */
+  experiment(options: Omit<ExperimentOptions, 'data'> & { data: GeneratorName | WorkerData }, control?: JobControl): Promise<ExperimentReport>;
   /** Stops the worker; running and queued jobs reject with an AbortError. Idempotent. */
   terminate(): void;
 }

@@ -147,6 +147,22 @@ export class UrnforestWorker {
     return this._submit({ op: 'expectedCost', model: args.model, options: args.options }, ctl, 'expectedCost');
   }
 
+  /**
+   * runExperiment(options) in the worker. `options.data`: a generator name, or {csv, options?} /
+   * {x, options} for a data set (a Dataset handle cannot cross threads); the other options as
+   * runExperiment's. Progress: stage 'experiment', fraction = partitions done / total. Resolves to
+   * the experiment report (the CLI's `experiment --json` document).
+   */
+  experiment(options, ctl) {
+    if (options === null || typeof options !== 'object') return Promise.reject(new TypeError('experiment: options must be an object with data'));
+    const data = options.data;
+    if (!(typeof data === 'string' || (data !== null && typeof data === 'object' &&
+      (typeof data.csv === 'string' || data.x instanceof Float32Array)))) {
+      return Promise.reject(new TypeError('experiment: data must be a generator name, {csv: string, options?} or {x: Float32Array, options}'));
+    }
+    return this._submit({ op: 'experiment', options }, ctl, 'experiment');
+  }
+
   /** Stops the worker; running and queued jobs reject with an AbortError. Idempotent. */
   terminate() {
     if (this._terminated) return;

@@ -1,10 +1,10 @@
 // urnforest/worker: the script that runs inside a Web Worker or a Node worker_threads Worker.
 // Not a public entry: bindings/worker.js starts it. One job at a time; messages:
-//   in:  {id, op: 'train' | 'haltingTable' | 'expectedCost', ...arguments}
+//   in:  {id, op: 'train' | 'haltingTable' | 'expectedCost' | 'experiment', ...arguments}
 //   out: {id, type: 'progress', stage, fraction} | {id, type: 'result', value} | {id, type: 'error', error}
 // Results are plain data (model / table bytes, numbers, typed arrays): wasm handles cannot cross threads.
 // Keep in sync with bindings/worker.js.
-import { init, Dataset, Forest, HaltingTable, trainForest, haltingTable } from './index.js';
+import { init, Dataset, Forest, HaltingTable, trainForest, haltingTable, runExperiment } from './index.js';
 
 // No top-level await here (bundlers build workers as classic scripts): set up, then say 'ready'.
 const isNode = typeof process === 'object' && process.versions && process.versions.node && typeof self === 'undefined';
@@ -93,6 +93,19 @@ const jobs = {
       forest.dispose();
     }
   },
+};
+
+jobs.experiment = ({ options }, progress) => {
+  progress('load', 0);
+  const dataset = typeof options.data === 'string' ? null : loadDataset(options.data);
+  try {
+    const value = runExperiment({ ...options, data: dataset ?? options.data }, {
+      onProgress: (done, total) => { progress('experiment', total === 0 ? 1 : done / total); },
+    });
+    return { value, transfer: [] };
+  } finally {
+    dataset?.dispose();
+  }
 };
 
 function handle(message) {

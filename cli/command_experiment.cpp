@@ -11,8 +11,11 @@
 #include "voteboost_args.h"
 #include "command.h"
 #include "model_file.h"
+#include "urnforest/double_pruning.h"
 #include "urnforest/experiment.h"
+#include "urnforest/experiment_json.h"
 #include "urnforest/generators.h"
+#include "urnforest/ordering.h"
 
 namespace urnforest::cli {
 namespace {
@@ -46,40 +49,6 @@ Result<std::vector<double>> ReadAlphas(const Args& args) {
   return alphas;
 }
 
-void WriteMeanStd(JsonWriter& json, const MeanStd& m) {
-  json.BeginObject().Key("mean").Double(m.mean).Key("std").Double(m.std).EndObject();
-}
-
-void WriteRules(JsonWriter& json, const ExperimentResult& r, size_t alpha_index, size_t rules) {
-  json.BeginObject();
-  for (size_t i = 0; i < rules; ++i) {
-    const RuleResult& rr = r.rules[r.RuleIndex(alpha_index, i, rules)];
-    json.Key(RuleName(rr.rule)).BeginObject();
-    if (!rr.available) {
-      json.Key("unavailable").String(rr.note);
-    } else {
-      for (const auto& field : RuleStatFields<MeanStd>()) {
-        const MeanStd& m = rr.summary.*(field.second);
-        if (m.count == 0) continue;  // e.g. proxy fields without --proxy-trees
-        json.Key(field.first);
-        WriteMeanStd(json, m);
-      }
-      json.Key("expected_method").String(rr.expected_method);
-    }
-    json.EndObject();
-  }
-  json.EndObject();
-}
-
-const char* ProtocolName(ProtocolKind kind) {
-  switch (kind) {
-    case ProtocolKind::kKFold: return "kfold";
-    case ProtocolKind::kHoldout: return "holdout";
-    case ProtocolKind::kSynthetic: return "synthetic";
-  }
-  return "?";
-}
-
 }  // namespace
 
 Status RunExperiment(int argc, char** argv, Output& out) {
@@ -88,7 +57,9 @@ Status RunExperiment(int argc, char** argv, Output& out) {
       {"data", "target", "train", "test", "ensemble", "trees", "mtry", "mtry-rule", "alpha",
        "rules", "folds", "repeats", "holdout", "seed", "proxy-trees", "samples",
        // issue 6 (vote-boosting)
-       "emphasis", "emphasis-b", "base", "noise", "cv-trees", "max-depth"},
+       "emphasis", "emphasis-b", "base", "noise", "cv-trees", "max-depth",
+       // issue 5 (double pruning, boosting)
+       "prune", "keep", "query-order", "boosting"},
       {"json", "unstratified", "quiet"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -153,7 +124,9 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   }
 
   const std::string ensemble = args.Get("ensemble", "rf");
-  if (ensemble == "rf") {
+  if (ensemble == "adaboost") {
+    options.train.ensemble = EnsembleKind::kAdaBoost;
+  } else if (ensemble == "rf") {
     options.train.ensemble = EnsembleKind::kRandomForest;
   } else if (ensemble == "bagging") {
     options.train.ensemble = EnsembleKind::kBagging;
@@ -238,6 +211,45 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   if (!samples.ok()) return samples.status();
   options.monte_carlo_samples = samples.value();
 
+  // Double pruning and AdaBoost (issue 5).
+  if (args.Has("boosting")) {
+    const std::string boosting = args.Get("boosting", "");
+    if (options.train.ensemble != EnsembleKind::kAdaBoost) {
+      return Status::Error(StatusCode::kInvalidArgument, "option --boosting needs --ensemble adaboost");
+    }
+    if (boosting == "resample") {
+      options.train.boosting = BoostingVariant::kResample;
+    } else if (boosting == "reweight") {
+      options.train.boosting = BoostingVariant::kReweight;
+    } else {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "option --boosting must be resample or reweight, got '" + boosting + "'");
+    }
+  }
+  if (args.Has("prune")) {
+    Result<Ordering> ordering = ParseOrdering(args.Get("prune", ""));
+    if (!ordering.ok()) return ordering.status();
+    options.prune = true;
+    options.ordering.ordering = ordering.value();
+    Result<int64_t> keep = args.Int("keep", DefaultKeep(options.train.num_trees), 1,
+                                    options.train.num_trees);
+    if (!keep.ok()) return keep.status();
+    options.keep = static_cast<int32_t>(keep.value());
+  } else if (args.Has("keep")) {
+    return Status::Error(StatusCode::kInvalidArgument, "option --keep needs --prune ORDERING");
+  }
+  if (args.Has("query-order")) {
+    const std::string order = args.Get("query-order", "");
+    if (order == "ordered") {
+      options.query_order = PrunedQueryOrder::kOrdered;
+    } else if (order == "random") {
+      options.query_order = PrunedQueryOrder::kRandomPerRow;
+    } else {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "option --query-order must be ordered or random, got '" + order + "'");
+    }
+  }
+
   const bool quiet = args.Flag("quiet");
   const auto start = std::chrono::steady_clock::now();
   const std::string label = options.dataset_name;
@@ -256,79 +268,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const size_t num_rules = options.rules.size();
-
-  JsonWriter& json = out.json;
-  json.BeginObject();
-  json.Key("dataset").String(r.dataset);
-  json.Key("rows").Int(static_cast<int64_t>(r.rows));
-  json.Key("features").Int(r.features);
-  json.Key("classes").Int(r.classes);
-  json.Key("partitions").Int(r.partitions);
-  json.Key("protocol").String(ProtocolName(options.protocol));
-  if (options.protocol == ProtocolKind::kKFold) json.Key("folds").Int(options.folds);
-  if (options.protocol == ProtocolKind::kHoldout) json.Key("holdout").Double(options.test_fraction);
-  if (options.protocol == ProtocolKind::kSynthetic) {
-    json.Key("train").Int(static_cast<int64_t>(options.train_rows));
-    json.Key("test").Int(static_cast<int64_t>(options.test_rows));
-  } else {
-    json.Key("stratified").Bool(options.stratified);
-  }
-  json.Key("repeats").Int(options.repeats);
-  json.Key("ensemble").String(ensemble);
-  json.Key("trees").Int(r.trees);
-  json.Key("mtry").Int(r.mtry);
-  json.Key("alpha").Double(options.alphas[0]);
-  json.Key("alphas").DoubleArray(options.alphas);
-  json.Key("seed").Int(static_cast<int64_t>(options.seed));
-  if (options.proxy_trees > 0) json.Key("proxy_trees").Int(options.proxy_trees);
-  // Issue 6 (vote-boosting, label noise).
-  json.Key("noise").Double(options.label_noise);
-  if (options.train.max_depth > 0) json.Key("max_depth").Int(options.train.max_depth);
-  if (options.train.ensemble == EnsembleKind::kVoteBoost) {
-    json.Key("base").String(VoteBoostBaseName(options.train.voteboost.base));
-    json.Key("emphasis_mode").String(options.select_emphasis ? "cv" : "fixed");
-    if (options.select_emphasis && options.emphasis_cv.num_trees > 0) {
-      json.Key("cv_trees").Int(options.emphasis_cv.num_trees);
-    }
-    json.Key("emphasis").DoubleArray(r.emphasis);
-    std::vector<double> sorted = r.emphasis;
-    std::sort(sorted.begin(), sorted.end());
-    const size_t m = sorted.size();
-    json.Key("emphasis_median")
-        .Double(m == 0 ? 0.0 : (m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2])));
-  }
-  json.Key("seconds").Double(seconds);
-  json.Key("full").BeginObject();
-  json.Key("error");
-  WriteMeanStd(json, r.full_error);
-  json.Key("trees");  // trees the alpha = 1 rule queries (seed 000's RF*, thesis Table 4.4)
-  WriteMeanStd(json, r.full_trees_alpha1);
-  json.Key("trees_alpha1");
-  WriteMeanStd(json, r.full_trees_alpha1);
-  json.Key("ensemble_trees").Int(r.trees);
-  json.Key("oob_error");
-  WriteMeanStd(json, r.oob_error);
-  if (r.weighted_error.count > 0) {  // issue 6: AdaBoost's weighted vote
-    json.Key("weighted_error");
-    WriteMeanStd(json, r.weighted_error);
-  }
-  if (r.proxy_error.count > 0) {
-    json.Key("proxy_error");
-    WriteMeanStd(json, r.proxy_error);
-  }
-  json.EndObject();
-  json.Key("rules");
-  WriteRules(json, r, 0, num_rules);
-  if (options.alphas.size() > 1) {
-    json.Key("alpha_sweep").BeginArray();
-    for (size_t a = 0; a < options.alphas.size(); ++a) {
-      json.BeginObject().Key("alpha").Double(options.alphas[a]).Key("rules");
-      WriteRules(json, r, a, num_rules);
-      json.EndObject();
-    }
-    json.EndArray();
-  }
-  json.EndObject();
+  WriteExperimentJson(options, r, seconds, out.json);
 
   char line[320];
   std::snprintf(line, sizeof(line),
@@ -338,6 +278,12 @@ Status RunExperiment(int argc, char** argv, Output& out) {
                 ProtocolName(options.protocol), r.trees, seconds, r.full_error.mean,
                 r.full_error.std, r.full_trees_alpha1.mean);
   out.text = line;
+  if (options.prune) {
+    std::snprintf(line, sizeof(line), "pruned (%s, first %d trees): error %.2f +- %.2f %%\n",
+                  OrderingName(options.ordering.ordering), r.pruned_size, r.pruned_error.mean,
+                  r.pruned_error.std);
+    out.text += line;
+  }
   for (size_t a = 0; a < options.alphas.size(); ++a) {
     std::snprintf(line, sizeof(line),
                   "\nalpha = %g\n%-9s %14s %12s %8s %9s %9s %9s %9s\n", options.alphas[a], "rule",

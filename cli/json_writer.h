@@ -1,68 +1,7 @@
 #pragma once
-// A small streaming JSON writer for the CLI: exactly one document per command on stdout.
-#include <cmath>
-#include <cstdint>
-#include <string>
-#include <string_view>
-#include <vector>
+// The CLI's JSON writer is the core's (src/urnforest/json_writer.h, shared with the JS API).
+#include "urnforest/json_writer.h"
 
 namespace urnforest::cli {
-
-/// Builds a JSON document into a string. Commas are inserted automatically; keys are written with
-/// Key() before a value inside objects. Non-finite doubles are written as null (JSON has no NaN).
-class JsonWriter {
- public:
-  JsonWriter& BeginObject() { Prefix(); out_ += '{'; first_.push_back(true); return *this; }
-  JsonWriter& EndObject() { out_ += '}'; first_.pop_back(); return *this; }
-  JsonWriter& BeginArray() { Prefix(); out_ += '['; first_.push_back(true); return *this; }
-  JsonWriter& EndArray() { out_ += ']'; first_.pop_back(); return *this; }
-  JsonWriter& Key(std::string_view key) {
-    Prefix();
-    WriteString(key);
-    out_ += ':';
-    after_key_ = true;
-    return *this;
-  }
-  JsonWriter& String(std::string_view value) { Prefix(); WriteString(value); return *this; }
-  JsonWriter& Int(int64_t value) { Prefix(); out_ += std::to_string(value); return *this; }
-  JsonWriter& Bool(bool value) { Prefix(); out_ += value ? "true" : "false"; return *this; }
-  JsonWriter& Null() { Prefix(); out_ += "null"; return *this; }
-  JsonWriter& Double(double value);
-  template <typename T>
-  JsonWriter& IntArray(const std::vector<T>& values) {
-    BeginArray();
-    for (const T& v : values) Int(static_cast<int64_t>(v));
-    return EndArray();
-  }
-  JsonWriter& DoubleArray(const std::vector<double>& values) {
-    BeginArray();
-    for (double v : values) Double(v);
-    return EndArray();
-  }
-  JsonWriter& StringArray(const std::vector<std::string>& values) {
-    BeginArray();
-    for (const std::string& v : values) String(v);
-    return EndArray();
-  }
-  /// The document so far.
-  const std::string& str() const { return out_; }
-
- private:
-  void Prefix() {
-    if (after_key_) {
-      after_key_ = false;
-      return;
-    }
-    if (!first_.empty()) {
-      if (!first_.back()) out_ += ',';
-      first_.back() = false;
-    }
-  }
-  void WriteString(std::string_view s);
-
-  std::string out_;
-  std::vector<bool> first_;
-  bool after_key_ = false;
-};
-
+using ::urnforest::JsonWriter;
 }  // namespace urnforest::cli

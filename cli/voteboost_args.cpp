@@ -42,15 +42,4 @@ Status ParseVoteBoostArgs(const Args& args, VoteBoostOptions* options, bool* by_
   return Status::Ok();
 }
 
-const char* VoteBoostBaseName(VoteBoostBase base) {
-  switch (base) {
-    case VoteBoostBase::kUnprunedCart:
-      return "unpruned";
-    case VoteBoostBase::kStump:
-      return "stump";
-    default:
-      return "random";
-  }
-}
-
 }  // namespace urnforest::cli

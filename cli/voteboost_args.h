@@ -3,6 +3,7 @@
 #include "args.h"
 #include "urnforest/forest.h"
 #include "urnforest/status.h"
+#include "urnforest/voteboost.h"
 
 namespace urnforest::cli {
 
@@ -11,7 +12,6 @@ namespace urnforest::cli {
 /// kInvalidArgument (pruned CART is not implemented yet; see docs/voteboost.md).
 Status ParseVoteBoostArgs(const Args& args, VoteBoostOptions* options, bool* by_cv);
 
-/// CLI name of a base learner: "random", "unpruned" or "stump".
-const char* VoteBoostBaseName(VoteBoostBase base);
+using urnforest::VoteBoostBaseName;  // Declared in urnforest/voteboost.h.
 
 }  // namespace urnforest::cli

@@ -16,6 +16,7 @@
 #include "urnforest/prior.h"
 #include "urnforest/protocol.h"
 #include "urnforest/weighted_vote.h"
+#include "urnforest/prune.h"
 
 namespace urnforest {
 namespace {
@@ -24,19 +25,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 Status Invalid(const std::string& message) {
   return Status::Error(StatusCode::kInvalidArgument, message);
-}
-
-// Issue 6: a seeded random permutation of each row's votes = a random query order per row.
-void ShuffleEachRow(std::vector<int32_t>* votes, size_t rows, int32_t trees, uint64_t seed) {
-  for (size_t r = 0; r < rows; ++r) {
-    uint64_t state = seed ^ (0x9E3779B97F4A7C15ULL * (r + 1));
-    int32_t* v = votes->data() + r * static_cast<size_t>(trees);
-    for (int32_t i = trees - 1; i > 0; --i) {
-      const uint64_t x = internal::SplitMix64(state);
-      const int32_t j = static_cast<int32_t>(x % static_cast<uint64_t>(i + 1));
-      std::swap(v[i], v[j]);
-    }
-  }
 }
 
 uint64_t DeriveSeed(uint64_t seed, uint64_t salt, uint64_t index) {
@@ -85,6 +73,10 @@ Status CheckOptions(const ExperimentOptions& o) {
     return Invalid("proxy_trees must be in 0.." + std::to_string(TrainOptions::kMaxTrees));
   }
   if (o.monte_carlo_samples < 1) return Invalid("monte_carlo_samples must be >= 1");
+  if (o.prune && (o.keep < 0 || o.keep > o.train.num_trees)) {
+    return Invalid("keep must be in 0.." + std::to_string(o.train.num_trees) +
+                   " (the ensemble's trees; 0 = the default 20%)");
+  }
   return Status::Ok();
 }
 
@@ -95,7 +87,7 @@ struct Split {
 };
 
 /// Votes of trees [0, num_trees) for every row: votes[r * num_trees + t].
-std::vector<int32_t> VoteMatrix(const Forest& forest, const Dataset& data) {
+std::vector<int32_t> RowVoteMatrix(const Forest& forest, const Dataset& data) {
   const size_t rows = data.num_rows();
   const int32_t trees = forest.num_trees();
   const std::vector<float> x = data.RowMajor();
@@ -127,6 +119,32 @@ std::vector<int32_t> ForestLabels(const Forest& forest, const Dataset& data) {
 }
 
 bool IsUnsupported(const Status& s) { return s.code == StatusCode::kLimitExceeded; }
+
+/// The ensemble's own combiner on a vote matrix (votes[r * num_trees + t]): the weighted vote
+/// summed in tree order in double (as PredictWeighted), or the plurality when `weights` is empty;
+/// ties go to the lowest class index.
+std::vector<int32_t> CombinedLabels(const std::vector<int32_t>& votes, size_t num_rows,
+                                    int32_t num_trees, int32_t num_classes,
+                                    const std::vector<double>& weights) {
+  if (weights.empty()) return MajorityOfFirst(votes, num_rows, num_trees, num_classes, num_trees);
+  std::vector<int32_t> labels(num_rows);
+  std::vector<double> score(num_classes);
+  for (size_t r = 0; r < num_rows; ++r) {
+    std::fill(score.begin(), score.end(), 0.0);
+    for (int32_t t = 0; t < num_trees; ++t) score[votes[r * num_trees + t]] += weights[t];
+    int32_t best = 0;
+    for (int32_t c = 1; c < num_classes; ++c)
+      if (score[c] > score[best]) best = c;
+    labels[r] = best;
+  }
+  return labels;
+}
+
+double ErrorPercent(const std::vector<int32_t>& labels, const std::vector<int32_t>& truth) {
+  size_t wrong = 0;
+  for (size_t r = 0; r < labels.size(); ++r) wrong += labels[r] != truth[r];
+  return labels.empty() ? kNaN : 100.0 * wrong / labels.size();
+}
 
 }  // namespace
 
@@ -187,6 +205,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
   }
   std::vector<double> full_error, full_a1, oob_error, proxy_error;
   std::vector<double> weighted_error;  // issue 6: AdaBoost's own (weighted) vote
+  std::vector<double> full_unweighted_error, pruned_error;
 
   const int32_t total = result.partitions;
   if (options.progress && !options.progress(0, total)) return Invalid("cancelled");
@@ -234,14 +253,15 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
     Result<Forest> forest_or = Train(split.train, train);
     if (!forest_or.ok()) return forest_or.status();
     const Forest& forest = forest_or.value();
-    const int32_t T = forest.num_trees();
-    std::vector<int32_t> votes = VoteMatrix(forest, split.test);
-    if (vote_boost) ShuffleEachRow(&votes, n, T, DeriveSeed(options.seed, 0x6F72646572, p));
+    const int32_t full_T = forest.num_trees();
+    const std::vector<int32_t> full_votes = RowVoteMatrix(forest, split.test);
     const std::vector<int32_t>& truth = split.test.labels();
-    const std::vector<int32_t> full = MajorityOfFirst(votes, n, T, l, T);
-    size_t wrong = 0;
-    for (size_t r = 0; r < n; ++r) wrong += full[r] != truth[r];
-    full_error.push_back(100.0 * wrong / n);
+    // The ensemble's own prediction (weighted for AdaBoost) is "full"; halting approximates the
+    // unweighted plurality, reported beside it.
+    full_error.push_back(
+        ErrorPercent(CombinedLabels(full_votes, n, full_T, l, forest.tree_weights()), truth));
+    full_unweighted_error.push_back(
+        ErrorPercent(MajorityOfFirst(full_votes, n, full_T, l, full_T), truth));
     oob_error.push_back(100.0 * forest.oob_error());
     if (!forest.tree_weights().empty()) {
       Result<WeightedVote> weighted = PredictWeighted(forest, split.test);
@@ -251,19 +271,58 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
       weighted_error.push_back(100.0 * ww / n);
     }
 
-    HaltingTableOptions a1_options;
-    a1_options.rule = HaltingRule::kAlpha1;
-    a1_options.num_trees = T;
-    a1_options.num_classes = l;
-    a1_options.alpha = 1.0;
-    Result<HaltingTable> a1_table = BuildHaltingTable(a1_options);
-    if (!a1_table.ok()) return a1_table.status();
-    Result<SequentialVoteResult> a1 = PredictSequentialFromMatrix(a1_table.value(), votes, n, T);
-    if (!a1.ok()) return a1.status();
-    const std::vector<int32_t>& a1_trees = a1.value().trees_used;
+    SequentialVoteOptions vote_options;
+    // Vote-boosted trees are not exchangeable in generation order: the finite-T rules hold for a
+    // uniformly random query order (part D), so vote-boosting always queries a random permutation.
+    if (options.query_order == PrunedQueryOrder::kRandomPerRow || vote_boost) {
+      vote_options.order = QueryOrder::kRandomPerRow;
+      vote_options.seed = DeriveSeed(options.seed, 0x7065726D, p);
+    }
+    auto alpha1_trees = [&](const std::vector<int32_t>& m, int32_t trees)
+        -> Result<std::vector<int32_t>> {
+      HaltingTableOptions a1_options;
+      a1_options.rule = HaltingRule::kAlpha1;
+      a1_options.num_trees = trees;
+      a1_options.num_classes = l;
+      a1_options.alpha = 1.0;
+      Result<HaltingTable> a1_table = BuildHaltingTable(a1_options);
+      if (!a1_table.ok()) return a1_table.status();
+      Result<SequentialVoteResult> a1 =
+          PredictSequentialFromMatrix(a1_table.value(), m, n, trees, vote_options);
+      if (!a1.ok()) return a1.status();
+      return std::move(a1).value().trees_used;
+    };
+    Result<std::vector<int32_t>> full_a1_trees = alpha1_trees(full_votes, full_T);
+    if (!full_a1_trees.ok()) return full_a1_trees.status();
     double a1_sum = 0;
-    for (int32_t t : a1_trees) a1_sum += t;
+    for (int32_t t : full_a1_trees.value()) a1_sum += t;
     full_a1.push_back(a1_sum / n);
+
+    // 2b. Double pruning (issue 5): the rules run on the first `keep` trees of the ordering.
+    Forest pruned;
+    if (options.prune) {
+      Result<std::vector<int32_t>> order = OrderForest(forest, split.train, options.ordering);
+      if (!order.ok()) return order.status();
+      const int32_t keep = options.keep > 0 ? options.keep : DefaultKeep(full_T);
+      Result<Forest> pruned_or = PruneForest(forest, order.value(), keep, &split.train);
+      if (!pruned_or.ok()) return pruned_or.status();
+      pruned = std::move(pruned_or).value();
+      result.pruned_size = keep;
+    }
+    const Forest& ensemble = options.prune ? pruned : forest;
+    const int32_t T = ensemble.num_trees();
+    const std::vector<int32_t> votes = options.prune ? RowVoteMatrix(pruned, split.test) : full_votes;
+    if (options.prune) {
+      pruned_error.push_back(
+          ErrorPercent(CombinedLabels(votes, n, T, l, pruned.tree_weights()), truth));
+    }
+    // Priors: a pruned AdaBoost model has no OOB votes: the full model's, rescaled to T trees.
+    const Forest& prior_source =
+        options.prune && forest.options().ensemble == EnsembleKind::kAdaBoost ? forest : ensemble;
+    Result<std::vector<int32_t>> rule_a1_trees =
+        options.prune ? alpha1_trees(votes, T) : full_a1_trees;
+    if (!rule_a1_trees.ok()) return rule_a1_trees.status();
+    const std::vector<int32_t>& a1_trees = rule_a1_trees.value();
 
     // 3. Optional proxy of the infinite ensemble: independent seed.
     std::vector<int32_t> proxy_labels;
@@ -281,7 +340,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
 
     // 4. The data prior for predictions from training data alone.
     Result<Prior> data_prior =
-        PriorForForest(forest, l <= 4 ? HaltingRule::kHyper : HaltingRule::kOneDir, T);
+        PriorForForest(prior_source, l <= 4 ? HaltingRule::kHyper : HaltingRule::kOneDir, T);
     if (!data_prior.ok()) return data_prior.status();
 
     // 5. Every rule: prior once, then a table per alpha.
@@ -289,7 +348,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
       const HaltingRule rule = options.rules[i];
       if (!result.rules[result.RuleIndex(0, i, num_rules)].available) continue;
       Result<Prior> prior = Prior::Uniform(l);
-      if (RuleNeedsPrior(rule)) prior = PriorForForest(forest, rule, T);
+      if (RuleNeedsPrior(rule)) prior = PriorForForest(prior_source, rule, T);
       auto mark_unavailable = [&](const Status& why) {
         for (size_t a = 0; a < num_alphas; ++a) {
           RuleResult& rr = result.rules[result.RuleIndex(a, i, num_rules)];
@@ -318,7 +377,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
           break;
         }
         Result<RuleStats<double>> m =
-            MeasureRule(table.value(), votes, n, T, l, truth, a1_trees, proxy_labels);
+            MeasureRule(table.value(), votes, n, T, l, truth, a1_trees, proxy_labels, vote_options);
         if (!m.ok()) return m.status();
         RuleStats<double> stats = m.value();
         Result<CostEstimate> expected = Status::Error(StatusCode::kLimitExceeded, "l > 4");
@@ -360,6 +419,8 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
   result.oob_error = Aggregate(oob_error);
   result.proxy_error = Aggregate(proxy_error);
   result.weighted_error = Aggregate(weighted_error);
+  result.full_unweighted_error = Aggregate(full_unweighted_error);
+  if (options.prune) result.pruned_error = Aggregate(pruned_error);
   if (proxy_error.empty()) result.proxy_error = MeanStd{kNaN, kNaN, 0};
   for (RuleResult& rr : result.rules) {
     if (!rr.available) continue;

@@ -44,7 +44,8 @@ Result<RuleStats<double>> MeasureRule(const HaltingTable& table, const std::vect
                                       size_t num_rows, int32_t num_trees, int32_t num_classes,
                                       const std::vector<int32_t>& truth,
                                       const std::vector<int32_t>& alpha1_trees,
-                                      const std::vector<int32_t>& proxy_labels) {
+                                      const std::vector<int32_t>& proxy_labels,
+                                      const SequentialVoteOptions& vote_options) {
   if (num_rows == 0) return Status::Error(StatusCode::kInvalidArgument, "no test rows");
   if (truth.size() != num_rows || alpha1_trees.size() != num_rows ||
       (!proxy_labels.empty() && proxy_labels.size() != num_rows)) {
@@ -58,7 +59,7 @@ Result<RuleStats<double>> MeasureRule(const HaltingTable& table, const std::vect
                              std::to_string(num_trees) + ", l = " + std::to_string(num_classes));
   }
   Result<SequentialVoteResult> seq =
-      PredictSequentialFromMatrix(table, votes, num_rows, num_trees);
+      PredictSequentialFromMatrix(table, votes, num_rows, num_trees, vote_options);
   if (!seq.ok()) return seq.status();
   const SequentialVoteResult& s = seq.value();
   const std::vector<int32_t> full =

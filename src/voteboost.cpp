@@ -68,4 +68,15 @@ const std::vector<double>& EmphasisGrid() {
   return kGrid;
 }
 
+const char* VoteBoostBaseName(VoteBoostBase base) {
+  switch (base) {
+    case VoteBoostBase::kUnprunedCart:
+      return "unpruned";
+    case VoteBoostBase::kStump:
+      return "stump";
+    default:
+      return "random";
+  }
+}
+
 }  // namespace urnforest

@@ -11,9 +11,12 @@
 #include <vector>
 
 #include "urnforest/dataset.h"
+#include "urnforest/double_pruning.h"
 #include "urnforest/forest.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/halting_table.h"
+#include "urnforest/ordering.h"
+#include "urnforest/sequential_vote.h"
 #include "urnforest/status.h"
 #include "urnforest/voteboost.h"
 
@@ -68,6 +71,17 @@ struct ExperimentOptions {
   /// data with `emphasis_cv` (its seed is replaced by one derived from (seed, partition)).
   bool select_emphasis = false;
   EmphasisCvOptions emphasis_cv;
+  // Double pruning (issue 5). With `prune`, every partition's ensemble is ordered on its training
+  // part (OrderForest), pruned to its first `keep` trees (PruneForest, exact OOB votes for RF and
+  // bagging) and the rules are measured on the pruned ensemble: tables for `keep` trees,
+  // disagreement versus the pruned ensemble's unweighted full vote. "full" stays the unpruned one.
+  bool prune = false;
+  OrderingOptions ordering;  ///< With `prune`: the ordering (default boosting-based).
+  int32_t keep = 0;          ///< With `prune`: trees kept, 1..T; 0 = DefaultKeep(T) (21 of 101).
+  /// Query order of the halted votes (with or without pruning): kOrdered = the ensemble's order
+  /// (the pruning order, or generation order: IB-SEQ), kRandomPerRow = a seeded permutation per
+  /// row (IB-PERM; the seed derives from (seed, partition)). kGeneration is treated as kOrdered.
+  PrunedQueryOrder query_order = PrunedQueryOrder::kOrdered;
 };
 
 /// Mean and sample standard deviation (n - 1 denominator; 0 for one value) over the partitions
@@ -179,6 +193,14 @@ struct ExperimentResult {
   /// AdaBoost: test error (percent) of its own weighted vote (PredictWeighted); count 0 otherwise.
   /// full_error is always the unweighted majority, which is what the halting rules bound.
   MeanStd weighted_error;
+
+  // With ExperimentOptions::prune only (pruned_size 0 otherwise).
+  int32_t pruned_size = 0;  ///< Trees kept (K).
+  /// Test error of the pruned ensemble's own combiner (weighted for AdaBoost), percent.
+  MeanStd pruned_error;
+  /// The full ensemble's own combiner error (= full_error except for AdaBoost, whose full_error
+  /// is the weighted vote's and this the unweighted plurality's, which halting approximates).
+  MeanStd full_unweighted_error;
   /// Index into `rules` of (alpha index, rule index).
   size_t RuleIndex(size_t alpha_index, size_t rule_index, size_t num_rules) const {
     return alpha_index * num_rules + rule_index;
@@ -197,13 +219,15 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options);
 /// Metrics of one partition from a precomputed vote matrix (exposed for tests and for callers that
 /// bring their own ensembles): votes[row * num_trees + tree] in [0, num_classes); truth has one
 /// label per row; proxy_labels is empty or has one label per row. `table` is the rule's table,
-/// `alpha1_trees` the per-row trees of the alpha = 1 rule. expected_* are left NaN.
+/// `alpha1_trees` the per-row trees of the alpha = 1 rule. expected_* are left NaN. The trees are
+/// queried as `vote_options` says (matrix order by default; kRandomPerRow for IB-PERM).
 Result<RuleStats<double>> MeasureRule(const HaltingTable& table,
                                       const std::vector<int32_t>& votes, size_t num_rows,
                                       int32_t num_trees, int32_t num_classes,
                                       const std::vector<int32_t>& truth,
                                       const std::vector<int32_t>& alpha1_trees,
-                                      const std::vector<int32_t>& proxy_labels);
+                                      const std::vector<int32_t>& proxy_labels,
+                                      const SequentialVoteOptions& vote_options = {});
 
 /// Majority of the first k trees of every row of a vote matrix (ties: lowest class index).
 std::vector<int32_t> MajorityOfFirst(const std::vector<int32_t>& votes, size_t num_rows,

@@ -235,3 +235,51 @@ test('table --store adds a table to an existing model without retraining', () =>
   const noOut = run('table', '--model', plain, '--rule', 'siba', '--store');
   assert.equal(noOut.doc.error.code, 'InvalidArgument');
 });
+
+test('experiment --prune adds "pruned" beside "full" and measures the rules on the kept trees', () => {
+  const { status, doc } = run('experiment', '--data', join(datasets, 'iris.csv'), '--trees', '21',
+    '--folds', '2', '--repeats', '1', '--rules', 'alpha1,siba', '--prune', 'boosting', '--keep', '5',
+    '--quiet');
+  assert.equal(status, 0);
+  assert.equal(doc.partitions, 2);
+  assert.equal(doc.trees, 21);
+  assert.equal(doc.pruned.size, 5);
+  assert.equal(doc.pruned.ordering, 'boosting');
+  assert.equal(typeof doc.pruned.error.mean, 'number');
+  assert.equal(typeof doc.pruned.error.std, 'number');
+  assert.equal(typeof doc.full.error.mean, 'number');
+  assert.equal(doc.query_order, 'ordered');
+  assert.equal(doc.rules.alpha1.disagreement.mean, 0);
+  assert.equal(doc.rules.alpha1.error.mean, doc.pruned.error.mean);
+  assert.ok(doc.rules.siba.trees.mean <= 5);
+  assert.ok(doc.full.trees.mean > 5);
+});
+
+test('experiment --ensemble adaboost with --query-order random (IB-PERM)', () => {
+  const { status, doc } = run('experiment', '--data', 'twonorm', '--train', '80', '--test', '60',
+    '--repeats', '2', '--trees', '11', '--ensemble', 'adaboost', '--query-order', 'random',
+    '--rules', 'alpha1,siba', '--quiet');
+  assert.equal(status, 0);
+  assert.equal(doc.ensemble, 'adaboost');
+  assert.equal(doc.boosting, 'resample');
+  assert.equal(doc.query_order, 'random');
+  assert.equal(doc.pruned, undefined);
+  assert.equal(doc.rules.alpha1.disagreement.mean, 0);
+  assert.equal(doc.rules.alpha1.error.mean, doc.full.unweighted_error.mean);
+});
+
+test('experiment rejects bad pruning options by name', () => {
+  for (const [args, name] of [
+    [['--prune', 'nope'], 'nope'],
+    [['--prune', 'early', '--keep', '22'], '--keep'],
+    [['--keep', '3'], '--keep'],
+    [['--query-order', 'sideways'], '--query-order'],
+    [['--boosting', 'resample'], '--boosting'],
+  ]) {
+    const { status, doc } = run('experiment', '--data', 'twonorm', '--train', '20', '--test', '10',
+      '--repeats', '1', '--trees', '21', ...args, '--quiet');
+    assert.notEqual(status, 0);
+    assert.equal(doc.error.code, 'InvalidArgument');
+    assert.ok(doc.error.message.includes(name), doc.error.message);
+  }
+});

@@ -6,6 +6,8 @@ import {
   type HaltedOnlyPrediction,
   type CostEstimate, type PriorInfo, type RuleName, type PStarResult,
   type StoreTableOptions, type StoredTableInfo,
+  orderings, runExperiment, generators, type OrderingName, type FixedOrderOptions, type ExperimentOptions,
+  type ExperimentReport,
 } from 'urnforest';
 import { UrnforestWorker, trainInWorker, type TrainResult, type TableResult, type WorkerProgress } from 'urnforest/worker';
 
@@ -119,5 +121,43 @@ async function halting(forest: Forest, data: Dataset): Promise<void> {
   void [bt, wcost];
 }
 
+async function pruning(data: Dataset): Promise<void> {
+  const boosted: Forest = trainForest(data, { ensemble: 'adaboost', boosting: 'reweight', trees: 11, maxDepth: 2 });
+  const weights: Float64Array = boosted.treeWeights();
+  const scores: Float64Array | undefined = boosted.predict(data).scores;
+  const names: readonly OrderingName[] = orderings;
+  const order: Int32Array = boosted.order(data, { ordering: 'kappa', backfit: 0, mdmP: 0.1 });
+  const small: Forest = boosted.prune(order, 3, { training: data });
+  const curve: Float64Array = boosted.errorCurve(data, order);
+  const fixed: FixedOrderOptions = { rule: 'siba', alpha: 0.99, order: 'fixed', fixedOrder: order.slice(0, 3) };
+  const halted: HaltedPrediction = boosted.predict(data, fixed);
+  boosted.predict(data, { rule: 'siba', order: 'fixed', fixedOrder: [0, 1] });
+  // @ts-expect-error a fixed order needs its tree ids
+  boosted.predict(data, { rule: 'siba', order: 'fixed' });
+  // @ts-expect-error unknown ordering names are rejected by the types
+  boosted.order(data, { ordering: 'best' });
+  const options: ExperimentOptions = {
+    data, name: 'x', folds: 2, repeats: 1, trees: 21, alpha: [0.99, 0.9], rules: ['siba'], prune: 'boosting', keep: 5,
+    queryOrder: 'random', ensemble: 'adaboost', boosting: 'resample', seed: 3n, stratified: true,
+  };
+  const report: ExperimentReport = runExperiment(options, { onProgress: (done: number, total: number) => done < total });
+  const synthetic = runExperiment({ data: 'twonorm', train: 50, test: 50 });
+  const prunedSize: number | undefined = report.pruned?.size;
+  const err: number | null = report.full.error.mean;
+  const gens: string[] = generators();
+  // @ts-expect-error unknown generators are rejected by the types
+  runExperiment({ data: 'spiral' });
+  const worker = new UrnforestWorker();
+  const remote: ExperimentReport = await worker.experiment({ data: { csv: 'a,class\n1,x\n' }, folds: 2 }, {
+    onProgress: (e: WorkerProgress) => { void e.fraction; },
+  });
+  await worker.experiment({ data: 'circle', train: 20, test: 10, repeats: 1 });
+  worker.terminate();
+  void [weights, scores, names, curve, halted, synthetic, prunedSize, err, gens, remote, report.rules, report.query_order];
+  small.dispose();
+  boosted.dispose();
+}
+
 void main;
 void halting;
+void pruning;

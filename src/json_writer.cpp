@@ -1,9 +1,10 @@
-#include "json_writer.h"
+#include "urnforest/json_writer.h"
 
-#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
-namespace urnforest::cli {
+namespace urnforest {
 
 JsonWriter& JsonWriter::Double(double value) {
   Prefix();
@@ -11,10 +12,19 @@ JsonWriter& JsonWriter::Double(double value) {
     out_ += "null";
     return *this;
   }
+  // Shortest %g representation that round-trips (std::to_chars for double is missing from the
+  // libc++ of emscripten 3.1.6).
   char buffer[32];
-  // Shortest representation that round-trips.
-  auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  out_.append(buffer, result.ptr);
+  if (value == std::trunc(value) && std::fabs(value) < 1e17) {
+    std::snprintf(buffer, sizeof(buffer), "%.0f", value);  // integral: no exponent, no ".0"
+    out_ += buffer;
+    return *this;
+  }
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
+    if (std::strtod(buffer, nullptr) == value) break;
+  }
+  out_ += buffer;
   return *this;
 }
 
@@ -40,4 +50,4 @@ void JsonWriter::WriteString(std::string_view s) {
   out_ += '"';
 }
 
-}  // namespace urnforest::cli
+}  // namespace urnforest
