@@ -578,9 +578,19 @@ val ForestHandle::Trace(const DatasetHandle& data, double row, const HaltingTabl
 val ForestHandle::ExpectedCost(const HaltingTableHandle& table, double samples, double seed_hi,
                                double seed_lo) const {
   const HaltingTable& h = table.table();
-  const HaltingRule data_rule = forest_.num_classes() <= 4 ? HaltingRule::kHyper
-                                                           : HaltingRule::kOneDir;
-  Result<Prior> prior = PriorForForest(forest_, data_rule, h.num_trees());
+  if (forest_.num_classes() > 4) {
+    // As the CLI: Monte Carlo over the training rows' own OOB tallies (non-parametric).
+    Result<std::vector<int32_t>> tallies =
+        RescaledOobTallies(forest_.oob_votes(), forest_.num_classes(), h.num_trees());
+    if (!tallies.ok()) return ErrorObject(tallies.status());
+    Result<CostEstimate> exact =
+        Status::Error(StatusCode::kLimitExceeded, "the exact cost needs at most 4 classes");
+    Result<CostEstimate> mc = MonteCarloCostOverTallies(
+        h, tallies.value(), samples > 0 ? static_cast<int64_t>(samples) : 10000,
+        Seed64(seed_hi, seed_lo));
+    return CostObject(exact, &mc);
+  }
+  Result<Prior> prior = PriorForForest(forest_, HaltingRule::kHyper, h.num_trees());
   if (!prior.ok()) return ErrorObject(prior.status());
   return HaltingTableHandle::CostOver(h, prior.value(), samples, seed_hi, seed_lo);
 }

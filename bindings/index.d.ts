@@ -157,7 +157,7 @@ export class Forest {
   storedTables(): StoredTableInfo[];
   /**
    * Predicted cost of `options.rule` averaged over the out-of-bag data prior (smoothed OOB histogram
-   * for ≤ 4 classes, a fitted Dirichlet beyond), from training data alone. Exact when feasible
+   * for ≤ 4 classes; beyond, Monte Carlo over the rows' own rescaled OOB tallies), from training data alone. Exact when feasible
    * (`exact: true`), and Monte Carlo with `samples` draws (default 10000, 0 = none, seeded by `seed`).
    */
   expectedCost(options: HaltingOptions & { samples?: number }): CostEstimate;
