@@ -58,10 +58,11 @@ const report = {
 
 // Milliseconds per call, repeating until >= 20 ms (as bench_native and the peer scripts do).
 function msPerCall(f) {
-  // Warm-up: V8 runs wasm functions in Liftoff first and tiers hot ones up to TurboFan; a library
-  // in use runs the optimised code, so time that (at least 20 calls and 50 ms first).
+  // Warm-up: V8 runs wasm functions in Liftoff first and tiers hot ones up to TurboFan (at a call,
+  // never inside a running call); a library in use runs the optimised code, so time that: first at
+  // least 2 calls and 50 ms.
   const warm = performance.now();
-  for (let i = 0; i < 20 || performance.now() - warm < 50; i++) f();
+  for (let i = 0; i < 2 || performance.now() - warm < 50; i++) f();
   let calls = 0;
   const start = performance.now();
   let elapsed = 0;
@@ -144,15 +145,7 @@ try {
     let ml = null;
     if (!flag('no-ml')) {
       log('training: ml-random-forest, 2000 x 20 (about a minute) ...');
-      const { RandomForestClassifier } = await import('ml-random-forest');
-      const lines = readFileSync(csv, 'utf8').trim().split('\n').slice(1);
-      const X = lines.map((l) => l.split(',').slice(0, -1).map(Number));
-      const y = lines.map((l) => (l.endsWith('c1') ? 1 : 0));
-      const rf = new RandomForestClassifier({ nEstimators: trees, maxFeatures: 4, seed: 1, replacement: true,
-        useSampleBagging: true });
-      const start = performance.now();
-      rf.train(X, y);
-      ml = performance.now() - start;
+      ml = json(process.execPath, ['bench/ml_random_forest.mjs', csv, String(trees), '4', '1']).train_ms;
     }
     report.training_ml_random_forest = {
       case: 'twonorm 2000 x 20', trees, mtry: 4,

@@ -181,6 +181,11 @@ int32_t HaltingTable::MinLeaderVotes(int32_t c, const int32_t* others) const {
   return best;
 }
 
+const uint16_t* HaltingTable::BinaryThresholdRow(int32_t c) const {
+  if (layout_ != TableLayout::kThresholds || num_classes_ != 2 || c < 0 || c > 1) return nullptr;
+  return thresholds_.data() + (thresholds_.size() >> 1) * static_cast<size_t>(c);
+}
+
 std::vector<int32_t> HaltingTable::BinaryThresholds(int32_t c) const {
   std::vector<int32_t> out;
   if (num_classes_ != 2) return out;

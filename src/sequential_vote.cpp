@@ -195,23 +195,16 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     }
     return out;
   }
-  // Binary threshold tables (the common case) are checked inline: halt iff the strict leader k has
-  // at least min_votes[k][other's count] votes, exactly HaltingTable::Halts.
-  const bool binary = table.layout() == TableLayout::kThresholds && l == 2;
-  std::vector<int32_t> min_votes;
-  if (binary) {
-    min_votes.resize(2 * static_cast<size_t>(T + 1));
-    for (int32_t c = 0; c < 2; ++c) {
-      for (int32_t o = 0; o <= T; ++o) min_votes[c * (T + 1) + o] = table.MinLeaderVotes(c, &o);
-    }
-  }
-  const int32_t* min0 = min_votes.data();
-  const int32_t* min1 = min_votes.data() + (T + 1);
+  // Binary threshold tables (the common case) are checked inline, reading the same thresholds as
+  // HaltingTable::Halts: halt iff the strict leader k has at least row_k[other's count] votes.
+  const uint16_t* row0 = table.BinaryThresholdRow(0);
+  const uint16_t* row1 = table.BinaryThresholdRow(1);
+  const bool binary = row0 != nullptr;
   auto halts = [&](const int32_t* t) {
     if (!binary) return table.Halts(t);
     const int32_t a = t[0];
     const int32_t b = t[1];
-    return a > b ? a >= min0[b] : (b > a && b >= min1[a]);
+    return a > b ? a >= row0[b] : (b > a && b >= row1[a]);
   };
   constexpr size_t kBlock = 256;
   std::vector<int32_t> tallies(kBlock * static_cast<size_t>(l));

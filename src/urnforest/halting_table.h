@@ -78,6 +78,10 @@ class HaltingTable {
   /// Binary tables: entry k = MinLeaderVotes(c, {k}) for k = 0, 1, ... while a halt is possible
   /// (the CLI's "min_majority" list). Empty for l != 2.
   std::vector<int32_t> BinaryThresholds(int32_t c) const;
+  /// kThresholds tables with 2 classes: row c of the stored thresholds, entry o (0 <= o <= T) = the
+  /// minimum count of class c that halts when the other class has o votes (T + 1 = never), the value
+  /// Halts compares with when c leads. nullptr for other tables. Valid while the table lives.
+  const uint16_t* BinaryThresholdRow(int32_t c) const;
 
   /// Versioned little-endian bytes (magic "UFHT", version 1) holding everything needed to answer
   /// queries; a model file can store them as a section.
