@@ -163,20 +163,22 @@ Result<CostEstimate> ExactCostOverPrior(const HaltingTable& table, const Prior& 
   return out;
 }
 
-Result<CostEstimate> MonteCarloCostForFinalTally(const HaltingTable& table,
-                                                 const std::vector<int32_t>& final_tally,
-                                                 int64_t samples, uint64_t seed) {
-  Status s = CheckFinal(table, final_tally);
-  if (!s.ok()) return s;
-  if (samples < 1) return Status::Error(StatusCode::kInvalidArgument, "samples must be >= 1");
+namespace {
+
+// Monte Carlo: `samples` times, draw a final tally with `draw(rng, &tally)` (tally has l entries
+// summing to T), then query a random permutation of its votes until the table halts.
+template <typename DrawTally>
+CostEstimate SampleCost(const HaltingTable& table, int64_t samples, uint64_t seed,
+                        const DrawTally& draw) {
+  const int32_t l = table.num_classes();
   internal::DetRng rng(seed);
-  std::vector<int32_t> t(table.num_classes());
-  const int32_t full = FullLabel(final_tally);
+  std::vector<int32_t> f(l), t(l);
   double trees = 0.0, dis = 0.0;
   for (int64_t i = 0; i < samples; ++i) {
+    draw(&rng, &f);
     int32_t used;
     bool d;
-    RunOnce(table, final_tally, full, &rng, &t, &used, &d);
+    RunOnce(table, f, FullLabel(f), &rng, &t, &used, &d);
     trees += used;
     dis += d ? 1.0 : 0.0;
   }
@@ -185,6 +187,18 @@ Result<CostEstimate> MonteCarloCostForFinalTally(const HaltingTable& table,
   out.disagreement = dis / samples;
   out.samples = samples;
   return out;
+}
+
+}  // namespace
+
+Result<CostEstimate> MonteCarloCostForFinalTally(const HaltingTable& table,
+                                                 const std::vector<int32_t>& final_tally,
+                                                 int64_t samples, uint64_t seed) {
+  Status s = CheckFinal(table, final_tally);
+  if (!s.ok()) return s;
+  if (samples < 1) return Status::Error(StatusCode::kInvalidArgument, "samples must be >= 1");
+  return SampleCost(table, samples, seed,
+                    [&](internal::DetRng*, std::vector<int32_t>* f) { *f = final_tally; });
 }
 
 Result<CostEstimate> MonteCarloCostOverTallies(const HaltingTable& table,
@@ -212,24 +226,11 @@ Result<CostEstimate> MonteCarloCostOverTallies(const HaltingTable& table,
                                ", the table has " + std::to_string(T) + " trees");
     }
   }
-  internal::DetRng rng(seed);
-  std::vector<int32_t> f(l), t(l);
-  double trees = 0.0, dis = 0.0;
-  for (int64_t i = 0; i < samples; ++i) {
-    size_t pick = static_cast<size_t>(rng.Uniform() * static_cast<double>(count));
+  return SampleCost(table, samples, seed, [&](internal::DetRng* rng, std::vector<int32_t>* f) {
+    size_t pick = static_cast<size_t>(rng->Uniform() * static_cast<double>(count));
     if (pick >= count) pick = count - 1;
-    f.assign(tallies.begin() + pick * l, tallies.begin() + (pick + 1) * l);
-    int32_t used;
-    bool d;
-    RunOnce(table, f, FullLabel(f), &rng, &t, &used, &d);
-    trees += used;
-    dis += d ? 1.0 : 0.0;
-  }
-  CostEstimate out;
-  out.expected_trees = trees / samples;
-  out.disagreement = dis / samples;
-  out.samples = samples;
-  return out;
+    f->assign(tallies.begin() + pick * l, tallies.begin() + (pick + 1) * l);
+  });
 }
 
 Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prior, int64_t samples,
@@ -257,12 +258,10 @@ Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prio
     return Status::Error(StatusCode::kLimitExceeded,
                          "Monte Carlo for l > 4 needs a uniform or Dirichlet prior");
   }
-  internal::DetRng rng(seed);
-  std::vector<int32_t> f(l), t(l);
-  double trees = 0.0, dis = 0.0;
-  for (int64_t i = 0; i < samples; ++i) {
+  return SampleCost(table, samples, seed, [&](internal::DetRng* rng, std::vector<int32_t>* out) {
+    std::vector<int32_t>& f = *out;
     if (l <= 4) {
-      double u = rng.Uniform() * cdf.back();
+      double u = rng->Uniform() * cdf.back();
       size_t r = std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
       if (r >= cdf.size()) r = cdf.size() - 1;
       f = tallies[r];
@@ -272,7 +271,7 @@ Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prio
       for (double b : beta) bsum += b;
       std::fill(f.begin(), f.end(), 0);
       for (int32_t n = 0; n < T; ++n) {
-        double u = rng.Uniform() * (n + bsum);
+        double u = rng->Uniform() * (n + bsum);
         int32_t j = 0;
         for (; j < l - 1; ++j) {
           u -= f[j] + beta[j];
@@ -281,17 +280,7 @@ Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prio
         ++f[j];
       }
     }
-    int32_t used;
-    bool d;
-    RunOnce(table, f, FullLabel(f), &rng, &t, &used, &d);
-    trees += used;
-    dis += d ? 1.0 : 0.0;
-  }
-  CostEstimate out;
-  out.expected_trees = trees / samples;
-  out.disagreement = dis / samples;
-  out.samples = samples;
-  return out;
+  });
 }
 
 }  // namespace urnforest
