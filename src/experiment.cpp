@@ -101,23 +101,6 @@ std::vector<int32_t> RowVoteMatrix(const Forest& forest, const Dataset& data) {
   return votes;
 }
 
-/// Majority labels of a (possibly huge) forest without storing its vote matrix.
-std::vector<int32_t> ForestLabels(const Forest& forest, const Dataset& data) {
-  const std::vector<float> x = data.RowMajor();
-  const size_t f = data.num_features();
-  std::vector<int32_t> labels(data.num_rows());
-  std::vector<int32_t> tally(forest.num_classes());
-  for (size_t r = 0; r < data.num_rows(); ++r) {
-    std::fill(tally.begin(), tally.end(), 0);
-    for (int32_t t = 0; t < forest.num_trees(); ++t) ++tally[forest.TreeVote(t, x.data() + r * f)];
-    int32_t best = 0;
-    for (size_t c = 1; c < tally.size(); ++c)
-      if (tally[c] > tally[best]) best = static_cast<int32_t>(c);
-    labels[r] = best;
-  }
-  return labels;
-}
-
 bool IsUnsupported(const Status& s) { return s.code == StatusCode::kLimitExceeded; }
 
 /// The ensemble's own combiner on a vote matrix (votes[r * num_trees + t]): the weighted vote
@@ -332,7 +315,9 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
       big.seed = DeriveSeed(options.seed, 0x70726F7879, p);
       Result<Forest> proxy = Train(split.train, big);
       if (!proxy.ok()) return proxy.status();
-      proxy_labels = ForestLabels(proxy.value(), split.test);
+      Result<FullVote> proxy_vote = PredictFull(proxy.value(), split.test);
+      if (!proxy_vote.ok()) return proxy_vote.status();
+      proxy_labels = std::move(proxy_vote).value().labels;
       size_t pw = 0;
       for (size_t r = 0; r < n; ++r) pw += proxy_labels[r] != truth[r];
       proxy_error.push_back(100.0 * pw / n);
