@@ -38,6 +38,7 @@
 #include "urnforest/sequential_vote.h"
 #include "urnforest/status.h"
 #include "urnforest/vote_matrix.h"
+#include "urnforest/voteboost.h"
 #include "urnforest/weighted_vote.h"
 
 namespace urnforest {
@@ -188,12 +189,16 @@ class DatasetHandle {
 /// Owns one Forest. Created empty by JS, then filled by Train or Load.
 class ForestHandle {
  public:
-  /// `ensemble` 0 rf / 1 bagging / 2 adaboost; `mtry_rule` 0 sqrt / 1 log2 / 2 log2+1; the 64-bit
-  /// seed comes as two 32-bit halves; `progress` is a JS function (done, total) -> bool or
-  /// undefined; `boosting` 0 resample / 1 reweight (AdaBoost only).
+  /// `ensemble` 0 rf / 1 bagging / 2 adaboost / 3 voteboost; `mtry_rule` 0 sqrt / 1 log2 /
+  /// 2 log2+1; the 64-bit seed comes as two 32-bit halves; `progress` is a JS function
+  /// (done, total) -> bool or undefined; `boosting` 0 resample / 1 reweight (AdaBoost only).
+  /// `base` (validated by index.js): {vbA, vbB (0 = symmetric), vbBase (VoteBoostBase code),
+  /// emphasisCv (bool: choose a = b by SelectEmphasisByCV first), cvTrees (0 = trees), pruning
+  /// (TreePruning code), pruningFolds, pruningSe}. Returns undefined, an error object, or with
+  /// emphasisCv {emphasis: {chosen, grid: Float64Array, cvError: Float64Array}}.
   val Train(const DatasetHandle& data, int32_t ensemble, int32_t trees, int32_t mtry,
             int32_t mtry_rule, int32_t max_depth, int32_t min_leaf, double seed_hi, double seed_lo,
-            val progress, int32_t boosting) {
+            val progress, int32_t boosting, const val& base) {
     TrainOptions options;
     options.ensemble = static_cast<EnsembleKind>(ensemble);
     options.boosting = static_cast<BoostingVariant>(boosting);
@@ -203,6 +208,29 @@ class ForestHandle {
     options.max_depth = max_depth;
     options.min_leaf = min_leaf;
     options.seed = (static_cast<uint64_t>(seed_hi) << 32) | static_cast<uint64_t>(seed_lo);
+    options.voteboost.a = base["vbA"].as<double>();
+    options.voteboost.b = base["vbB"].as<double>();
+    options.voteboost.base = static_cast<VoteBoostBase>(base["vbBase"].as<int32_t>());
+    options.pruning.mode = static_cast<TreePruning>(base["pruning"].as<int32_t>());
+    options.pruning.cv_folds = base["pruningFolds"].as<int32_t>();
+    options.pruning.se_rule = base["pruningSe"].as<double>();
+    val out = val::undefined();
+    if (base["emphasisCv"].as<bool>()) {
+      // Same call as the CLI's `train --emphasis cv` (folds and CV ensembles seeded by the seed).
+      EmphasisCvOptions cv;
+      cv.seed = options.seed;
+      cv.num_trees = base["cvTrees"].as<int32_t>();
+      Result<EmphasisSelection> chosen = SelectEmphasisByCV(data.data(), options, cv);
+      if (!chosen.ok()) return ErrorObject(chosen.status());
+      options.voteboost.a = chosen.value().chosen;
+      options.voteboost.b = 0.0;
+      val emphasis = val::object();
+      emphasis.set("chosen", chosen.value().chosen);
+      emphasis.set("grid", CopyOut(chosen.value().grid));
+      emphasis.set("cvError", CopyOut(chosen.value().cv_error));
+      out = val::object();
+      out.set("emphasis", emphasis);
+    }
     if (progress.typeOf().as<std::string>() == "function") {
       // index.js passes a wrapper that never throws (a JS throw would skip C++ destructors).
       options.progress = [progress](int32_t done, int32_t total) {
@@ -213,7 +241,25 @@ class ForestHandle {
     if (!result.ok()) return ErrorObject(result.status());
     forest_ = std::move(result).value();
     forest_.options_.progress = nullptr;  // Drop the reference to the JS callback.
-    return val::undefined();
+    return out;
+  }
+
+  /// The training options stored in the model that describe its learner: {ensemble (code),
+  /// maxDepth, minLeaf, vbA, vbB (resolved), vbBase (code), pruning (code; the pruned-CART base
+  /// counts as 1), pruningFolds, pruningSe}.
+  val LearnerOptions() const {
+    const TrainOptions& o = forest_.options();
+    val out = val::object();
+    out.set("ensemble", static_cast<int32_t>(o.ensemble));
+    out.set("maxDepth", o.max_depth);
+    out.set("minLeaf", o.min_leaf);
+    out.set("vbA", o.voteboost.a);
+    out.set("vbB", o.voteboost.ResolvedB());
+    out.set("vbBase", static_cast<int32_t>(o.voteboost.base));
+    out.set("pruning", PrunesTrees(o) ? 1 : 0);
+    out.set("pruningFolds", o.pruning.cv_folds);
+    out.set("pruningSe", o.pruning.se_rule);
+    return out;
   }
 
   /// `bytes` Uint8Array.
@@ -646,7 +692,8 @@ val GeneratorNameList() { return StringArray(GeneratorNames()); }
 
 /// Runs the experiment harness. `o` holds validated options (index.js): protocol 0 kfold /
 /// 1 holdout / 2 synthetic, generator, name, folds, repeats, testFraction, stratified, trainRows,
-/// testRows, ensemble, boosting, trees, mtry, mtryRule, alphas (array), rules (array of codes),
+/// testRows, ensemble, boosting, trees, mtry, mtryRule, maxDepth, noise, base (as Train's),
+/// alphas (array), rules (array of codes),
 /// seedHi, seedLo, proxyTrees, samples, prune (ordering code or -1), keep, queryOrder (0 ordered /
 /// 2 random). `data` is null for synthetic problems. Returns the report as a JSON string (the
 /// CLI's `experiment --json` document) or an error object.
@@ -667,6 +714,17 @@ val RunExperimentJson(const val& o, const DatasetHandle* data, val progress) {
   options.train.num_trees = o["trees"].as<int32_t>();
   options.train.mtry = o["mtry"].as<int32_t>();
   options.train.mtry_rule = static_cast<MtryRule>(o["mtryRule"].as<int32_t>());
+  options.train.max_depth = o["maxDepth"].as<int32_t>();
+  options.label_noise = o["noise"].as<double>();
+  const val base = o["base"];
+  options.train.voteboost.a = base["vbA"].as<double>();
+  options.train.voteboost.b = base["vbB"].as<double>();
+  options.train.voteboost.base = static_cast<VoteBoostBase>(base["vbBase"].as<int32_t>());
+  options.train.pruning.mode = static_cast<TreePruning>(base["pruning"].as<int32_t>());
+  options.train.pruning.cv_folds = base["pruningFolds"].as<int32_t>();
+  options.train.pruning.se_rule = base["pruningSe"].as<double>();
+  options.select_emphasis = base["emphasisCv"].as<bool>();
+  options.emphasis_cv.num_trees = base["cvTrees"].as<int32_t>();
   options.alphas = emscripten::convertJSArrayToNumberVector<double>(o["alphas"]);
   options.rules.clear();
   for (int32_t code : IntVector(o["rules"])) options.rules.push_back(static_cast<HaltingRule>(code));
@@ -793,6 +851,7 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_expectedCost", &ForestHandle::ExpectedCost)
       .function("_predictWeighted", &ForestHandle::PredictWeightedRows)
       .function("_treeWeights", &ForestHandle::TreeWeights)
+      .function("_learnerOptions", &ForestHandle::LearnerOptions)
       .function("_order", &ForestHandle::Order)
       .function("_errorCurve", &ForestHandle::ErrorCurveOf)
       .function("_loadPruned", &ForestHandle::LoadPruned, allow_raw_pointers())

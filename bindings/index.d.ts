@@ -76,9 +76,23 @@ export class Dataset {
 export interface TrainOptions {
   /**
    * 'rf' (default): bootstrap + mtry features per node; 'bagging': bootstrap, all features;
-   * 'adaboost': AdaBoost.M1 (SAMME beyond 2 classes) with CART trees, weighted vote (docs/pruning.md).
+   * 'adaboost': AdaBoost.M1 (SAMME beyond 2 classes) with CART trees, weighted vote (docs/pruning.md);
+   * 'voteboost': vote-boosting (seed 004; options in `voteboost`, docs/voteboost.md).
    */
   ensemble?: EnsembleName;
+  /** Vote-boosting options (needs ensemble 'voteboost'); as the CLI's --emphasis/--emphasis-b/--base. */
+  voteboost?: VoteBoostOptions;
+  /** AdaBoost options (needs ensemble 'adaboost'). */
+  adaboost?: AdaBoostOptions;
+  /**
+   * Prune every tree: 'none' (default) or 'cv' = minimal cost-complexity pruning, alpha chosen by
+   * stratified `treeFolds`-fold CV on the tree's own sample with the `treeSe`-SE rule (docs/voteboost.md).
+   */
+  treePruning?: 'none' | 'cv';
+  /** Folds of the pruning CV, 2..100; default 10. */
+  treeFolds?: number;
+  /** k of the k-SE rule in [0, 10]; default 1 (the CART book's 1-SE rule); 0 = minimum CV error. */
+  treeSe?: number;
   /** AdaBoost only: grow each tree on a weighted resample (default) or on the weights themselves. */
   boosting?: 'resample' | 'reweight';
   /** Number of trees, 1..100000; default 101. */
@@ -97,7 +111,57 @@ export interface TrainOptions {
   onProgress?: (done: number, total: number) => boolean | void;
 }
 
-export type EnsembleName = 'rf' | 'bagging' | 'adaboost';
+export type EnsembleName = 'rf' | 'bagging' | 'adaboost' | 'voteboost';
+
+/** Base learner of vote-boosting: random-forest tree (default), unpruned CART, stump, or cost-complexity-pruned CART. */
+export type VoteBoostBaseName = 'random' | 'unpruned' | 'stump' | 'pruned';
+
+/**
+ * Vote-boosting (seed 004): weights = beta(a, b) emphasis of the Laplace-corrected vote fraction.
+ * Bad values throw RangeError/TypeError; a ≠ b with more than 2 classes throws UrnforestError 'InvalidArgument'.
+ */
+export interface VoteBoostOptions {
+  /**
+   * Emphasis a in [1e-6, 1e6] (default 1: a = b = 1 with random trees is the random forest of the same seed),
+   * or 'cv': choose a = b by stratified 10-fold CV over the paper's grid (Forest.emphasisSelection).
+   */
+  a?: number | 'cv';
+  /** Emphasis b in [1e-6, 1e6] (default: b = a, symmetric). Two classes only; not with a: 'cv'. */
+  b?: number;
+  /** Default 'random'. */
+  base?: VoteBoostBaseName;
+  /** With a: 'cv': trees of each CV ensemble, 0..100000 (0 = trees, the paper's choice). */
+  cvTrees?: number;
+}
+
+/** AdaBoost's tree learner: as the CLI's `--base`. */
+export interface AdaBoostOptions {
+  /**
+   * 'unpruned' (default, CART grown out), 'pruned' (cost-complexity pruning with internal CV: seed 004's
+   * baseline), 'stump' (depth 1) or 'depth:N' (max depth N; not with maxDepth).
+   */
+  base?: 'unpruned' | 'pruned' | 'stump' | `depth:${number}`;
+}
+
+/** The learner a model was trained with (Forest.learner). */
+export interface LearnerInfo {
+  ensemble: EnsembleName;
+  maxDepth: number;
+  minLeaf: number;
+  treePruning: 'none' | 'cv';
+  treeFolds: number;
+  treeSe: number;
+  /** Only for vote-boosted models; b resolved (= a when symmetric). */
+  voteboost?: { a: number; b: number; base: VoteBoostBaseName };
+}
+
+/** The cross-validated choice of a = b (trainForest with voteboost.a = 'cv'). */
+export interface EmphasisSelection {
+  chosen: number;
+  grid: Float64Array;
+  /** Percent of training rows misclassified per grid value. */
+  cvError: Float64Array;
+}
 
 export interface Prediction {
   /** Predicted class name per row. */
@@ -168,8 +232,12 @@ export class Forest {
   prior(rule: RuleName, options?: { trees?: number }): PriorInfo;
   /** Class index of each training row, aligned with oobVotes() (a copy). */
   trainLabels(): Int32Array;
-  /** Vote weight of each tree (AdaBoost's alpha_t; a copy); empty for rf and bagging. */
+  /** Vote weight of each tree (AdaBoost's alpha_t; a copy); empty for rf, bagging and vote-boosting. */
   treeWeights(): Float64Array;
+  /** The ensemble kind and tree learner stored in the model. */
+  readonly learner: LearnerInfo;
+  /** The CV choice of a = b when trained with voteboost.a = 'cv' (not stored in the bytes); else undefined. */
+  readonly emphasisSelection: EmphasisSelection | undefined;
   /**
    * Ordered aggregation on labelled `dataset` (normally the training data): the order of all
    * numTrees trees. Throws UrnforestError 'MissingLabel' without labels.
@@ -451,6 +519,16 @@ export interface ExperimentOptions {
   keep?: number;
   /** Query order: the ensemble's order (default; IB-SEQ) or a random permutation per row (IB-PERM). */
   queryOrder?: 'ordered' | 'random';
+  /** As TrainOptions (the CLI's --emphasis/--base/--cv-trees; a: 'cv' selects a = b per partition). */
+  voteboost?: VoteBoostOptions;
+  adaboost?: AdaBoostOptions;
+  treePruning?: 'none' | 'cv';
+  treeFolds?: number;
+  treeSe?: number;
+  /** Maximum tree depth; 0 (default) = unlimited. */
+  maxDepth?: number;
+  /** Fraction of each partition's training labels flipped, in [0, 1]; default 0. */
+  noise?: number;
 }
 
 export interface MeanStd { mean: number | null; std: number | null }

@@ -297,12 +297,86 @@ function byteOrder(a, b) {
 
 // ---- Forest ------------------------------------------------------------------------------------
 
-const ENSEMBLES = { rf: 0, bagging: 1, adaboost: 2 };
+const ENSEMBLES = { rf: 0, bagging: 1, adaboost: 2, voteboost: 3 };
+const ENSEMBLE_NAMES = Object.keys(ENSEMBLES);
 const BOOSTING = { resample: 0, reweight: 1 };
 const MTRY_RULES = { sqrt: 0, log2: 1, log2plus1: 2 };
-const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'minLeaf', 'seed', 'onProgress', 'boosting'];
+// VoteBoostBase codes (src/urnforest/forest.h).
+const VOTEBOOST_BASES = { random: 0, unpruned: 1, stump: 2, pruned: 3 };
+const VOTEBOOST_BASE_NAMES = Object.keys(VOTEBOOST_BASES);
+const TREE_PRUNING = { none: 0, cv: 1 };
+const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'minLeaf', 'seed', 'onProgress', 'boosting',
+  'voteboost', 'adaboost', 'treePruning', 'treeFolds', 'treeSe'];
+const VOTEBOOST_OPTIONS = ['a', 'b', 'base', 'cvTrees'];
+const ADABOOST_OPTIONS = ['base'];
+// Emphasis range accepted by the CLI (--emphasis).
+const EMPHASIS_MIN = 1e-6;
+const EMPHASIS_MAX = 1e6;
+
+function emphasisOption(value, name) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`${name} must be a finite number, got ${describe(value)}`);
+  if (value < EMPHASIS_MIN || value > EMPHASIS_MAX) throw new RangeError(`${name} must be in [${EMPHASIS_MIN}, ${EMPHASIS_MAX}], got ${value}`);
+  return value;
+}
+
+// Base-learner options of trainForest (vote-boosting, AdaBoost, tree pruning), with the CLI's
+// semantics (cli/voteboost_args.h). Returns the `base` object of ForestHandle::Train and the
+// max depth that AdaBoost's 'stump' / 'depth:N' bases imply.
+function baseLearnerOptions(o, ensemble, maxDepth) {
+  const base = { vbA: 1, vbB: 0, vbBase: 0, emphasisCv: false, cvTrees: 0, pruning: 0, pruningFolds: 10, pruningSe: 1 };
+  if (o.treePruning !== undefined) {
+    if (!Object.hasOwn(TREE_PRUNING, o.treePruning)) throw new RangeError(`treePruning must be 'none' or 'cv', got ${describe(o.treePruning)}`);
+    base.pruning = TREE_PRUNING[o.treePruning];
+  }
+  base.pruningFolds = intOption(o.treeFolds, 'treeFolds', 2, 100, 10);
+  if (o.treeSe !== undefined) {
+    if (typeof o.treeSe !== 'number' || !Number.isFinite(o.treeSe)) throw new TypeError(`treeSe must be a finite number, got ${describe(o.treeSe)}`);
+    if (o.treeSe < 0 || o.treeSe > 10) throw new RangeError(`treeSe must be in [0, 10], got ${o.treeSe}`);
+    base.pruningSe = o.treeSe;
+  }
+  if (o.voteboost !== undefined) {
+    if (ensemble !== ENSEMBLES.voteboost) throw new TypeError("voteboost needs ensemble: 'voteboost'");
+    const vb = optionsObject(o.voteboost, 'trainForest voteboost');
+    rejectUnknown(vb, VOTEBOOST_OPTIONS, 'trainForest voteboost');
+    if (vb.a === 'cv') {
+      base.emphasisCv = true;
+      if (vb.b !== undefined) throw new TypeError("voteboost.b cannot be combined with a: 'cv' (a = b)");
+    } else if (vb.a !== undefined) {
+      base.vbA = emphasisOption(vb.a, 'voteboost.a');
+    }
+    if (vb.b !== undefined) base.vbB = emphasisOption(vb.b, 'voteboost.b');
+    if (vb.base !== undefined) {
+      if (!Object.hasOwn(VOTEBOOST_BASES, vb.base)) {
+        throw new RangeError(`voteboost.base must be one of ${VOTEBOOST_BASE_NAMES.join(', ')}, got ${describe(vb.base)}`);
+      }
+      base.vbBase = VOTEBOOST_BASES[vb.base];
+    }
+    if (vb.cvTrees !== undefined && !base.emphasisCv) throw new TypeError("voteboost.cvTrees needs a: 'cv'");
+    base.cvTrees = intOption(vb.cvTrees, 'voteboost.cvTrees', 0, 100000, 0);
+  }
+  if (o.adaboost !== undefined) {
+    if (ensemble !== ENSEMBLES.adaboost) throw new TypeError("adaboost needs ensemble: 'adaboost'");
+    const ada = optionsObject(o.adaboost, 'trainForest adaboost');
+    rejectUnknown(ada, ADABOOST_OPTIONS, 'trainForest adaboost');
+    const name = ada.base;
+    if (name !== undefined) {
+      const depth = typeof name === 'string' ? /^depth:([1-9][0-9]{0,5})$/.exec(name) : null;
+      if (typeof name !== 'string' || (!['unpruned', 'pruned', 'stump'].includes(name) && depth === null)) {
+        throw new RangeError(`adaboost.base must be 'unpruned', 'pruned', 'stump' or 'depth:N' (N in 1..999999), got ${describe(name)}`);
+      }
+      if ((name === 'stump' || depth !== null) && o.maxDepth !== undefined) {
+        throw new TypeError(`adaboost.base '${name}' sets the depth: do not combine it with maxDepth`);
+      }
+      if (name === 'pruned') base.pruning = TREE_PRUNING.cv;
+      if (name === 'stump') maxDepth = 1;
+      if (depth !== null) maxDepth = Number(depth[1]);
+    }
+  }
+  return { base, maxDepth };
+}
 
 const TABLES = Symbol('tables');
+const EMPHASIS_CV = Symbol('emphasisCv');
 // Halting tables built by predict/trace/expectedCost are cached per forest (least recently used
 // first out), keyed by rule, alpha and trees; they are freed with the forest.
 const TABLE_CACHE_SIZE = 8;
@@ -447,6 +521,30 @@ export class Forest {
     const out = call(() => handle._prior(r, trees));
     if (out.code !== undefined) check(out);
     return out;
+  }
+
+  /**
+   * The ensemble kind and its learner as stored in the model: {ensemble, maxDepth, minLeaf,
+   * treePruning: 'none' | 'cv', treeFolds, treeSe, voteboost?: {a, b, base}} (voteboost only when
+   * ensemble is 'voteboost'; b resolved, i.e. a for the symmetric emphasis).
+   */
+  get learner() {
+    const o = live(this, 'Forest')._learnerOptions();
+    const out = {
+      ensemble: ENSEMBLE_NAMES[o.ensemble], maxDepth: o.maxDepth, minLeaf: o.minLeaf,
+      treePruning: o.pruning === 1 ? 'cv' : 'none', treeFolds: o.pruningFolds, treeSe: o.pruningSe,
+    };
+    if (out.ensemble === 'voteboost') out.voteboost = { a: o.vbA, b: o.vbB, base: VOTEBOOST_BASE_NAMES[o.vbBase] };
+    return out;
+  }
+
+  /**
+   * With trainForest's voteboost.a = 'cv': {chosen, grid: Float64Array, cvError: Float64Array
+   * (percent misclassified per grid value)}; otherwise undefined (also after fromBytes).
+   */
+  get emphasisSelection() {
+    live(this, 'Forest');
+    return this[EMPHASIS_CV];
   }
 
   /**
@@ -678,8 +776,12 @@ function useWeightedVote(handle, data, out) {
 }
 
 /**
- * Trains a forest on a labeled dataset. Options (all optional): ensemble 'rf' | 'bagging' | 'adaboost'
- * (default 'rf'), boosting 'resample' | 'reweight' (AdaBoost only; 'resample'),
+ * Trains a forest on a labeled dataset. Options (all optional): ensemble 'rf' | 'bagging' | 'adaboost' |
+ * 'voteboost' (default 'rf'), boosting 'resample' | 'reweight' (AdaBoost only; 'resample'),
+ * voteboost {a: number | 'cv', b, base: 'random' | 'unpruned' | 'stump' | 'pruned', cvTrees},
+ * adaboost {base: 'unpruned' | 'pruned' | 'stump' | 'depth:N'}, treePruning 'none' | 'cv',
+ * treeFolds (10), treeSe (1) -- the CLI's --emphasis, --emphasis-b, --base, --cv-trees,
+ * --tree-pruning, --tree-folds, --tree-se,
  * trees 1..100000 (101), mtry 0..features (0 = by mtryRule), mtryRule 'sqrt' | 'log2' | 'log2plus1',
  * maxDepth (0 = unlimited), minLeaf (1), seed (non-negative safe integer or bigint < 2^64; 1),
  * onProgress(done, total) called after each tree (return false to cancel). Returns a new Forest that
@@ -693,7 +795,7 @@ export function trainForest(dataset, options) {
   rejectUnknown(o, TRAIN_OPTIONS, 'trainForest');
   let ensemble = 0;
   if (o.ensemble !== undefined) {
-    if (!Object.hasOwn(ENSEMBLES, o.ensemble)) throw new RangeError(`ensemble must be 'rf', 'bagging' or 'adaboost', got ${describe(o.ensemble)}`);
+    if (!Object.hasOwn(ENSEMBLES, o.ensemble)) throw new RangeError(`ensemble must be one of ${ENSEMBLE_NAMES.join(', ')}, got ${describe(o.ensemble)}`);
     ensemble = ENSEMBLES[o.ensemble];
   }
   let boosting = 0;
@@ -702,6 +804,7 @@ export function trainForest(dataset, options) {
     if (!Object.hasOwn(BOOSTING, o.boosting)) throw new RangeError(`boosting must be 'resample' or 'reweight', got ${describe(o.boosting)}`);
     boosting = BOOSTING[o.boosting];
   }
+  const learner = baseLearnerOptions(o, ensemble, intOption(o.maxDepth, 'maxDepth', 0, 2 ** 31 - 1, 0));
   let mtryRule = 0;
   if (o.mtryRule !== undefined) {
     if (!Object.hasOwn(MTRY_RULES, o.mtryRule)) throw new RangeError(`mtryRule must be 'sqrt', 'log2' or 'log2plus1', got ${describe(o.mtryRule)}`);
@@ -709,7 +812,7 @@ export function trainForest(dataset, options) {
   }
   const trees = intOption(o.trees, 'trees', 1, 100000, 101);
   const mtry = intOption(o.mtry, 'mtry', 0, data._numFeatures(), 0);
-  const maxDepth = intOption(o.maxDepth, 'maxDepth', 0, 2 ** 31 - 1, 0);
+  const maxDepth = learner.maxDepth;
   const minLeaf = intOption(o.minLeaf, 'minLeaf', 1, 2 ** 31 - 1, 1);
   const [seedHi, seedLo] = seedHalves(o.seed);
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
@@ -727,16 +830,20 @@ export function trainForest(dataset, options) {
     }
   };
   const handle = new m._ForestHandle();
+  let emphasis;
   try {
     const result = call(() => handle._train(data, ensemble, trees, mtry, mtryRule, maxDepth, minLeaf,
-      seedHi, seedLo, progress, boosting));
+      seedHi, seedLo, progress, boosting, learner.base));
     if (callbackError !== null) throw callbackError;
-    check(result);
+    if (result !== undefined && result.code !== undefined) check(result);
+    if (result !== undefined) emphasis = result.emphasis;
   } catch (e) {
     handle.delete();
     throw e;
   }
-  return new Forest(INTERNAL, handle);
+  const forest = new Forest(INTERNAL, handle);
+  if (emphasis !== undefined) forest[EMPHASIS_CV] = Object.freeze({ ...emphasis });
+  return forest;
 }
 
 function seedHalves(seed) {
@@ -1000,7 +1107,7 @@ export function pstar(options) {
 
 const EXPERIMENT_OPTIONS = ['data', 'name', 'train', 'test', 'ensemble', 'boosting', 'trees', 'mtry', 'mtryRule',
   'alpha', 'rules', 'folds', 'repeats', 'holdout', 'stratified', 'seed', 'proxyTrees', 'samples', 'prune', 'keep',
-  'queryOrder'];
+  'queryOrder', 'voteboost', 'adaboost', 'treePruning', 'treeFolds', 'treeSe', 'maxDepth', 'noise'];
 const QUERY_ORDERS = { ordered: 0, random: 2 };
 
 /** Names of the synthetic problems runExperiment accepts as `data`. */
@@ -1075,9 +1182,17 @@ export function runExperiment(options, control) {
     spec.name = o.name;
   }
   if (o.ensemble !== undefined) {
-    if (!Object.hasOwn(ENSEMBLES, o.ensemble)) throw new RangeError(`ensemble must be 'rf', 'bagging' or 'adaboost', got ${describe(o.ensemble)}`);
+    if (!Object.hasOwn(ENSEMBLES, o.ensemble)) throw new RangeError(`ensemble must be one of ${ENSEMBLE_NAMES.join(', ')}, got ${describe(o.ensemble)}`);
     spec.ensemble = ENSEMBLES[o.ensemble];
   }
+  const learner = baseLearnerOptions(o, spec.ensemble, intOption(o.maxDepth, 'maxDepth', 0, 100000, 0));
+  spec.base = learner.base;
+  spec.maxDepth = learner.maxDepth;
+  if (o.noise !== undefined) {
+    if (typeof o.noise !== 'number' || !Number.isFinite(o.noise)) throw new TypeError(`noise must be a number, got ${describe(o.noise)}`);
+    if (o.noise < 0 || o.noise > 1) throw new RangeError(`noise must be in [0, 1], got ${o.noise}`);
+  }
+  spec.noise = o.noise ?? 0;
   if (o.boosting !== undefined) {
     if (spec.ensemble !== ENSEMBLES.adaboost) throw new TypeError("boosting needs ensemble: 'adaboost'");
     if (!Object.hasOwn(BOOSTING, o.boosting)) throw new RangeError(`boosting must be 'resample' or 'reweight', got ${describe(o.boosting)}`);

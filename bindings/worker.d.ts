@@ -1,5 +1,5 @@
 // Hand-written types for `urnforest/worker` (bindings/worker.js). Checked by tests/js/types_check.ts.
-import type { CostEstimate, ExperimentOptions, ExperimentReport, FromArraysOptions, FromCSVOptions, GeneratorName, HaltingOptions, HaltingTableOptions, RuleName, TrainOptions } from './index.js';
+import type { CostEstimate, EmphasisSelection, ExperimentOptions, ExperimentReport, FromArraysOptions, FromCSVOptions, GeneratorName, HaltingOptions, HaltingTableOptions, RuleName, TrainOptions } from './index.js';
 
 /** Data sent to the worker (copied; wasm objects cannot cross threads). */
 export type WorkerData =
@@ -25,6 +25,8 @@ export interface TrainResult {
   bytes: Uint8Array;
   oobError: number;
   numTrees: number;
+  /** With voteboost.a = 'cv': the cross-validated choice of a = b. */
+  emphasisSelection?: EmphasisSelection;
 }
 
 export interface TableResult {

@@ -47,7 +47,9 @@ const jobs = {
       try {
         progress('serialize', 1);
         const bytes = forest.toBytes();
-        return { value: { bytes, oobError: forest.oobError, numTrees: forest.numTrees }, transfer: [bytes.buffer] };
+        const value = { bytes, oobError: forest.oobError, numTrees: forest.numTrees };
+        if (forest.emphasisSelection !== undefined) value.emphasisSelection = forest.emphasisSelection;
+        return { value, transfer: [bytes.buffer] };
       } finally {
         forest.dispose();
       }

@@ -57,7 +57,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
       {"data", "target", "train", "test", "ensemble", "trees", "mtry", "mtry-rule", "alpha",
        "rules", "folds", "repeats", "holdout", "seed", "proxy-trees", "samples",
        // issue 6 (vote-boosting)
-       "emphasis", "emphasis-b", "base", "noise", "cv-trees", "max-depth",
+       "noise", "cv-trees", "max-depth", URNFOREST_BASE_LEARNER_OPTIONS,
        // issue 5 (double pruning, boosting)
        "prune", "keep", "query-order", "boosting"},
       {"json", "unstratified", "quiet"});
@@ -142,16 +142,10 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   // Issue 6: vote-boosting options and label noise.
   {
     const bool vb = options.train.ensemble == EnsembleKind::kVoteBoost;
-    if (!vb && (args.Has("emphasis") || args.Has("emphasis-b") || args.Has("base") ||
-                args.Has("cv-trees"))) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "options --emphasis, --emphasis-b, --base and --cv-trees need "
-                           "--ensemble voteboost");
+    if (!vb && args.Has("cv-trees")) {
+      return Status::Error(StatusCode::kInvalidArgument, "option --cv-trees needs --ensemble voteboost");
     }
     if (vb) {
-      Status parsed_vb =
-          ParseVoteBoostArgs(args, &options.train.voteboost, &options.select_emphasis);
-      if (!parsed_vb.ok()) return parsed_vb;
       Result<int64_t> cv_trees = args.Int("cv-trees", 0, 0, TrainOptions::kMaxTrees);
       if (!cv_trees.ok()) return cv_trees.status();
       options.emphasis_cv.num_trees = static_cast<int32_t>(cv_trees.value());
@@ -162,6 +156,8 @@ Status RunExperiment(int argc, char** argv, Output& out) {
     Result<int64_t> depth = args.Int("max-depth", 0, 0, 100000);
     if (!depth.ok()) return depth.status();
     options.train.max_depth = static_cast<int32_t>(depth.value());
+    Status parsed_base = ParseBaseLearnerArgs(args, &options.train, &options.select_emphasis);
+    if (!parsed_base.ok()) return parsed_base;
   }
   Result<int64_t> trees = args.Int("trees", 101, 1, TrainOptions::kMaxTrees);
   if (!trees.ok()) return trees.status();

@@ -90,7 +90,7 @@ Status RunTrain(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(
       argc, argv, 2,
       {"data", "target", "ensemble", "boosting", "trees", "mtry", "max-depth", "min-leaf", "seed",
-       "class-order", "out", "emphasis", "emphasis-b", "base", "store-tables"},
+       "class-order", "out", "store-tables", URNFOREST_BASE_LEARNER_OPTIONS},
       {"json"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -126,15 +126,6 @@ Status RunTrain(int argc, char** argv, Output& out) {
                          "option --ensemble must be rf, bagging, adaboost or voteboost, got '" +
                              ensemble + "'");
   }
-  bool emphasis_by_cv = false;
-  if (args.Has("emphasis") || args.Has("emphasis-b") || args.Has("base")) {
-    if (options.ensemble != EnsembleKind::kVoteBoost) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "options --emphasis, --emphasis-b and --base need --ensemble voteboost");
-    }
-    Status parsed_vb = ParseVoteBoostArgs(args, &options.voteboost, &emphasis_by_cv);
-    if (!parsed_vb.ok()) return parsed_vb;
-  }
   if (args.Has("boosting")) {
     const std::string boosting = args.Get("boosting", "");
     if (options.ensemble != EnsembleKind::kAdaBoost) {
@@ -164,6 +155,9 @@ Status RunTrain(int argc, char** argv, Output& out) {
   Result<int64_t> seed = args.Int("seed", 1, 0, INT64_MAX);
   if (!seed.ok()) return seed.status();
   options.seed = static_cast<uint64_t>(seed.value());
+  bool emphasis_by_cv = false;
+  Status parsed_base = ParseBaseLearnerArgs(args, &options, &emphasis_by_cv);
+  if (!parsed_base.ok()) return parsed_base;
 
   Result<std::vector<TableSpec>> table_specs = ParseTableSpecs(args);
   if (!table_specs.ok()) return table_specs.status();
@@ -213,6 +207,11 @@ Status RunTrain(int argc, char** argv, Output& out) {
     out.json.Key("boosting").String(f.options().boosting == BoostingVariant::kReweight ? "reweight"
                                                                                     : "resample");
     out.json.Key("tree_weights").DoubleArray(f.tree_weights());
+  }
+  if (PrunesTrees(f.options())) {
+    out.json.Key("tree_pruning").String("cv");
+    out.json.Key("tree_folds").Int(f.options().pruning.cv_folds);
+    out.json.Key("tree_se").Double(f.options().pruning.se_rule);
   }
   if (f.options().ensemble == EnsembleKind::kVoteBoost) {
     out.json.Key("emphasis_a").Double(f.options().voteboost.a);

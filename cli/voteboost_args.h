@@ -1,5 +1,6 @@
 #pragma once
-// Shared parsing of the vote-boosting CLI options (train and experiment commands).
+// Shared parsing of the base-learner CLI options (train and experiment commands): vote-boosting's
+// emphasis and base learner, AdaBoost's base learner, and tree pruning.
 #include "args.h"
 #include "urnforest/forest.h"
 #include "urnforest/status.h"
@@ -7,10 +8,21 @@
 
 namespace urnforest::cli {
 
-/// Reads --emphasis A|cv (a = b; "cv" sets *by_cv and leaves a = 1), --emphasis-b B (asymmetric,
-/// two classes) and --base random|unpruned|stump|pruned into `options`. "pruned" fails with
-/// kInvalidArgument (pruned CART is not implemented yet; see docs/voteboost.md).
-Status ParseVoteBoostArgs(const Args& args, VoteBoostOptions* options, bool* by_cv);
+/// Option names read by ParseBaseLearnerArgs (for Args::Parse's allowed lists).
+#define URNFOREST_BASE_LEARNER_OPTIONS "emphasis", "emphasis-b", "base", "tree-pruning", \
+    "tree-folds", "tree-se"
+
+/// Reads, for `options->ensemble` (already set) and after options->max_depth was set:
+/// - vote-boosting: --emphasis A|cv (a = b; "cv" sets *by_cv and leaves a = 1), --emphasis-b B
+///   (asymmetric, two classes), --base random|unpruned|stump|pruned (default random);
+/// - AdaBoost: --base unpruned|pruned|stump|depth:N (default unpruned, the thesis's CART; seed
+///   004's baseline is pruned): pruned = cost-complexity pruning with internal CV, stump =
+///   max_depth 1, depth:N = max_depth N (not combinable with --max-depth);
+/// - any ensemble: --tree-pruning none|cv (every tree; AdaBoost's --base pruned implies cv),
+///   --tree-folds V (2..100, default 10), --tree-se K (k-SE rule, [0, 10], default 1).
+/// kInvalidArgument names the option for unknown values, options of another ensemble kind and
+/// conflicting combinations.
+Status ParseBaseLearnerArgs(const Args& args, TrainOptions* options, bool* by_cv);
 
 using urnforest::VoteBoostBaseName;  // Declared in urnforest/voteboost.h.
 

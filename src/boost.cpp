@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bootstrap.h"
+#include "cost_complexity_pruning.h"
 #include "rng.h"
 
 namespace urnforest {
@@ -34,7 +35,7 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
     params.min_leaf = static_cast<int32_t>(
         std::min<double>(static_cast<double>(options.min_leaf) * unit, 2147483647.0));
   }
-  TreeBuilder builder(data, params);
+  TreeGrower builder(data, row_major.data(), params, options.pruning);
   const double threshold = classes == 2 ? 0.5 : 1.0 - 1.0 / classes;
   std::vector<double> w(n, 1.0 / static_cast<double>(n));
   bool uniform = true;
@@ -56,7 +57,7 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
     const size_t nodes_before = forest->nodes_.size();
     const size_t bits_before = forest->category_bits_.size();
     uint32_t root = 0;
-    Status status = builder.Build(counts.data(), &rng, forest, &root);
+    Status status = builder.Grow(counts.data(), &rng, forest, &root);
     if (!status.ok()) return status;
     forest->tree_roots_.push_back(root);
     const int32_t t = forest->num_trees() - 1;

@@ -96,7 +96,8 @@ uint32_t TreeBuilder::Partition(uint32_t begin, uint32_t end, const SplitChoice&
   return left;
 }
 
-Status TreeBuilder::Build(const uint32_t* weights, Rng* rng, Forest* forest, uint32_t* root) {
+Status TreeBuilder::Build(const uint32_t* weights, Rng* rng, Forest* forest, uint32_t* root,
+                          std::vector<int64_t>* node_counts) {
   weights_ = weights;
   samples_.clear();
   for (size_t r = 0; r < data_.rows; ++r) {
@@ -109,6 +110,7 @@ Status TreeBuilder::Build(const uint32_t* weights, Rng* rng, Forest* forest, uin
   }
   *root = static_cast<uint32_t>(nodes.size());
   nodes.push_back(Forest::Node{-1, 0.0f, 0, 0});
+  if (node_counts != nullptr) node_counts->clear();
   stack_.clear();
   stack_.push_back(Frame{*root, 0, static_cast<uint32_t>(samples_.size()), 0});
   const int64_t min_leaf = params_.min_leaf;
@@ -121,6 +123,11 @@ Status TreeBuilder::Build(const uint32_t* weights, Rng* rng, Forest* forest, uin
       const uint32_t row = samples_[i];
       class_counts_[data_.labels[row]] += weights[row];
       total += weights[row];
+    }
+    if (node_counts != nullptr) {
+      const size_t at = static_cast<size_t>(frame.node - *root) * data_.classes;
+      if (node_counts->size() < at + data_.classes) node_counts->resize(at + data_.classes);
+      std::copy(class_counts_.begin(), class_counts_.end(), node_counts->begin() + at);
     }
     // Majority class; ties go to the lowest class index.
     int32_t majority = 0;

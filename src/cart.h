@@ -43,8 +43,11 @@ class TreeBuilder {
   TreeBuilder(const TrainingData& data, const CartParams& params);
 
   /// Grows one tree on the rows with weights[row] > 0 (bootstrap multiplicities), appending its nodes
-  /// (root first) and categorical bit sets to `forest`. Fails only with kLimitExceeded.
-  Status Build(const uint32_t* weights, Rng* rng, Forest* forest, uint32_t* root);
+  /// (root first) and categorical bit sets to `forest`. When `node_counts` is not null it receives
+  /// the weighted class counts of the sample at every node of the new tree: (nodes x classes,
+  /// row-major, node i = forest node *root + i). Fails only with kLimitExceeded.
+  Status Build(const uint32_t* weights, Rng* rng, Forest* forest, uint32_t* root,
+               std::vector<int64_t>* node_counts = nullptr);
 
  private:
   struct Frame {

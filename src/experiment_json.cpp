@@ -95,6 +95,11 @@ void WriteExperimentJson(const ExperimentOptions& options, const ExperimentResul
   // Issue 6 (vote-boosting, label noise).
   json.Key("noise").Double(options.label_noise);
   if (options.train.max_depth > 0) json.Key("max_depth").Int(options.train.max_depth);
+  if (PrunesTrees(options.train)) {
+    json.Key("tree_pruning").String("cv");
+    json.Key("tree_folds").Int(options.train.pruning.cv_folds);
+    json.Key("tree_se").Double(options.train.pruning.se_rule);
+  }
   if (options.train.ensemble == EnsembleKind::kVoteBoost) {
     json.Key("base").String(VoteBoostBaseName(options.train.voteboost.base));
     json.Key("emphasis_mode").String(options.select_emphasis ? "cv" : "fixed");

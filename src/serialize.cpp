@@ -19,6 +19,9 @@
 //   SRCT  u64 count (= trees), u32 generation index of each tree (written after PruneForest).
 //   VBST  f64 a, f64 b (as stored in the options: 0 = symmetric), u8 base learner. Present exactly
 //         when OPTS says vote-boosting (ensemble 3).
+//   TPRN  u8 pruning mode, i32 cv_folds, f64 se_rule (TrainOptions::pruning). Written exactly when
+//         trees are pruned (mode != none, or vote-boosting with the pruned-CART base); absent =
+//         the default options (unpruned), so earlier models keep their exact bytes.
 //   HTBL  u32 count, then per stored halting table {u64 length, HaltingTable::ToBytes() ("UFHT")}
 //         in Forest::stored_tables() order. Written only when tables are stored (issue 3).
 // Readers older than these sections skip them but reject ensembles 2 and 3 in OPTS (bad options).
@@ -55,8 +58,9 @@ constexpr uint32_t kBoosting = Tag("BOST");
 constexpr uint32_t kSourceTrees = Tag("SRCT");
 constexpr uint32_t kVoteBoost = Tag("VBST");
 constexpr uint32_t kHaltingTables = Tag("HTBL");
+constexpr uint32_t kTreePruning = Tag("TPRN");
 constexpr int kRequiredSections = 7;
-constexpr int kAllSections = 10;
+constexpr int kAllSections = 11;
 
 void WriteSection(std::vector<uint8_t>* out, uint32_t tag, const std::vector<uint8_t>& body) {
   internal::ByteWriter w(out);
@@ -157,6 +161,15 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
     }
     w.U8(static_cast<uint8_t>(o.voteboost.base));
     WriteSection(&payload, kVoteBoost, body);
+  }
+  if (PrunesTrees(o)) {
+    body.clear();
+    w.U8(static_cast<uint8_t>(o.pruning.mode));
+    w.I32(o.pruning.cv_folds);
+    uint64_t bits;
+    std::memcpy(&bits, &o.pruning.se_rule, sizeof bits);
+    w.U64(bits);
+    WriteSection(&payload, kTreePruning, body);
   }
   if (!forest.stored_tables_.empty()) {
     body.clear();
@@ -326,10 +339,10 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   bool found[kAllSections] = {};
   internal::ByteReader sections[kAllSections] = {
       {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0},
-      {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}};
+      {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}};
   const uint32_t tags[kAllSections] = {kSchema, kOptions,  kNodes,    kCategoryBits, kRoots,
                                        kLabels, kOobVotes, kBoosting, kSourceTrees,
-                                       kVoteBoost};
+                                       kVoteBoost, kTreePruning};
   bool found_tables = false;
   internal::ByteReader tables_section(nullptr, 0);
   while (!r.at_end()) {
@@ -463,12 +476,30 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
     }
     const uint8_t base = vb.U8();
     if (vb.failed() || !vb.at_end() || !std::isfinite(ab[0]) || !(ab[0] > 0) ||
-        !std::isfinite(ab[1]) || !(ab[1] >= 0) || base > 2) {
+        !std::isfinite(ab[1]) || !(ab[1] >= 0) || base > 3) {
       return Corrupt("bad vote-boosting section");
     }
     forest.options_.voteboost.a = ab[0];
     forest.options_.voteboost.b = ab[1];
     forest.options_.voteboost.base = static_cast<VoteBoostBase>(base);
+  }
+  if (found[10]) {
+    internal::ByteReader& tp = sections[10];
+    const uint8_t mode = tp.U8();
+    const int32_t folds = tp.I32();
+    const uint64_t bits = tp.U64();
+    double se;
+    std::memcpy(&se, &bits, sizeof se);
+    if (tp.failed() || !tp.at_end() || mode > 1 || folds < 2 || folds > 100 || !(se >= 0.0) ||
+        !(se <= 10.0)) {
+      return Corrupt("bad tree-pruning section");
+    }
+    forest.options_.pruning.mode = static_cast<TreePruning>(mode);
+    forest.options_.pruning.cv_folds = folds;
+    forest.options_.pruning.se_rule = se;
+  }
+  if (found[10] != PrunesTrees(forest.options_)) {
+    return Corrupt("tree-pruning section does not match the options");
   }
   if (found_tables) {
     status = ReadStoredTables(tables_section, &forest);

@@ -7,6 +7,7 @@
 #include "boost.h"
 #include "bootstrap.h"
 #include "cart.h"
+#include "cost_complexity_pruning.h"
 #include "rng.h"
 #include "voteboost_grow.h"
 #include "urnforest/forest.h"
@@ -45,6 +46,17 @@ Status ValidateOptions(const TrainOptions& o, size_t num_features) {
   if (o.min_leaf < 1) {
     return InvalidOption("min_leaf", "must be >= 1, got " + std::to_string(o.min_leaf));
   }
+  if (o.pruning.mode != TreePruning::kNone && o.pruning.mode != TreePruning::kCostComplexityCV) {
+    return InvalidOption("pruning", "is not a known tree pruning mode");
+  }
+  if (o.pruning.cv_folds < 2 || o.pruning.cv_folds > 100) {
+    return InvalidOption("pruning.cv_folds", "must be in 2..100, got " +
+                                                 std::to_string(o.pruning.cv_folds));
+  }
+  if (!(o.pruning.se_rule >= 0.0 && o.pruning.se_rule <= 10.0)) {
+    return InvalidOption("pruning.se_rule", "must be in [0, 10], got " +
+                                                std::to_string(o.pruning.se_rule));
+  }
   if (o.ensemble == EnsembleKind::kVoteBoost) {
     const VoteBoostOptions& vb = o.voteboost;
     if (!(vb.a > 0.0) || !std::isfinite(vb.a)) {
@@ -55,7 +67,7 @@ Status ValidateOptions(const TrainOptions& o, size_t num_features) {
                                               std::to_string(vb.b));
     }
     if (vb.base != VoteBoostBase::kRandomTree && vb.base != VoteBoostBase::kUnprunedCart &&
-        vb.base != VoteBoostBase::kStump) {
+        vb.base != VoteBoostBase::kStump && vb.base != VoteBoostBase::kPrunedCart) {
       return InvalidOption("voteboost.base", "is not a known base learner");
     }
   }
@@ -85,6 +97,12 @@ int32_t ResolveMtry(const TrainOptions& options, int32_t num_features) {
   }
   if (k < 1) k = 1;
   return k < num_features ? k : num_features;
+}
+
+bool PrunesTrees(const TrainOptions& options) {
+  return options.pruning.mode != TreePruning::kNone ||
+         (options.ensemble == EnsembleKind::kVoteBoost &&
+          options.voteboost.base == VoteBoostBase::kPrunedCart);
 }
 
 Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
@@ -147,7 +165,7 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
   params.mtry = ResolveMtry(options, static_cast<int32_t>(data.num_features()));
   params.max_depth = options.max_depth;
   params.min_leaf = options.min_leaf;
-  internal::TreeBuilder builder(td, params);
+  internal::TreeGrower builder(td, row_major.data(), params, options.pruning);
 
   const size_t num_features = data.num_features();
   std::vector<uint32_t> weights(rows);
@@ -156,7 +174,7 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
     internal::Rng rng = internal::Rng::ForStream(options.seed, static_cast<uint64_t>(t));
     internal::DrawBootstrap(&rng, n, weights.data());
     uint32_t root = 0;
-    status = builder.Build(weights.data(), &rng, &forest, &root);
+    status = builder.Grow(weights.data(), &rng, &forest, &root);
     if (!status.ok()) return status;
     forest.tree_roots_.push_back(root);
     for (size_t r = 0; r < rows; ++r) {

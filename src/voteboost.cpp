@@ -74,6 +74,8 @@ const char* VoteBoostBaseName(VoteBoostBase base) {
       return "unpruned";
     case VoteBoostBase::kStump:
       return "stump";
+    case VoteBoostBase::kPrunedCart:
+      return "pruned";
     default:
       return "random";
   }

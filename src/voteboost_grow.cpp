@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "bootstrap.h"
+#include "cost_complexity_pruning.h"
 #include "rng.h"
 #include "urnforest/voteboost.h"
 
@@ -20,6 +21,7 @@ Status GrowVoteBoost(const TrainingData& data, const std::vector<float>& row_maj
   const double b = vb.ResolvedB();
 
   CartParams params;
+  TreePruningOptions pruning = options.pruning;
   params.max_depth = options.max_depth;
   params.min_leaf = options.min_leaf;
   switch (vb.base) {
@@ -32,13 +34,18 @@ Status GrowVoteBoost(const TrainingData& data, const std::vector<float>& row_maj
       params.sample_features = false;
       params.mtry = data.features;
       break;
+    case VoteBoostBase::kPrunedCart:
+      params.sample_features = false;
+      params.mtry = data.features;
+      pruning.mode = TreePruning::kCostComplexityCV;
+      break;
     case VoteBoostBase::kStump:
       params.sample_features = false;
       params.mtry = data.features;
       params.max_depth = 1;
       break;
   }
-  TreeBuilder builder(data, params);
+  TreeGrower builder(data, row_major.data(), params, pruning);
 
   std::vector<uint32_t> votes(n * classes, 0);  // every tree's votes on every training row
   std::vector<double> w(n, 1.0 / static_cast<double>(n));
@@ -55,7 +62,7 @@ Status GrowVoteBoost(const TrainingData& data, const std::vector<float>& row_maj
       DrawWeighted(w, &rng, &counts);
     }
     uint32_t root = 0;
-    Status status = builder.Build(counts.data(), &rng, forest, &root);
+    Status status = builder.Grow(counts.data(), &rng, forest, &root);
     if (!status.ok()) return status;
     forest->tree_roots_.push_back(root);
     for (size_t r = 0; r < n; ++r) {

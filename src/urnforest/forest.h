@@ -30,6 +30,28 @@ enum class VoteBoostBase : uint8_t {
   kRandomTree = 0,    ///< Unpruned random-forest tree: ResolveMtry's kRandomForest mtry (sqrt by default).
   kUnprunedCart = 1,  ///< Unpruned CART: every feature at every node.
   kStump = 2,         ///< Decision stump: CART with max_depth 1.
+  /// CART with every feature, then minimal cost-complexity pruning with internal cross-validation
+  /// (TreePruning::kCostComplexityCV with TrainOptions::pruning's folds and SE rule).
+  kPrunedCart = 3,
+};
+
+/// How each tree is pruned after it has been grown (every ensemble kind).
+enum class TreePruning : uint8_t {
+  kNone = 0,  ///< Unpruned (the default; Breiman's random forests and bagging).
+  /// Minimal cost-complexity pruning (Breiman et al. 1984, ch. 3): the weakest-link sequence of
+  /// subtrees of the full tree, alpha chosen by stratified V-fold cross-validation on the tree's
+  /// own training sample (details in src/cost_complexity_pruning.h and docs/voteboost.md).
+  kCostComplexityCV = 1,
+};
+
+/// Tree pruning options (TrainOptions::pruning).
+struct TreePruningOptions {
+  TreePruning mode = TreePruning::kNone;
+  /// V of the internal cross-validation, 2..100; default 10 (the CART book's choice).
+  int32_t cv_folds = 10;
+  /// k of the k-SE rule: the smallest subtree whose CV error is at most min + k * SE is chosen;
+  /// 0 = the minimum-error subtree. Default 1 (the CART book's 1-SE rule). In [0, 10].
+  double se_rule = 1.0;
 };
 
 /// Vote-boosting options (seed 004, Algorithm 1). The emphasis is the beta density
@@ -71,6 +93,9 @@ struct TrainOptions {
   int32_t max_depth = 0;        ///< 0 = unlimited; the root has depth 0.
   int32_t min_leaf = 1;         ///< Minimum rows in a leaf.
   BoostingVariant boosting = BoostingVariant::kResample;  ///< AdaBoost only.
+  /// Pruning of every tree (kNone by default). Vote-boosting's kPrunedCart base prunes with these
+  /// folds and SE rule whatever the mode says.
+  TreePruningOptions pruning;
   VoteBoostOptions voteboost;  ///< Vote-boosting only.
   uint64_t seed = 1;            ///< Same data + options + seed => byte-identical model.
   /// Called after each tree with (trees done, total); returning false cancels (kInvalidArgument
@@ -189,6 +214,10 @@ class Forest {
 /// all of them for bagging, AdaBoost and vote-boosting with CART or stumps; for random forests and
 /// vote-boosting with random trees, options.mtry (capped at num_features) or the MtryRule value.
 int32_t ResolveMtry(const TrainOptions& options, int32_t num_features);
+
+/// True when Train prunes the trees of `options`: pruning.mode is not kNone, or vote-boosting with
+/// the pruned-CART base (which prunes whatever the mode says).
+bool PrunesTrees(const TrainOptions& options);
 
 /// Trains a forest. Fails with kTooFewClasses (fewer than 2 classes have rows), kMissingLabel
 /// (no target column, or a row with label -1), kInvalidArgument (options out of range; the message

@@ -7,7 +7,7 @@ import {
   type CostEstimate, type PriorInfo, type RuleName, type PStarResult,
   type StoreTableOptions, type StoredTableInfo,
   orderings, runExperiment, generators, type OrderingName, type FixedOrderOptions, type ExperimentOptions,
-  type ExperimentReport,
+  type ExperimentReport, type VoteBoostOptions, type LearnerInfo, type EmphasisSelection,
 } from 'urnforest';
 import { UrnforestWorker, trainInWorker, type TrainResult, type TableResult, type WorkerProgress } from 'urnforest/worker';
 
@@ -161,3 +161,24 @@ async function pruning(data: Dataset): Promise<void> {
 void main;
 void halting;
 void pruning;
+
+function voteboost(data: Dataset): void {
+  const vb: VoteBoostOptions = { a: 'cv', base: 'pruned', cvTrees: 11 };
+  const forest: Forest = trainForest(data, { ensemble: 'voteboost', voteboost: vb, trees: 11 });
+  const learner: LearnerInfo = forest.learner;
+  const a: number | undefined = learner.voteboost?.a;
+  const selection: EmphasisSelection | undefined = forest.emphasisSelection;
+  const chosen: number | undefined = selection?.chosen;
+  const ada: Forest = trainForest(data, { ensemble: 'adaboost', adaboost: { base: 'depth:4' }, treeFolds: 5, treeSe: 0 });
+  trainForest(data, { treePruning: 'cv' });
+  // @ts-expect-error unknown vote-boosting bases are rejected by the types
+  trainForest(data, { ensemble: 'voteboost', voteboost: { base: 'forest' } });
+  // @ts-expect-error emphasis is a number or 'cv'
+  trainForest(data, { ensemble: 'voteboost', voteboost: { a: '2' } });
+  const options: ExperimentOptions = { data: 'twonorm', ensemble: 'voteboost', voteboost: { a: 5 }, noise: 0.2, maxDepth: 3 };
+  void [a, chosen, options];
+  ada.dispose();
+  forest.dispose();
+}
+
+void voteboost;
