@@ -14,7 +14,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -53,6 +55,21 @@ val ErrorObject(const Status& status) {
   error.set("line", static_cast<double>(status.line));
   error.set("column", static_cast<double>(status.column));
   return error;
+}
+
+// ---- out of memory (issue 10, docs/reliability.md "Out of memory") --------------------------------
+// Built with -fwasm-exceptions and ABORTING_MALLOC=0: when malloc cannot grow the heap past
+// MAXIMUM_MEMORY, operator new calls this handler, which counts the failure and throws the JS
+// Error("urnforest: out of wasm memory") (index.js: kOutOfMemoryMarker). It unwinds the C++ frames
+// (their destructors free what they held; no C++ exception object is left behind, which an uncaught
+// std::bad_alloc would leak) and reaches index.js, which throws UrnforestError 'OutOfMemory'. The
+// count tells index.js that an abort (a failure inside a noexcept function terminates) was one too.
+// Nothing here allocates from the wasm heap.
+int32_t g_allocation_failures = 0;
+
+[[noreturn]] void OnAllocationFailure() {
+  ++g_allocation_failures;
+  val::global("Error").new_(val("urnforest: out of wasm memory")).throw_();
 }
 
 val InvalidArgument(const std::string& message) {
@@ -135,8 +152,10 @@ class HaltingTableHandle;
 /// Owns one Dataset. Created empty by JS, then filled by one of the loaders.
 class DatasetHandle {
  public:
+  /// Reads the `length` bytes of CSV text at wasm address `address` (malloc'ed, written and freed by
+  /// index.js, so that nothing leaks when reading runs out of memory). `target`: a JS string.
   /// `class_order`: 0 sorted, 1 first seen. `schema_of` may be null: read against that model's schema.
-  val LoadCsv(const std::string& text, const std::string& target, bool has_target,
+  val LoadCsv(double address, double length, const val& target, bool has_target,
               int32_t class_order, const ForestHandle* schema_of);
 
   /// `x` Float32Array row-major (rows * cols); `labels` Int32Array of `rows` or null/undefined.
@@ -785,10 +804,12 @@ val PStar(int32_t rule, int32_t trees, int32_t classes, double alpha, const val&
   return out;
 }
 
-val DatasetHandle::LoadCsv(const std::string& text, const std::string& target, bool has_target,
+val DatasetHandle::LoadCsv(double address, double length, const val& target, bool has_target,
                            int32_t class_order, const ForestHandle* schema_of) {
+  const std::string_view text(reinterpret_cast<const char*>(static_cast<uintptr_t>(address)),
+                              static_cast<size_t>(length));
   CsvOptions options;
-  options.target = target;
+  options.target = target.as<std::string>();
   options.has_target = has_target;
   options.class_order = static_cast<ClassOrder>(class_order);
   options.schema = schema_of != nullptr ? &schema_of->forest().schema() : nullptr;
@@ -801,6 +822,14 @@ val DatasetHandle::LoadCsv(const std::string& text, const std::string& target, b
 /// Bytes of the wasm heap currently allocated by malloc (for leak checks).
 double HeapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
+/// Returns, and resets to 0, the number of allocations that failed since the last call (see
+/// OnAllocationFailure). index.js reads it after a failed call: > 0 means 'OutOfMemory'.
+double TakeAllocationFailures() {
+  const int32_t n = g_allocation_failures;
+  g_allocation_failures = 0;
+  return static_cast<double>(n);
+}
+
 }  // namespace
 }  // namespace urnforest
 
@@ -810,6 +839,7 @@ EMSCRIPTEN_BINDINGS(urnforest) {
   using urnforest::DatasetHandle;
   using urnforest::ForestHandle;
   using urnforest::HaltingTableHandle;
+  std::set_new_handler(&urnforest::OnAllocationFailure);
 
   class_<DatasetHandle>("_DatasetHandle")
       .constructor<>()
@@ -882,4 +912,5 @@ EMSCRIPTEN_BINDINGS(urnforest) {
   function("_generatorNames", &urnforest::GeneratorNameList);
 
   function("_heapInUse", &urnforest::HeapInUse);
+  function("_takeAllocationFailures", &urnforest::TakeAllocationFailures);
 }

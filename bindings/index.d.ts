@@ -6,7 +6,9 @@ export type UrnforestErrorCode =
   | 'InvalidArgument' | 'CsvEmpty' | 'CsvNoRows' | 'CsvRaggedRow' | 'CsvUnterminatedQuote'
   | 'CsvBadQuote' | 'CsvInvalidUtf8' | 'CsvDuplicateColumn' | 'TargetNotFound' | 'MissingLabel'
   | 'NonFiniteValue' | 'ShapeMismatch' | 'TooFewClasses' | 'LimitExceeded' | 'CorruptModel'
-  | 'UnsupportedVersion' | 'UnknownClass' | 'ColumnMismatch' | 'OutOfMemory' | 'Internal';
+  | 'UnsupportedVersion' | 'UnknownClass' | 'ColumnMismatch' | 'OutOfMemory' | 'Internal'
+  /** JS only: the object (or call) belongs to a wasm instance that aborted; `await init()` and retry. */
+  | 'ModuleReset';
 
 /**
  * A failure reported by the urnforest core. Bad arguments are TypeError/RangeError instead;
@@ -50,8 +52,11 @@ export interface FromArraysOptions {
 /** An immutable table of rows held in wasm memory. Call dispose() when done. */
 export class Dataset {
   private constructor();
-  /** Parses CSV text with a header row. Throws UrnforestError (with line/column) on malformed input. */
-  static fromCSV(text: string, options?: FromCSVOptions): Dataset;
+  /**
+   * Parses CSV text with a header row: a string, or the file's UTF-8 bytes. Throws UrnforestError
+   * (with line/column) on malformed input, 'OutOfMemory' when wasm cannot hold a copy of it.
+   */
+  static fromCSV(text: string | Uint8Array, options?: FromCSVOptions): Dataset;
   /** From a row-major matrix `x[row * cols + col]` of numeric features (NaN = missing). */
   static fromArrays(x: Float32Array, options: FromArraysOptions): Dataset;
   /** A new Dataset of the given rows (indices, repeats allowed), same schema. The caller owns it. */

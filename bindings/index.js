@@ -26,9 +26,17 @@ export class UrnforestError extends Error {
 
 let modulePromise = null;
 let M = null; // The instantiated embind module, once init() resolved.
+// Module instances dropped after an abort so far; objects remember the generation that made them.
+let generation = 0;
+let resetting = false; // True from an abort until the fresh instance is ready.
 
 function requireModule() {
-  if (M === null) throw new Error('urnforest: call `await init()` before using the library');
+  if (M === null) {
+    if (resetting) {
+      throw new UrnforestError('ModuleReset', 'ModuleReset: the wasm module aborted and is being re-instantiated; `await init()` before the next call');
+    }
+    throw new Error('urnforest: call `await init()` before using the library');
+  }
   return M;
 }
 
@@ -40,16 +48,137 @@ function check(result) {
     { line: result.line, column: result.column });
 }
 
-// Calls into wasm; a bare number thrown by the glue is a C++ exception that escaped the core (a bug).
+// Calls into wasm. Every embind entry point is already wrapped by guardModule(), so this only
+// translates what a wrapper could not (kept as the single place call sites go through).
 function call(fn) {
   try {
     return fn();
   } catch (e) {
-    if (typeof e === 'number') {
-      throw new UrnforestError('Internal', `Internal: a C++ exception (${e}) escaped the urnforest core`);
-    }
-    throw e;
+    throw wasmFailure(e, M);
   }
+}
+
+// ---- failures inside wasm (issue 10, docs/reliability.md "Out of memory") -------------------------
+//
+// - A failed allocation throws the JS Error OOM_MARKER from bindings.cpp's new-handler (the module is
+//   built with wasm exceptions): the C++ frames unwind and free what they held, and the call throws
+//   UrnforestError 'OutOfMemory'; the module stays usable.
+// - A C++ exception reaching JS (a WebAssembly.Exception) is a bug: 'Internal'; the module stays usable.
+// - A trap or abort() (WebAssembly.RuntimeError; or the engine's stack overflow inside wasm) leaves
+//   the instance in an unknown state: it is dropped, a fresh one is instantiated at once, and the
+//   call throws 'OutOfMemory' (if an allocation had failed) or 'Internal'. Objects made by the dropped
+//   instance then throw 'ModuleReset'; calls before the fresh instance is ready throw 'ModuleReset'
+//   too (`await init()` waits for it).
+
+const OOM_MARKER = 'urnforest: out of wasm memory'; // bindings.cpp: OnAllocationFailure
+
+/** The Error to throw for exception `e` raised by a call into module instance `m`. */
+function wasmFailure(e, m) {
+  if (typeof e === 'number') {
+    return new UrnforestError('Internal', `Internal: a C++ exception (${e}) escaped the urnforest core`);
+  }
+  if (e instanceof Error && e.message === OOM_MARKER) {
+    if (m !== null) m._takeAllocationFailures();
+    return new UrnforestError('OutOfMemory', 'OutOfMemory: a wasm allocation failed (the heap is capped at 2 GiB); ' +
+      'nothing was created and the library stays usable');
+  }
+  const wasmException = typeof WebAssembly.Exception === 'function' && e instanceof WebAssembly.Exception;
+  const aborted = e instanceof WebAssembly.RuntimeError ||
+    (e instanceof RangeError && /call stack/i.test(e.message));
+  if (!wasmException && !aborted) return e;
+  let failures = 0;
+  try {
+    failures = m === null ? 0 : m._takeAllocationFailures();
+  } catch { /* an aborted instance may not answer */ }
+  const code = failures > 0 ? 'OutOfMemory' : 'Internal';
+  if (wasmException) return new UrnforestError('Internal', 'Internal: a C++ exception escaped the urnforest core');
+  dropModule(m);
+  return new UrnforestError(code, `${code}: the wasm module aborted (${e.message}); it is being re-instantiated: ` +
+    'objects created before are unusable (ModuleReset), and the next call needs `await init()`');
+}
+
+// Forgets aborted instance `m` (unless already done) and starts instantiating a fresh one.
+function dropModule(m) {
+  if (m !== M || m === null) return;
+  generation++;
+  M = null;
+  modulePromise = null;
+  resetting = true;
+  init().catch(() => { /* init() retries on the next call */ });
+}
+
+// Wraps every embind function and method of instance `m` so that its failures become wasmFailure().
+function guardModule(m) {
+  const guard = (fn) => function guarded(...args) {
+    try {
+      return fn.apply(this, args);
+    } catch (e) {
+      throw wasmFailure(e, m);
+    }
+  };
+  const classes = ['_DatasetHandle', '_ForestHandle', '_HaltingTableHandle'];
+  for (const name of classes) {
+    const proto = m[name].prototype;
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      if (key.startsWith('_') && typeof proto[key] === 'function') proto[key] = guard(proto[key]);
+    }
+  }
+  for (const key of Object.keys(m)) {
+    if (key.startsWith('_') && !classes.includes(key) && typeof m[key] === 'function') m[key] = guard(m[key]);
+  }
+  return m;
+}
+
+// Copies CSV input (a string, or UTF-8 bytes) into a fresh malloc of wasm memory and returns
+// {address, bytes}; the caller frees `address` (m._free) whatever happens. A lone surrogate in a
+// string (it has no UTF-8 encoding; embind's glue would merge it with the next character) is
+// written as byte 0xFF, never valid UTF-8, so the reader reports CsvInvalidUtf8 at its line and field.
+function copyCsvIntoWasm(m, text) {
+  let bytes = 0;
+  let wellFormed = true;
+  if (text instanceof Uint8Array) {
+    bytes = text.length;
+  } else {
+    for (let i = 0; i < text.length; i++) {
+      const u = text.charCodeAt(i);
+      if (u < 0x80) bytes += 1;
+      else if (u < 0x800) bytes += 2;
+      else if (u >= 0xd800 && u <= 0xdfff) {
+        if (u <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+          bytes += 4;
+          i++;
+        } else {
+          wellFormed = false;
+          bytes += 1;
+        }
+      } else bytes += 3;
+    }
+  }
+  const address = m._malloc(Math.max(bytes, 1));
+  if (address === 0) {
+    throw new UrnforestError('OutOfMemory', `OutOfMemory: the CSV text (${bytes} bytes of UTF-8) does not fit in wasm memory (capped at 2 GiB)`);
+  }
+  const dest = m.HEAPU8.subarray(address, address + bytes); // after malloc: memory may have grown
+  if (text instanceof Uint8Array) {
+    dest.set(text);
+  } else if (wellFormed) {
+    new TextEncoder().encodeInto(text, dest);
+  } else {
+    const encoder = new TextEncoder();
+    let o = 0;
+    let start = 0;
+    for (let i = 0; i <= text.length; i++) {
+      const u = i < text.length ? text.charCodeAt(i) : -1;
+      if (u >= 0xd800 && u <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        i++;
+      } else if (u === -1 || (u >= 0xd800 && u <= 0xdfff)) {
+        o += encoder.encodeInto(text.slice(start, i), dest.subarray(o)).written;
+        if (u !== -1) dest[o++] = 0xff;
+        start = i + 1;
+      }
+    }
+  }
+  return { address, bytes };
 }
 
 // ---- argument validation -----------------------------------------------------------------------
@@ -99,15 +228,25 @@ function describe(value) {
 // ---- ownership ---------------------------------------------------------------------------------
 
 // Leak net only: a wrapper that is garbage-collected without dispose() frees its handle. Never rely on it.
+// Held values are {generation, handle}: handles of a dropped (aborted) instance are left alone.
 const leakNet = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((handle) => { if (!handle.isDeleted()) handle.delete(); })
+  ? new FinalizationRegistry((held) => {
+    if (held.generation === generation && !held.handle.isDeleted()) held.handle.delete();
+  })
   : null;
 
 const HANDLE = Symbol('handle');
+const GENERATION = Symbol('generation');
 
 function adopt(wrapper, handle) {
   wrapper[HANDLE] = handle;
-  if (leakNet) leakNet.register(wrapper, handle, wrapper);
+  wrapper[GENERATION] = generation;
+  if (leakNet) leakNet.register(wrapper, { generation, handle }, wrapper);
+}
+
+// True while the instance that made `wrapper` is the current one (it has not aborted since).
+function current(wrapper) {
+  return wrapper[GENERATION] === generation;
 }
 
 function release(wrapper) {
@@ -115,12 +254,15 @@ function release(wrapper) {
   if (handle === null) return;
   wrapper[HANDLE] = null;
   if (leakNet) leakNet.unregister(wrapper);
-  handle.delete();
+  if (current(wrapper)) handle.delete();
 }
 
 function live(wrapper, kind) {
   const handle = wrapper[HANDLE];
   if (handle === null) throw new Error(`${kind} has been disposed; it cannot be used any more`);
+  if (!current(wrapper)) {
+    throw new UrnforestError('ModuleReset', `ModuleReset: this ${kind} belonged to a wasm module instance that aborted; create it again`);
+  }
   return handle;
 }
 
@@ -138,13 +280,16 @@ export class Dataset {
   }
 
   /**
-   * Parses CSV text (header row; RFC 4180 quoting; empty, `?` or `NA` cells are missing).
+   * Parses CSV text (header row; RFC 4180 quoting; empty, `?` or `NA` cells are missing): a string,
+   * or the file's bytes as a Uint8Array (UTF-8; invalid bytes are CsvInvalidUtf8, as in the CLI).
    * Options: target (column name, default the last column; null = no target column),
    * classOrder ('sorted' default | 'firstSeen'), schemaOf (a Forest: read against its columns).
    */
   static fromCSV(text, options) {
     const m = requireModule();
-    if (typeof text !== 'string') throw new TypeError(`Dataset.fromCSV: text must be a string, got ${describe(text)}`);
+    if (typeof text !== 'string' && !(text instanceof Uint8Array)) {
+      throw new TypeError(`Dataset.fromCSV: text must be a string or a Uint8Array, got ${describe(text)}`);
+    }
     const o = optionsObject(options, 'Dataset.fromCSV');
     rejectUnknown(o, ['target', 'classOrder', 'schemaOf'], 'Dataset.fromCSV');
     let target = '';
@@ -169,12 +314,16 @@ export class Dataset {
       if (!(o.schemaOf instanceof Forest)) throw new TypeError('schemaOf must be a Forest');
       schemaOf = live(o.schemaOf, 'Forest');
     }
-    const handle = new m._DatasetHandle();
+    const input = copyCsvIntoWasm(m, text);
+    let handle = null;
     try {
-      check(call(() => handle._loadCsv(text, target, hasTarget, classOrder, schemaOf)));
+      handle = new m._DatasetHandle();
+      check(call(() => handle._loadCsv(input.address, input.bytes, target, hasTarget, classOrder, schemaOf)));
     } catch (e) {
-      handle.delete();
+      if (handle !== null && m === M) handle.delete();
       throw e;
+    } finally {
+      if (m === M) m._free(input.address);
     }
     return new Dataset(INTERNAL, handle);
   }
@@ -389,10 +538,10 @@ export class Forest {
     const tables = new Map();
     this[TABLES] = tables;
     if (leakNet) {
-      leakNet.register(this, {
+      leakNet.register(this, { generation, handle: {
         isDeleted: () => tables.size === 0,
         delete: () => { for (const t of tables.values()) t.delete(); tables.clear(); },
-      }, this);
+      } }, this);
     }
   }
 
@@ -650,7 +799,7 @@ export class Forest {
   /** Frees the wasm memory (with every cached halting table). Idempotent; any later use throws. */
   dispose() {
     const tables = this[TABLES];
-    for (const t of tables.values()) t.delete();
+    if (current(this)) for (const t of tables.values()) t.delete();
     tables.clear();
     release(this);
   }
@@ -1252,12 +1401,14 @@ export function memoryStats() {
 
 /**
  * Loads the WebAssembly module (embedded; no network request) and returns the API. Safe to call
- * many times; every call resolves to the same object.
+ * many times; every call resolves to the same object. After an abort inside wasm (see
+ * UrnforestError 'ModuleReset'), resolves once the fresh module instance is ready.
  */
 export function init() {
   if (modulePromise === null) {
     modulePromise = createUrnforestModule().then((module) => {
-      M = module;
+      M = guardModule(module);
+      resetting = false;
       return api;
     }, (e) => {
       modulePromise = null;
