@@ -48,6 +48,27 @@ void Permute(uint64_t seed, size_t row, std::vector<int32_t>* order) {
   }
 }
 
+// Rows per block of the blocked halted vote: every tree is entered once per block by the rows still
+// voting, so a large block shares each tree's nodes among more rows (the later trees, which few rows
+// reach, are otherwise cold in cache on every visit).
+constexpr size_t kHaltBlock = 4096;
+// Rows per sub-block for the trees that every row votes: their rows stay in L1 across the trees.
+constexpr size_t kWalkBlock = 256;
+// The fewest votes with which any tally can halt; 1 when not known (every vote is then checked). For
+// two-class threshold tables: halting with class c ahead at (t_c, o) needs t_c >= row_c[o], so the
+// vote count is at least row_c[o] + o; the minimum over c and o (may exceed T: never halts early).
+// Holds for any thresholds, monotone or not.
+int32_t EarliestStop(const HaltingTable& table) {
+  const uint16_t* rows[2] = {table.BinaryThresholdRow(0), table.BinaryThresholdRow(1)};
+  if (rows[0] == nullptr) return 1;
+  const int32_t T = table.num_trees();
+  int32_t earliest = T + 1;
+  for (const uint16_t* row : rows) {
+    for (int32_t o = 0; o <= T; ++o) earliest = std::min(earliest, static_cast<int32_t>(row[o]) + o);
+  }
+  return std::max(earliest, 1);
+}
+
 int32_t FullVote(const std::vector<int32_t>& tally) {
   int32_t best = 0;
   for (size_t c = 1; c < tally.size(); ++c)
@@ -206,17 +227,32 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     const int32_t b = t[1];
     return a > b ? a >= row0[b] : (b > a && b >= row1[a]);
   };
-  constexpr size_t kBlock = 256;
-  std::vector<int32_t> tallies(kBlock * static_cast<size_t>(l));
-  std::vector<size_t> active(kBlock);
-  std::vector<int32_t> votes(kBlock);
+  // No tally of fewer than `earliest` votes halts, so the first earliest - 1 trees are voted by
+  // every row without a halting check (the same walks as the full vote).
+  const int32_t before_check = std::min(T, EarliestStop(table) - 1);
+  const size_t block = std::min(num_rows, kHaltBlock);
+  std::vector<int32_t> tallies(block * static_cast<size_t>(l));
+  std::vector<size_t> active(block);
+  std::vector<int32_t> votes(block);
   std::vector<int32_t> tally(l);
-  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
-    const size_t count = std::min(kBlock, num_rows - begin);
-    std::fill(tallies.begin(), tallies.end(), 0);
+  for (size_t begin = 0; begin < num_rows; begin += block) {
+    const size_t count = std::min(block, num_rows - begin);
+    std::fill(tallies.begin(), tallies.begin() + count * static_cast<size_t>(l), 0);
     for (size_t j = 0; j < count; ++j) active[j] = begin + j;
+    // Trees no row can halt before: in sub-blocks that stay in L1 across the trees.
+    for (size_t sub = 0; sub < count; sub += kWalkBlock) {
+      const size_t n = std::min(kWalkBlock, count - sub);
+      for (int32_t i = 0; i < before_check; ++i) {
+        voter.Vote(base[i], active.data() + sub, n, votes.data());
+        for (size_t j = 0; j < n; ++j) {
+          const int32_t v = votes[j];
+          if (v < 0 || v >= l) return bad_vote(base[i], active[sub + j], v);
+          ++tallies[(sub + j) * static_cast<size_t>(l) + static_cast<size_t>(v)];
+        }
+      }
+    }
     size_t live = count;
-    for (int32_t i = 0; i < T && live > 0; ++i) {
+    for (int32_t i = before_check; i < T && live > 0; ++i) {
       voter.Vote(base[i], active.data(), live, votes.data());
       size_t keep = 0;
       for (size_t j = 0; j < live; ++j) {

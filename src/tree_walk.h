@@ -15,11 +15,12 @@
 namespace urnforest {
 namespace internal {
 
-/// True when none of the n values is NaN.
+/// True when none of the n values is NaN (x != x only for NaN; an integer OR instead of a bool
+/// AND: about 2.8 instructions per value natively instead of 7, callgrind).
 inline bool NoNaN(const float* x, size_t n) {
-  bool ok = true;
-  for (size_t i = 0; i < n; ++i) ok &= !std::isnan(x[i]);
-  return ok;
+  uint32_t nan = 0;
+  for (size_t i = 0; i < n; ++i) nan |= static_cast<uint32_t>(x[i] != x[i]);
+  return nan == 0;
 }
 
 /// Rows walked together by VoteMany (measured in wasm and natively: 1 is 2-3x slower, 8 is slower

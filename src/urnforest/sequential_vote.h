@@ -61,8 +61,12 @@ class BlockVoter {
 /// fixed orders the rows go in blocks, tree by tree (every row of a block still votes in query
 /// order and leaves the block when it halts), so the first trees, which every row queries, stay
 /// hot in cache and each tree is entered once per block; no per-vote indirect call, no per-row
-/// allocation. kRandomPerRow goes row by row. Fails like PredictSequential; a vote out of range is
-/// reported for the first (tree, row) met in block order.
+/// allocation. Blocks are large (up to 4,096 rows) so that the later trees, which only the rows
+/// that have not halted reach, are shared by as many rows as possible; the trees voted before the
+/// fewest votes with which any tally can halt (two-class threshold tables) are walked without
+/// halting checks, 256 rows at a time. kRandomPerRow goes row by row. Fails like
+/// PredictSequential; a vote out of range is reported for the first (tree, row) met in the order
+/// the votes are computed.
 Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table, size_t num_rows,
                                                       const BlockVoter& voter,
                                                       const SequentialVoteOptions& options = {});

@@ -1,10 +1,13 @@
 #include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "urnforest/csv_reader.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
@@ -75,9 +78,11 @@ void CheckBatchMatchesTreeVote(const Forest& forest, std::vector<float> rows, si
     for (int32_t t = 0; t < forest.num_trees(); ++t) ++expect[one[r * forest.num_trees() + t]];
     for (size_t c = 0; c < k; ++c) REQUIRE(batch[r * k + c] == expect[c]);
   }
-  const std::vector<HaltingRule> rules = {HaltingRule::kAlpha1, HaltingRule::kSiba,
-                                          HaltingRule::kHyper, HaltingRule::kInfinite};
+  const std::vector<HaltingRule> rules = {
+      HaltingRule::kAlpha1, HaltingRule::kSiba,     HaltingRule::kHyper,  HaltingRule::kOneDir,
+      HaltingRule::kNDir,   HaltingRule::kInfinite, HaltingRule::kOptimal};
   for (HaltingRule rule : rules) {
+    INFO("rule " << RuleName(rule));
     Result<HaltingTable> table = BuildForestTable(forest, rule, 0.99);
     REQUIRE(table.ok());
     std::vector<SequentialVoteOptions> orders(3);
@@ -86,6 +91,7 @@ void CheckBatchMatchesTreeVote(const Forest& forest, std::vector<float> rows, si
     orders[2].order = QueryOrder::kFixed;
     for (int32_t t = forest.num_trees() - 1; t >= 0; --t) orders[2].fixed_order.push_back(t);
     for (const SequentialVoteOptions& o : orders) {
+      INFO("order " << static_cast<int>(o.order));
       Result<SequentialVoteResult> slow = PredictSequential(
           table.value(), n,
           [&](int32_t tree, size_t row) { return one[row * forest.num_trees() + tree]; }, o);
@@ -129,4 +135,73 @@ TEST_CASE("Batch and blocked halted prediction equal TreeVote with categories an
   const float odd[] = {-1.0f, 40.0f, 2.5f, 1e9f, NAN};
   for (size_t r = 0; r < test.num_rows(); r += 5) x[r * 4 + 3] = odd[(r / 5) % 5];
   CheckBatchMatchesTreeVote(forest.value(), x, test.num_rows());
+}
+
+TEST_CASE("Blocked halted prediction equals sequential voting on real data", "[predict][batch]") {
+  std::ifstream in(std::string(URNFOREST_DATASETS_DIR) + "/wdbc.csv", std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  Result<Dataset> data = ReadCsv(text.str());
+  REQUIRE(data.ok());
+  TrainOptions o;
+  o.num_trees = 51;
+  Result<Forest> forest = Train(data.value(), o);
+  REQUIRE(forest.ok());
+  CheckBatchMatchesTreeVote(forest.value(), data.value().RowMajor(), data.value().num_rows());
+}
+
+TEST_CASE("Blocked halted prediction equals sequential voting across blocks of 4,096 rows",
+          "[predict][batch]") {
+  Result<Dataset> train = Twonorm(400, 5);
+  Result<Dataset> test = Twonorm(4500, 6);
+  REQUIRE(train.ok());
+  REQUIRE(test.ok());
+  TrainOptions o;
+  o.num_trees = 15;
+  Result<Forest> forest = Train(train.value(), o);
+  REQUIRE(forest.ok());
+  std::vector<float> rows = test.value().RowMajor();
+  for (size_t i = 0; i < rows.size(); i += 23) rows[i] = NAN;
+  CheckBatchMatchesTreeVote(forest.value(), rows, test.value().num_rows());
+}
+
+namespace {
+
+// Votes 0 except for one (tree, row), which gets `bad`.
+class OneBadVote final : public BlockVoter {
+ public:
+  OneBadVote(int32_t tree, size_t row, int32_t bad) : tree_(tree), row_(row), bad_(bad) {}
+  void Vote(int32_t tree, const size_t* rows, size_t count, int32_t* out) const override {
+    for (size_t i = 0; i < count; ++i) out[i] = tree == tree_ && rows[i] == row_ ? bad_ : 0;
+  }
+
+ private:
+  int32_t tree_;
+  size_t row_;
+  int32_t bad_;
+};
+
+}  // namespace
+
+TEST_CASE("Blocked halted prediction rejects an out-of-range vote before the first possible stop",
+          "[predict][batch]") {
+  HaltingTableOptions options;
+  options.rule = HaltingRule::kSiba;
+  options.num_trees = 101;
+  options.num_classes = 2;
+  options.alpha = 0.99;
+  Result<HaltingTable> table = BuildHaltingTable(options);
+  REQUIRE(table.ok());
+  // SIBA at alpha 0.99 never stops before 6 unanimous votes, so tree 2 is voted without a check.
+  for (int32_t bad : {-1, 2}) {
+    Result<SequentialVoteResult> r =
+        PredictSequentialBlocked(table.value(), 300, OneBadVote(2, 257, bad));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code == StatusCode::kInvalidArgument);
+    CHECK(r.status().message.find("tree 2 voted " + std::to_string(bad) + " for row 257") !=
+          std::string::npos);
+  }
+  Result<SequentialVoteResult> good = PredictSequentialBlocked(table.value(), 300, OneBadVote(2, 257, 0));
+  REQUIRE(good.ok());
+  CHECK(good.value().trees_used[0] == 6);
 }
