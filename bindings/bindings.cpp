@@ -642,22 +642,25 @@ val ForestHandle::Trace(const DatasetHandle& data, double row, const HaltingTabl
 
 val ForestHandle::ExpectedCost(const HaltingTableHandle& table, double samples, double seed_hi,
                                double seed_lo) const {
-  const HaltingTable& h = table.table();
-  if (forest_.num_classes() > 4) {
-    // As the CLI: Monte Carlo over the training rows' own OOB tallies (non-parametric).
-    Result<std::vector<int32_t>> tallies =
-        RescaledOobTallies(forest_.oob_votes(), forest_.num_classes(), h.num_trees());
-    if (!tallies.ok()) return ErrorObject(tallies.status());
+  // As the CLI: the one training-data predictor (exact for l <= 4, Monte Carlo over OOB tallies
+  // beyond).
+  TrainingCostOptions options;
+  options.monte_carlo_samples = samples > 0 ? static_cast<int64_t>(samples) : 0;
+  if (forest_.num_classes() > 4 && options.monte_carlo_samples == 0) options.monte_carlo_samples = 10000;
+  options.seed = Seed64(seed_hi, seed_lo);
+  options.stop_probability = true;
+  Result<TrainingCost> cost = PredictCostFromTraining(forest_, table.table(), options);
+  if (!cost.ok()) return ErrorObject(cost.status());
+  if (cost.value().method != "exact") {
     Result<CostEstimate> exact =
         Status::Error(StatusCode::kLimitExceeded, "the exact cost needs at most 4 classes");
-    Result<CostEstimate> mc = MonteCarloCostOverTallies(
-        h, tallies.value(), samples > 0 ? static_cast<int64_t>(samples) : 10000,
-        Seed64(seed_hi, seed_lo));
+    Result<CostEstimate> mc = cost.value().estimate;
     return CostObject(exact, &mc);
   }
-  Result<Prior> prior = PriorForForest(forest_, HaltingRule::kHyper, h.num_trees());
-  if (!prior.ok()) return ErrorObject(prior.status());
-  return HaltingTableHandle::CostOver(h, prior.value(), samples, seed_hi, seed_lo);
+  Result<CostEstimate> exact = cost.value().estimate;
+  if (!cost.value().has_monte_carlo) return CostObject(exact, nullptr);
+  Result<CostEstimate> mc = cost.value().monte_carlo;
+  return CostObject(exact, &mc);
 }
 
 val ForestHandle::PredictHaltedFixed(const DatasetHandle& data, const HaltingTableHandle& table,

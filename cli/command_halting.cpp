@@ -25,13 +25,9 @@ struct RuleSetup {
   int32_t classes = 2;
   bool has_prior = false;
   Prior prior;  ///< The table's prior (uniform unless the rule needs a data prior).
-  /// With --model: the prior the expected cost is averaged over, estimated from the out-of-bag votes
-  /// whatever the rule (smoothed histogram for l <= 4, a fitted Dirichlet beyond): predictions from
-  /// training data alone. Without a model: the table's prior.
-  Prior data_prior;
-  /// With --model: every training row's OOB tally rescaled to T (the empirical prior used for the
-  /// Monte Carlo prediction when l > 4, where the histogram prior is unavailable).
-  std::vector<int32_t> oob_tallies;
+  /// With --model: the model's OOB votes, from which `expected` predicts the cost from training
+  /// data alone (TrainingCostPredictor). Without a model: empty, and costs average the table's prior.
+  std::vector<uint32_t> oob_votes;
 };
 
 Result<RuleSetup> ReadRuleSetup(const Args& args) {
@@ -63,14 +59,7 @@ Result<RuleSetup> ReadRuleSetup(const Args& args) {
       setup.prior = std::move(prior).value();
       setup.has_prior = true;
     }
-    Result<std::vector<int32_t>> tallies = RescaledOobTallies(
-        forest.value().oob_votes(), setup.classes, setup.trees);
-    if (tallies.ok()) setup.oob_tallies = std::move(tallies).value();
-    Result<Prior> data_prior = PriorForForest(
-        forest.value(), setup.classes <= 4 ? HaltingRule::kHyper : HaltingRule::kOneDir,
-        setup.trees);
-    if (!data_prior.ok()) return data_prior.status();
-    setup.data_prior = std::move(data_prior).value();
+    setup.oob_votes = forest.value().oob_votes();
   } else {
     Result<int64_t> trees = args.Int("trees", 101, 1, 100000);
     if (!trees.ok()) return trees.status();
@@ -89,7 +78,6 @@ Result<RuleSetup> ReadRuleSetup(const Args& args) {
     if (!uniform.ok()) return uniform.status();
     setup.prior = std::move(uniform).value();
   }
-  if (!args.Has("model")) setup.data_prior = setup.prior;
   return setup;
 }
 
@@ -334,15 +322,26 @@ Status RunExpected(int argc, char** argv, Output& out) {
       monte_carlo = MonteCarloCostForFinalTally(h, final_tally, samples.value(),
                                                 static_cast<uint64_t>(seed.value()));
     }
-  } else {
-    exact = ExactCostOverPrior(h, setup.data_prior);
-    if (setup.classes > 4 && !setup.oob_tallies.empty()) {
-      monte_carlo = MonteCarloCostOverTallies(h, setup.oob_tallies, samples.value(),
-                                              static_cast<uint64_t>(seed.value()));
+  } else if (args.Has("model")) {
+    TrainingCostOptions options;
+    options.monte_carlo_samples = samples.value();
+    options.seed = static_cast<uint64_t>(seed.value());
+    options.stop_probability = true;
+    Result<TrainingCostPredictor> predictor =
+        TrainingCostPredictor::FromOob(setup.oob_votes, setup.classes, setup.trees, options);
+    if (!predictor.ok()) return predictor.status();
+    Result<TrainingCost> cost = predictor.value().Predict(h);
+    if (!cost.ok()) return cost.status();
+    if (cost.value().method == "exact") {
+      exact = cost.value().estimate;
+      if (cost.value().has_monte_carlo) monte_carlo = cost.value().monte_carlo;
     } else {
-      monte_carlo = MonteCarloCost(h, setup.data_prior, samples.value(),
-                                   static_cast<uint64_t>(seed.value()));
+      exact = Status::Error(StatusCode::kLimitExceeded, "the exact cost needs at most 4 classes");
+      monte_carlo = cost.value().estimate;
     }
+  } else {
+    exact = ExactCostOverPrior(h, setup.prior);
+    monte_carlo = MonteCarloCost(h, setup.prior, samples.value(), static_cast<uint64_t>(seed.value()));
     if (!exact.ok() && !monte_carlo.ok()) return exact.status();
   }
 

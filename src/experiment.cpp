@@ -17,6 +17,7 @@
 #include "urnforest/protocol.h"
 #include "urnforest/weighted_vote.h"
 #include "urnforest/prune.h"
+#include "urnforest/vote_matrix.h"
 
 namespace urnforest {
 namespace {
@@ -85,21 +86,6 @@ struct Split {
   Dataset train;
   Dataset test;
 };
-
-/// Votes of trees [0, num_trees) for every row: votes[r * num_trees + t].
-std::vector<int32_t> RowVoteMatrix(const Forest& forest, const Dataset& data) {
-  const size_t rows = data.num_rows();
-  const int32_t trees = forest.num_trees();
-  const std::vector<float> x = data.RowMajor();
-  const size_t f = data.num_features();
-  std::vector<int32_t> votes(rows * static_cast<size_t>(trees));
-  for (size_t r = 0; r < rows; ++r) {
-    for (int32_t t = 0; t < trees; ++t) {
-      votes[r * trees + t] = forest.TreeVote(t, x.data() + r * f);
-    }
-  }
-  return votes;
-}
 
 bool IsUnsupported(const Status& s) { return s.code == StatusCode::kLimitExceeded; }
 
@@ -237,7 +223,9 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
     if (!forest_or.ok()) return forest_or.status();
     const Forest& forest = forest_or.value();
     const int32_t full_T = forest.num_trees();
-    const std::vector<int32_t> full_votes = RowVoteMatrix(forest, split.test);
+    Result<std::vector<int32_t>> full_votes_or = ComputeRowVotes(forest, split.test);
+    if (!full_votes_or.ok()) return full_votes_or.status();
+    const std::vector<int32_t>& full_votes = full_votes_or.value();
     const std::vector<int32_t>& truth = split.test.labels();
     // The ensemble's own prediction (weighted for AdaBoost) is "full"; halting approximates the
     // unweighted plurality, reported beside it.
@@ -294,7 +282,10 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
     }
     const Forest& ensemble = options.prune ? pruned : forest;
     const int32_t T = ensemble.num_trees();
-    const std::vector<int32_t> votes = options.prune ? RowVoteMatrix(pruned, split.test) : full_votes;
+    Result<std::vector<int32_t>> pruned_votes =
+        options.prune ? ComputeRowVotes(pruned, split.test) : Result<std::vector<int32_t>>(full_votes);
+    if (!pruned_votes.ok()) return pruned_votes.status();
+    const std::vector<int32_t>& votes = pruned_votes.value();
     if (options.prune) {
       pruned_error.push_back(
           ErrorPercent(CombinedLabels(votes, n, T, l, pruned.tree_weights()), truth));
@@ -323,12 +314,21 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
       proxy_error.push_back(100.0 * pw / n);
     }
 
-    // 4. The data prior for predictions from training data alone.
-    Result<Prior> data_prior =
-        PriorForForest(prior_source, l <= 4 ? HaltingRule::kHyper : HaltingRule::kOneDir, T);
-    if (!data_prior.ok()) return data_prior.status();
+    // 4. The predictor of costs from training data alone (one per partition, all tables).
+    TrainingCostOptions cost_options;
+    cost_options.monte_carlo_samples = l <= 4 ? 0 : options.monte_carlo_samples;
+    cost_options.seed = DeriveSeed(options.seed, 0x6D63, p);
+    Result<TrainingCostPredictor> predictor =
+        TrainingCostPredictor::FromForest(prior_source, T, cost_options);
+    if (!predictor.ok()) return predictor.status();
 
-    // 5. Every rule: prior once, then a table per alpha.
+    // 5. Every rule: prior once, then a table per alpha; the training-data predictions of all the
+    // partition's tables afterwards, in one call (one shared recursion for l <= 4).
+    struct Pending {
+      HaltingTable table;
+      RuleResult* result;  // its last partition gets the prediction
+    };
+    std::vector<Pending> pending;
     for (size_t i = 0; i < num_rules; ++i) {
       const HaltingRule rule = options.rules[i];
       if (!result.rules[result.RuleIndex(0, i, num_rules)].available) continue;
@@ -365,35 +365,23 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
             MeasureRule(table.value(), votes, n, T, l, truth, a1_trees, proxy_labels, vote_options);
         if (!m.ok()) return m.status();
         RuleStats<double> stats = m.value();
-        Result<CostEstimate> expected = Status::Error(StatusCode::kLimitExceeded, "l > 4");
-        if (l <= 4) {
-          expected = ExactCostByRecursion(table.value(), data_prior.value());
-          rr.expected_method = "exact";
-        }
-        if (!expected.ok() && l > 4) {
-          // Non-parametric: the training rows' own OOB tallies (a fitted Dirichlet describes
-          // many-class votes badly; soybean's predictions were 5x off with it).
-          Result<std::vector<int32_t>> tallies =
-              RescaledOobTallies(forest.oob_votes(), l, T);
-          if (tallies.ok()) {
-            expected = MonteCarloCostOverTallies(table.value(), tallies.value(),
-                                                 options.monte_carlo_samples,
-                                                 DeriveSeed(options.seed, 0x6D63, p));
-            rr.expected_method = "monte_carlo_oob_tallies";
-          }
-        }
-        if (!expected.ok()) {
-          expected = MonteCarloCost(table.value(), data_prior.value(), options.monte_carlo_samples,
-                                    DeriveSeed(options.seed, 0x6D63, p));
-          rr.expected_method = "monte_carlo";
-        }
-        if (expected.ok()) {
-          stats.expected_trees = expected.value().expected_trees;
-          stats.expected_disagreement = 100.0 * expected.value().disagreement;
-        } else {
-          rr.expected_method = "unavailable: " + expected.status().ToString();
-        }
         rr.partitions.push_back(stats);
+        pending.push_back({std::move(table).value(), &rr});
+      }
+    }
+    std::vector<const HaltingTable*> tables;
+    for (const Pending& q : pending) tables.push_back(&q.table);
+    Result<std::vector<TrainingCost>> expected = predictor.value().PredictMany(tables);
+    for (size_t k = 0; k < pending.size(); ++k) {
+      RuleResult& rr = *pending[k].result;
+      if (!rr.available || rr.partitions.empty()) continue;  // a later alpha was unsupported
+      RuleStats<double>& stats = rr.partitions.back();
+      if (expected.ok()) {
+        stats.expected_trees = expected.value()[k].estimate.expected_trees;
+        stats.expected_disagreement = 100.0 * expected.value()[k].estimate.disagreement;
+        rr.expected_method = expected.value()[k].method;
+      } else {
+        rr.expected_method = "unavailable: " + expected.status().ToString();
       }
     }
     if (options.progress && !options.progress(p + 1, total)) return Invalid("cancelled");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -197,6 +198,107 @@ std::vector<int32_t> HaltingTable::BinaryThresholds(int32_t c) const {
   return out;
 }
 
+namespace {
+
+// Cache of the lambda-independent part of the optimal-stopping recursion (see Thresholds): per state
+// of every level, in rank order, the predictive probabilities, the ranks of the children, whether
+// the predictive is defined and a strict leader exists, the leader's complement and the tally.
+class OptimalReplay {
+ public:
+  static constexpr int64_t kMaxCachedStates = 2'000'000;
+
+  // Fills the cache with one backward sweep; false when the lattice is too large or the sweep
+  // fails (the caller then runs full sweeps, which report the error).
+  bool Build(const Prior& prior, int32_t T, int32_t l) {
+    internal::Compositions comp(T, l);
+    T_ = T;
+    l_ = l;
+    start_.assign(T + 2, 0);
+    for (int32_t n = 0; n <= T; ++n) start_[n + 1] = start_[n] + comp.Count(n);
+    const int64_t states = start_[T + 1];
+    if (states > kMaxCachedStates) return false;
+    pi_.assign(states * l, 0.0);
+    child_.assign(states * l, 0);
+    tally_.assign(states * l, 0);
+    flags_.assign(states, 0);
+    complement_.assign(states, 0.0);
+    Status s = internal::BackwardSweep(
+        prior, T, l,
+        [&](const int32_t* t, double* v) {
+          int32_t k = StrictLeader(t, l);
+          for (int32_t c = 0; c < l; ++c) v[c] = c == k ? 0.0 : 1.0;
+        },
+        [&](int32_t n, const int32_t* t, const double* pi, bool ok, double* v) {
+          const int64_t i = start_[n] + comp.Rank(t);
+          const int32_t k = StrictLeader(t, l);
+          flags_[i] = static_cast<uint8_t>((ok ? 1 : 0) | (k >= 0 ? 2 : 0));
+          complement_[i] = k >= 0 ? v[k] : 0.0;
+          for (int32_t j = 0; j < l; ++j) {
+            tally_[i * l + j] = t[j];
+            if (n < T) {
+              pi_[i * l + j] = pi[j];
+              child_[i * l + j] = static_cast<int32_t>(comp.RankPlusOne(t, j));
+            }
+          }
+        });
+    return s.ok();
+  }
+
+  // One recursion of (cost-to-go, disagreement, trees) for multiplier `lambda`; calls `record`
+  // (when set) for every state with a defined predictive and a strict leader, as the full sweep
+  // does. Returns the disagreement at the root.
+  double Run(double lambda, const std::function<void(int32_t, const int32_t*, double, bool)>& record) {
+    const int32_t l = l_;
+    std::vector<double> next, cur(3 * (start_[T_ + 1] - start_[T_]), 0.0);
+    for (int64_t i = start_[T_]; i < start_[T_ + 1]; ++i)
+      if (record && (flags_[i] & 3) == 3) record(T_, &tally_[i * l], complement_[i], true);
+    double root = 0.0;
+    for (int32_t n = T_ - 1; n >= 0; --n) {
+      next.swap(cur);
+      cur.assign(3 * (start_[n + 1] - start_[n]), 0.0);
+      for (int64_t i = start_[n], r = 0; i < start_[n + 1]; ++i, ++r) {
+        double* v = &cur[3 * r];
+        if (flags_[i] & 1) {
+          for (int32_t j = 0; j < l; ++j) {
+            const double p = pi_[i * l + j];
+            if (p == 0.0) continue;
+            const double* c = &next[3 * static_cast<int64_t>(child_[i * l + j])];
+            v[0] += p * c[0];
+            v[1] += p * c[1];
+            v[2] += p * c[2];
+          }
+        }
+        v[0] += 1.0;
+        v[2] += 1.0;
+        if (n == 0) root = v[1];
+        if ((flags_[i] & 3) != 3) continue;
+        bool stop = false;
+        const double stop_cost = lambda * complement_[i];
+        if (stop_cost <= v[0]) {
+          stop = true;
+          v[0] = stop_cost;
+          v[1] = complement_[i];
+          v[2] = 0.0;
+        }
+        if (record) record(n, &tally_[i * l], complement_[i], stop);
+      }
+    }
+    return root;
+  }
+
+ private:
+  int32_t T_ = 0;
+  int32_t l_ = 0;
+  std::vector<int64_t> start_;
+  std::vector<double> pi_;
+  std::vector<int32_t> child_;
+  std::vector<int32_t> tally_;
+  std::vector<uint8_t> flags_;
+  std::vector<double> complement_;
+};
+
+}  // namespace
+
 Result<HaltingTable> HaltingTableBuilder::Thresholds(const HaltingTableOptions& o,
                                                      const Prior& prior, bool optimal) {
   const int32_t l = o.num_classes;
@@ -280,21 +382,32 @@ Result<HaltingTable> HaltingTableBuilder::Thresholds(const HaltingTableOptions& 
     s = run(true);
     if (!s.ok()) return s;
   } else {
+    // The complements v[0..l-1] and the predictive probabilities do not depend on lambda: when the
+    // lattice is small enough, one sweep caches them per state and every bisection step replays
+    // only the three lambda-dependent values over the cache, with the same operations in the same
+    // order as a full sweep (bit-identical policies, ~10x faster for l = 3, T = 101).
+    OptimalReplay replay;
+    const bool cached = replay.Build(prior, T, l);
+    auto step = [&](bool keep) -> Status {
+      if (!cached) return run(keep);
+      root_d = replay.Run(lambda, keep ? record : std::function<void(int32_t, const int32_t*, double, bool)>());
+      return Status::Ok();
+    };
     // Smallest multiplier whose policy keeps the prior-expected disagreement <= 1 - alpha.
     double lo = -3.0, hi = 16.0;  // log10 lambda
     lambda = std::pow(10.0, hi);
-    s = run(false);
+    s = step(false);
     if (!s.ok()) return s;
     for (int it = 0; it < 60; ++it) {
       double mid = 0.5 * (lo + hi);
       lambda = std::pow(10.0, mid);
-      s = run(false);
+      s = step(false);
       if (!s.ok()) return s;
       if (root_d <= target) hi = mid;
       else lo = mid;
     }
     lambda = std::pow(10.0, hi);
-    s = run(true);
+    s = step(true);
     if (!s.ok()) return s;
   }
   table.min_relative_gap_ = optimal || !std::isfinite(min_gap) ? std::nan("") : min_gap;

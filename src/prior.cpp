@@ -386,6 +386,8 @@ Result<Prior> PriorForRule(HaltingRule rule, const std::vector<uint32_t>& oob_vo
   switch (rule) {
     case HaltingRule::kHyper:
     case HaltingRule::kOptimal:
+      if (options.hyper_estimator == HistogramEstimator::kDeconvolved)
+        return DeconvolvedPriorFromOob(oob_votes, num_classes, num_trees, options);
       return HistogramPriorFromOob(oob_votes, num_classes, num_trees, options);
     case HaltingRule::kOneDir: return FitDirichletPrior(oob_votes, num_classes, options);
     case HaltingRule::kNDir: return FitDirichletMixturePrior(oob_votes, labels, num_classes, options);

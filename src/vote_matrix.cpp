@@ -19,7 +19,32 @@ void FillCorrect(VoteMatrix* m) {
   }
 }
 
+// Vote of tree t on row r of `rows` (model layout) at out[r * row_stride + t * tree_stride]: the
+// one vote loop behind both layouts.
+Status TreeVotes(const Forest& forest, const Dataset& data, size_t row_stride, size_t tree_stride,
+                 std::vector<int32_t>* out) {
+  Result<std::vector<float>> rows = ModelRows(forest, data);
+  if (!rows.ok()) return rows.status();
+  const size_t n = data.num_rows();
+  const size_t features = static_cast<size_t>(forest.num_features());
+  const float* x = rows.value().data();
+  out->resize(static_cast<size_t>(forest.num_trees()) * n);
+  for (int32_t t = 0; t < forest.num_trees(); ++t) {
+    for (size_t r = 0; r < n; ++r) {
+      (*out)[r * row_stride + t * tree_stride] = forest.TreeVote(t, x + r * features);
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+Result<std::vector<int32_t>> ComputeRowVotes(const Forest& forest, const Dataset& data) {
+  std::vector<int32_t> votes;
+  Status s = TreeVotes(forest, data, static_cast<size_t>(forest.num_trees()), 1, &votes);
+  if (!s.ok()) return s;
+  return votes;
+}
 
 Result<VoteMatrix> ComputeVoteMatrix(const Forest& forest, const Dataset& data) {
   if (!data.has_labels()) {
@@ -35,21 +60,14 @@ Result<VoteMatrix> ComputeVoteMatrix(const Forest& forest, const Dataset& data) 
       return Status::Error(StatusCode::kMissingLabel, "row " + std::to_string(r) + " has no label");
     }
   }
-  Result<std::vector<float>> rows = ModelRows(forest, data);
-  if (!rows.ok()) return rows.status();
   VoteMatrix m;
   m.num_trees = forest.num_trees();
   m.num_classes = forest.num_classes();
   m.num_rows = data.num_rows();
   m.labels = data.labels();
   m.tree_weights = forest.tree_weights();
-  m.votes.resize(static_cast<size_t>(m.num_trees) * m.num_rows);
-  const size_t features = static_cast<size_t>(forest.num_features());
-  const float* x = rows.value().data();
-  for (int32_t t = 0; t < m.num_trees; ++t) {
-    int32_t* out = m.votes.data() + static_cast<size_t>(t) * m.num_rows;
-    for (size_t r = 0; r < m.num_rows; ++r) out[r] = forest.TreeVote(t, x + r * features);
-  }
+  Status s = TreeVotes(forest, data, 1, m.num_rows, &m.votes);
+  if (!s.ok()) return s;
   FillCorrect(&m);
   return m;
 }

@@ -41,6 +41,13 @@ Result<CostEstimate> ExactCostOverPrior(const HaltingTable& table, const Prior& 
 /// needs num_trees() == table.num_trees() (kShapeMismatch).
 Result<CostEstimate> ExactCostByRecursion(const HaltingTable& table, const Prior& prior);
 
+/// ExactCostByRecursion for several tables of the same classes and T in one sweep (the predictive
+/// probabilities and P(final label | t) are shared); out[k] equals ExactCostByRecursion(*tables[k],
+/// prior) bit for bit. Empty input gives an empty result; tables that differ in classes or T fail
+/// with kShapeMismatch. Tables are borrowed for the call.
+Result<std::vector<CostEstimate>> ExactCostsByRecursion(const std::vector<const HaltingTable*>& tables,
+                                                        const Prior& prior);
+
 /// Monte Carlo as in seed 000: draw a final tally from the prior (l <= 4: from its exact masses;
 /// larger l: by a Polya urn, Dirichlet priors only), query a random permutation of its votes until
 /// the table halts. Deterministic for a seed. samples >= 1.

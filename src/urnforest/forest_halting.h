@@ -3,7 +3,11 @@
 // tables for the forest's size, and halted (sequential) prediction of a Dataset.
 #include <cstdint>
 
+#include <string>
+#include <vector>
+
 #include "urnforest/dataset.h"
+#include "urnforest/expected_cost.h"
 #include "urnforest/forest.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/halting_table.h"
@@ -45,5 +49,71 @@ Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& 
 Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float* rows,
                                                size_t num_rows, const HaltingTable& table,
                                                const SequentialVoteOptions& options = {});
+
+/// Options of the prediction of a table's cost from training data alone (TrainingCostPredictor).
+struct TrainingCostOptions {
+  /// Monte Carlo draws: the estimate itself for l > 4; for l <= 4 an extra Monte Carlo estimate
+  /// over the same data prior when > 0 (0 = exact only).
+  int64_t monte_carlo_samples = 20000;
+  uint64_t seed = 1;  ///< Monte Carlo seed (deterministic).
+  /// l <= 4: also fill CostEstimate::stop_probability (ExactCostOverPrior, one DP per final
+  /// tally; falls back to the backward recursion without it beyond that DP's work limit).
+  bool stop_probability = false;
+  /// Estimator of the data prior for l <= 4 (its hyper_estimator; the default is the deconvolved
+  /// histogram, which does not spread the ~0.37 T OOB votes' binomial noise onto T-vote tallies).
+  PriorFitOptions prior = DataPriorDefaults();
+  static PriorFitOptions DataPriorDefaults() {
+    PriorFitOptions o;
+    o.hyper_estimator = HistogramEstimator::kDeconvolved;
+    return o;
+  }
+};
+
+/// A table's cost predicted from training data alone.
+struct TrainingCost {
+  CostEstimate estimate;  ///< Exact for l <= 4, Monte Carlo over the OOB tallies beyond.
+  /// "exact" (l <= 4, data prior, backward recursion or per-tally DP) or
+  /// "monte_carlo_oob_tallies" (l > 4: the rows' OOB tallies rescaled to T, random orders).
+  std::string method;
+  bool has_monte_carlo = false;  ///< l <= 4 with monte_carlo_samples > 0: `monte_carlo` is set.
+  CostEstimate monte_carlo;      ///< Monte Carlo over the data prior (l <= 4 only).
+};
+
+/// The one place that predicts the expected trees queried and the disagreement of a halting table
+/// on rows that vote like the training rows' out-of-bag votes (issue 4's "predicted from the
+/// training data"): l <= 4 exactly over the data prior (DeconvolvedPriorFromOob by default),
+/// l > 4 by Monte Carlo over the rows' OOB tallies rescaled to T (RescaledOobTallies; no prior
+/// family fits many-class votes well). Built once per (OOB votes, T), then Predict() per table.
+class TrainingCostPredictor {
+ public:
+  /// `oob_votes` row-major (rows x num_classes, as Forest::oob_votes()), tables of `num_trees`
+  /// votes. Fails with kShapeMismatch / kInvalidArgument (no row with OOB votes, bad options).
+  static Result<TrainingCostPredictor> FromOob(const std::vector<uint32_t>& oob_votes,
+                                               int32_t num_classes, int32_t num_trees,
+                                               const TrainingCostOptions& options = {});
+  /// FromOob on the forest's OOB votes; num_trees 0 = forest.num_trees().
+  static Result<TrainingCostPredictor> FromForest(const Forest& forest, int32_t num_trees = 0,
+                                                  const TrainingCostOptions& options = {});
+  /// The prediction for `table` (same classes and T as the predictor: kShapeMismatch).
+  Result<TrainingCost> Predict(const HaltingTable& table) const;
+  /// Predict() for several tables (borrowed for the call), equal to it table by table; for l <= 4
+  /// without stop probabilities the exact costs come from one shared recursion
+  /// (ExactCostsByRecursion), e.g. every rule and alpha of an experiment's partition at once.
+  Result<std::vector<TrainingCost>> PredictMany(const std::vector<const HaltingTable*>& tables) const;
+  /// The data prior (l <= 4); nullptr for l > 4.
+  const Prior* data_prior() const { return has_prior_ ? &prior_ : nullptr; }
+
+ private:
+  int32_t num_classes_ = 2;
+  int32_t num_trees_ = 1;
+  TrainingCostOptions options_;
+  bool has_prior_ = false;
+  Prior prior_;                  // l <= 4
+  std::vector<int32_t> tallies_;  // l > 4
+};
+
+/// TrainingCostPredictor::FromForest(forest, table.num_trees(), options).Predict(table).
+Result<TrainingCost> PredictCostFromTraining(const Forest& forest, const HaltingTable& table,
+                                             const TrainingCostOptions& options = {});
 
 }  // namespace urnforest

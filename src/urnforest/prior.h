@@ -72,6 +72,15 @@ class Prior {
   std::vector<double> histogram_;
 };
 
+/// How the hyper (histogram) prior is estimated from out-of-bag tallies.
+enum class HistogramEstimator : int32_t {
+  /// The thesis's: OOB tallies rescaled to T, histogrammed, box-smoothed (HistogramPriorFromOob).
+  kSmoothed = 0,
+  /// Each row's OOB tally read as Multinomial(n_oob, p); the law of p estimated by NPMLE on a grid
+  /// of the simplex, then mapped to Multinomial(T, p) final tallies (DeconvolvedPriorFromOob).
+  kDeconvolved = 1,
+};
+
 /// Options of the estimators from out-of-bag votes (defaults documented at the top of this file).
 struct PriorFitOptions {
   double fraction_pseudocount = 0.5;  ///< Added to every OOB count before forming fractions.
@@ -81,6 +90,11 @@ struct PriorFitOptions {
   int32_t min_class_rows = 5;         ///< ndir: fewer usable rows => pooled fit for that component.
   int32_t smoothing_window = 5;       ///< hyper: odd box width (1 = no smoothing).
   double uniform_mix = 1e-3;          ///< hyper: weight of the uniform prior mixed in, in [0, 1].
+  /// hyper / optimal tables (PriorForRule): which histogram estimator.
+  HistogramEstimator hyper_estimator = HistogramEstimator::kSmoothed;
+  /// Deconvolution grid: points k / G of the simplex; 0 = 200 (l = 2), 50 (l = 3), 20 (l = 4).
+  int32_t deconvolution_resolution = 0;
+  int32_t deconvolution_iterations = 500;  ///< EM iterations of the deconvolution (fixed count).
 };
 
 /// Maximum-likelihood Dirichlet (Minka's fixed point) fitted to OOB vote fractions.
@@ -100,6 +114,25 @@ Result<Prior> FitDirichletMixturePrior(const std::vector<uint32_t>& oob_votes,
 /// Smoothed histogram of OOB tallies rescaled to `num_trees` (hyper). l <= 4 (kLimitExceeded).
 Result<Prior> HistogramPriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
                                     int32_t num_trees, const PriorFitOptions& options = {});
+
+/// Deconvolved histogram prior (l <= 4). Each row with n >= 1 OOB votes is modelled as
+/// Multinomial(n, p) with p drawn from an unknown law G; G is estimated by the non-parametric MLE
+/// restricted to the grid {k / resolution} of the simplex (DeconvolvedGridWeights), and the prior
+/// mass of a final tally t of `num_trees` votes is sum_k G_k Multinomial(t | num_trees, p_k), mixed
+/// with uniform_mix of the uniform prior like HistogramPriorFromOob. Unlike rescaling each OOB tally
+/// to T, this does not add the binomial spread of ~0.37 T OOB votes to the T-vote tallies.
+/// Fails with kLimitExceeded (l > 4), kShapeMismatch, kInvalidArgument (no usable row, bad options).
+Result<Prior> DeconvolvedPriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
+                                      int32_t num_trees, const PriorFitOptions& options = {});
+
+/// The NPMLE mixing weights behind DeconvolvedPriorFromOob: `iterations` EM steps from the uniform
+/// distribution over the C(resolution + l - 1, l - 1) grid points, indexed by the rank of k (grid
+/// point p = k / resolution; rank as for Prior::Histogram). Weights sum to 1. Rows with no OOB vote
+/// are skipped. Fails as DeconvolvedPriorFromOob, or kInvalidArgument for resolution outside
+/// [1, 1000] or iterations < 1.
+Result<std::vector<double>> DeconvolvedGridWeights(const std::vector<uint32_t>& oob_votes,
+                                                   int32_t num_classes, int32_t resolution,
+                                                   int32_t iterations);
 
 /// The out-of-bag tally of every training row with at least one OOB vote, rescaled to `num_trees`
 /// votes by largest-remainder rounding (as the hyper histogram does), row after row:

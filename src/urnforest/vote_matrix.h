@@ -40,6 +40,11 @@ struct VoteMatrix {
 /// more classes than the forest.
 Result<VoteMatrix> ComputeVoteMatrix(const Forest& forest, const Dataset& data);
 
+/// The same votes row-major, without labels: votes[r * T + t] is tree t's class index for row r
+/// of `data` (the layout of sequential voting, e.g. PredictSequentialFromMatrix). Fails with
+/// kColumnMismatch / kInvalidArgument as ModelRows.
+Result<std::vector<int32_t>> ComputeRowVotes(const Forest& forest, const Dataset& data);
+
 /// A vote matrix from raw tree-major votes (T x N, see VoteMatrix::votes) and N labels, e.g. for
 /// tests or votes computed elsewhere. `tree_weights` is empty or has T finite entries >= 0.
 /// Fails with kShapeMismatch (sizes) or kInvalidArgument (a vote or label outside [0, l), l < 2,
