@@ -220,3 +220,6 @@ export function bootstrapCounts(n, rand) {
   for (let i = 0; i < n; i++) counts[Math.floor(rand() * n)]++;
   return counts;
 }
+
+/** Vote-boosting's grid of emphasis values a = b (seed 004, §4: chosen by 10-fold CV over these). */
+export const EMPHASIS_GRID = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2.5, 5, 10, 20, 40];
