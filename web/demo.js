@@ -29,6 +29,7 @@ export const app = {
   is2d: false,
   forest: null, // main-thread copy of the model, carrying the halting tables the compute worker built
   ensemble: 'rf', // how the current model was trained ('' for a model loaded from a file)
+  orderForced: false, // the rule bar's order was switched to random for a boosted model (restored after)
   version: 0, // bumped on every new model: results of jobs asked for an older one are dropped
   all: null, // Dataset of every row (main-thread copy)
   testDs: null,
@@ -93,11 +94,6 @@ export const app = {
     const l = this.forest.classNames.length;
     const msg = await this.work({ op: 'halts', opts: { rule: opts.rule, alpha: opts.alpha }, tallies, l }, lane, [tallies.buffer]);
     return msg?.halts ?? null;
-  },
-  /** forest.prior(rule) (PriorInfo), fitted in the worker; null when the model changed. */
-  async prior(rule) {
-    const msg = await this.ask(`prior:${rule}`, { op: 'prior', rule });
-    return msg?.value ?? null;
   },
   clearCache() {
     this.cache.clear();
@@ -192,6 +188,8 @@ async function loadChoice(value) {
     return;
   }
   $('data-summary').textContent = `Loading ${value}…`;
+  $('train').disabled = true; // until the new data set is read (describeData enables it)
+  app.setStatus('loading');
   const response = await fetch(`datasets/${value}.csv`);
   if (!response.ok) throw new Error(`datasets/${value}.csv: HTTP ${response.status}`);
   useText(await response.text(), `${value}.csv`);
@@ -379,7 +377,8 @@ function replaceModel(forest, ensemble) {
   // AdaBoost and vote-boosted trees are generated sequentially, each depending on the earlier ones: asking
   // them in training order is biased, so halting asks them in a random order per row (docs/voteboost.md).
   const forced = needsRandomOrder(ensemble);
-  if (forced) $('order').value = 'random';
+  if (forced && $('order').value !== 'random') { $('order').value = 'random'; app.orderForced = true; }
+  if (!forced && app.orderForced) { $('order').value = 'generation'; app.orderForced = false; }
   $('order').querySelector('option[value="generation"]').disabled = forced;
   $('order-note').hidden = !forced;
   showRuleHelp();

@@ -156,6 +156,20 @@ export function prepareTallies(mass, l, T) {
   return { n, l, T, tallies, logMass };
 }
 
+/** Final tallies beyond which the posterior is not listed (it is recomputed after every draw). */
+export const MAX_POSTERIOR_TALLIES = 400_000;
+
+/**
+ * The distribution of a statistic of the final tally under a prior: out[v] = Σ mass[tally] over the
+ * tallies with stat(tally) = v, v = 0..T. Two classes: the votes of class 0; more: the winner's votes.
+ */
+export function priorMarginal(mass, T, l) {
+  const stat = l === 2 ? (t) => t[0] : (t) => Math.max(...t);
+  const out = new Float64Array(T + 1);
+  forEachTally(l, T, (tally) => { out[stat(tally)] += mass[tallyRank(tally)]; });
+  return out;
+}
+
 /**
  * Posterior over final tallies given the partial tally t (the urn model of seed 000):
  * P(T | t) ∝ P(T) · prod_i C(T_i, t_i). Returns {l2: Float64Array over T_1 (l = 2 only) | null,

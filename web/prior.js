@@ -1,8 +1,7 @@
 // View 4, the prior: the out-of-bag votes of the training rows rescaled to T (raw histogram, computed here),
 // the smoothed histogram of 'hyper' and the fitted Dirichlet priors ('1dir', 'ndir') from forest.prior(rule),
 // and how each prior moves the halting staircase (forest.haltingTable).
-import { classColor, fmt, frame, h, linePath, s, slowGate, errText } from './charts.js';
-import { forEachTally, numTallies, tallyRank } from './math.js';
+import { classColor, errText, fmt, frame, h, linePath, pending, s, slowGate } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
 const RULES = [
@@ -47,18 +46,11 @@ export function createPriorView(app) {
     return { hist, rows };
   }
 
-  /** The same statistic's distribution under a prior's finalTallyMass. */
-  function priorMarginal(mass, T, l, stat) {
-    const out = new Float64Array(T + 1);
-    forEachTally(l, T, (tally) => { out[stat(tally)] += mass[tallyRank(tally)]; });
-    return out;
-  }
-
   async function renderHistogram() {
     const version = app.version;
     const priors = new Map();
     for (const [rule] of RULES) {
-      try { priors.set(rule, await app.prior(rule)); } catch (e) { priors.set(rule, e); }
+      try { priors.set(rule, await app.ask(`prior:${rule}`, { op: 'prior', rule })); } catch (e) { priors.set(rule, e); }
     }
     if (version !== app.version) return;
     const names = app.forest.classNames;
@@ -68,19 +60,18 @@ export function createPriorView(app) {
     const { hist, rows } = rawHistogram(T, l, stat);
     const curves = [];
     const params = [];
-    if (numTallies(l, T) <= 400_000) {
-      for (const [rule, label, cls] of RULES) {
-        try {
-          const prior = priors.get(rule);
-          if (prior === null) return; // the model changed meanwhile
-          if (prior instanceof Error) throw prior;
-          if (prior.finalTallyMass) curves.push({ label, cls, values: priorMarginal(prior.finalTallyMass, T, l, stat) });
-          if (prior.components?.length && rule !== 'siba') {
-            params.push(`${rule}: ` + prior.components.map((c) =>
-              `${prior.components.length > 1 ? `w=${fmt(c.weight, 2)} ` : ''}β=(${Array.from(c.beta).map((b) => fmt(b, 2)).join(', ')})`).join('; '));
-          }
-        } catch (e) { params.push(`${rule}: ${e.message}`); }
-      }
+    for (const [rule, label, cls] of RULES) {
+      try {
+        const msg = priors.get(rule);
+        if (msg === null) return; // the model changed meanwhile
+        if (msg instanceof Error) throw msg;
+        const prior = msg.value;
+        if (msg.marginal) curves.push({ label, cls, values: msg.marginal });
+        if (prior.components?.length && rule !== 'siba') {
+          params.push(`${rule}: ` + prior.components.map((c) =>
+            `${prior.components.length > 1 ? `w=${fmt(c.weight, 2)} ` : ''}β=(${Array.from(c.beta).map((b) => fmt(b, 2)).join(', ')})`).join('; '));
+        }
+      } catch (e) { params.push(`${rule}: ${e.message}`); }
     }
     const yMax = Math.max(...hist, ...curves.flatMap((c) => Array.from(c.values))) * 1.08 || 1;
     const xLabel = l === 2 ? `OOB votes for ${names[0]}, rescaled to T = ${T}` : `votes for the OOB winner, rescaled to T = ${T}`;
@@ -177,6 +168,9 @@ export function createPriorView(app) {
     renderStairs().catch((e) => note(`${errText(e)}`));
   }
 
-  app.onModel(render);
+  app.onModel(() => {
+    if (app.forest && app.testDs) pending($('prior-hist'), $('prior-stairs'));
+    render();
+  });
   app.onRule(() => { if (app.forest && app.hasHalting && app.testDs) renderStairs().catch(() => { /* shown on model change */ }); });
 }

@@ -2,7 +2,7 @@
 // reordered by a heuristic (forest.order on the training rows) and the error of the first u trees, u = 1..T
 // (forest.errorCurve), on the training and the held-out rows, against the same curves in training order.
 // The pruning point keep = round(0.2 T) is marked. Both run in the compute worker.
-import { errText, fmt, frame, h, linePath, pct, s } from './charts.js';
+import { errText, fmt, frame, h, linePath, pct, pending, s } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -71,5 +71,9 @@ export function createPruningView(app) {
   }
 
   $('prune-ordering').addEventListener('change', render);
-  app.onModel(render);
+  app.onModel(() => {
+    if (app.forest && app.testDs) pending(box);
+    $('prune-readout').textContent = '';
+    render();
+  });
 }

@@ -1,6 +1,6 @@
 // View 3, the whole test set: trees used per row, speed-up, disagreement, error versus alpha, the expected
 // cost predicted from training data, and for 2-D data a heat map of trees needed over the plane (seed 002 Fig. 4).
-import { fmt, frame, h, linePath, pct, s, slowGate, viridis, errText } from './charts.js';
+import { errText, fmt, frame, h, linePath, pct, pending, s, slowGate, viridis } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
 const ALPHAS = [0.6, 0.8, 0.9, 0.95, 0.99, 0.995, 0.999, 1];
@@ -200,6 +200,11 @@ export function createTestView(app) {
     $('test-view').dataset.ready = String(my);
   }
 
-  app.onModel(() => render());
+  app.onModel(() => {
+    $('test-metrics').replaceChildren();
+    pending($('test-hist'), $('test-alpha'));
+    $('heat-fig').hidden = true;
+    render();
+  });
   app.onRule(() => render());
 }

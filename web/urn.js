@@ -2,11 +2,10 @@
 // says stop. Everything shown comes from the library (forest.trace for the draw order and P*, forest.predict
 // for treesUsed, forest.haltingTable for the staircase, forest.prior for the posterior bars) except the
 // posterior over final tallies, computed here from the prior's finalTallyMass as in seed 000.
-import { classColor, fmt, frame, h, linePath, paintSwatches, s, svgRoot, errText } from './charts.js';
-import { finalTallyPosterior, numTallies, prepareTallies, rng } from './math.js';
+import { classColor, errText, fmt, frame, h, linePath, paintSwatches, pending, s, svgRoot } from './charts.js';
+import { MAX_POSTERIOR_TALLIES, numTallies, rng } from './math.js';
 
 const $ = (id) => document.getElementById(id);
-const MAX_POSTERIOR_TALLIES = 400_000;
 
 export function createUrnView(app) {
   const root = $('urn');
@@ -16,8 +15,6 @@ export function createUrnView(app) {
     treesUsed: 0, // from forest.predict(testDs, opts): what the library uses for this row
     drawn: 0,
     timer: null,
-    prep: null, // prepared posterior computation (prior tallies)
-    prepKey: '',
     marbles: [],
     error: null,
     loadedKey: '', // model version, row and options of the trace shown
@@ -51,10 +48,10 @@ export function createUrnView(app) {
   let loadGeneration = 0;
 
   /** Loads the current row's trace and the rule's prediction from the worker (which builds the table). */
-  async function load() {
-    // A change event for the row already shown (e.g. the row box losing focus) keeps the draw as it is.
+  async function load({ keep = false } = {}) {
+    // keep: a change event for the row already shown (e.g. the row box losing focus) keeps the draw as it is.
     const wanted = `${app.version}|${(Number($('urn-row').value) || 1) - 1}|${JSON.stringify(app.haltingOptions())}`;
-    if (view.trace && wanted === view.loadedKey) return;
+    if (keep && view.trace && wanted === view.loadedKey) return;
     view.loadedKey = '';
     const my = ++loadGeneration;
     stop();
@@ -78,6 +75,12 @@ export function createUrnView(app) {
     const opts = app.haltingOptions();
     enable(false);
     setState('building');
+    if (view.shownVersion !== app.version || view.shownRule !== opts.rule) {
+      // The pictures of another model or rule must not stay up while this one is computed.
+      pending($('urn-posterior'), $('urn-lattice'));
+    }
+    view.shownVersion = app.version;
+    view.shownRule = opts.rule;
     $('urn-caption').textContent = `Asking the worker for row ${view.row + 1} (it builds the ${opts.rule} table first if needed; the page stays usable).`;
     let trace;
     let pred;
@@ -85,8 +88,6 @@ export function createUrnView(app) {
       [trace, pred] = await Promise.all([app.trace(view.row, opts), app.predictHalting(opts)]);
       if (my !== loadGeneration) return;
       if (!trace || !pred) return; // superseded: a newer load follows
-      await preparePosterior(opts.rule);
-      if (my !== loadGeneration) return;
     } catch (e) {
       if (my !== loadGeneration) return;
       view.error = e;
@@ -114,21 +115,6 @@ export function createUrnView(app) {
     buildLattice(my).catch((e) => {
       $('urn-lattice').replaceChildren(h('p', { class: 'muted small', text: `No table: ${errText(e)}` }));
     });
-  }
-
-  async function preparePosterior(rule) {
-    const l = app.forest.classNames.length;
-    const T = app.forest.numTrees;
-    const key = `${rule}|${l}|${T}`;
-    if (view.prepKey === key) return;
-    view.prep = null;
-    if (numTallies(l, T) > MAX_POSTERIOR_TALLIES) { view.prepKey = key; return; }
-    try {
-      const prior = await app.prior(rule);
-      if (prior === null) return;
-      if (prior.finalTallyMass) view.prep = prepareTallies(prior.finalTallyMass, l, T);
-    } catch { view.prep = null; }
-    view.prepKey = key;
   }
 
   // ---- the urn picture --------------------------------------------------------------------------
@@ -269,18 +255,26 @@ export function createUrnView(app) {
     }
   }
 
-  function renderPosterior(t) {
+  /** Asks the worker for the posterior after the current draw (the latest request wins) and draws it. */
+  async function renderPosterior(t) {
     const el = $('urn-posterior');
+    const key = view.loadedKey;
+    const drawn = view.drawn;
+    const opts = app.haltingOptions();
+    let msg;
+    try { msg = await app.work({ op: 'posterior', rule: opts.rule, tally: Int32Array.from(t) }, 'posterior'); } catch { msg = { value: null }; }
+    if (!msg || key !== view.loadedKey || drawn !== view.drawn || !view.trace) return;
+    const post = msg.value;
     const names = app.forest.classNames;
     const l = names.length;
     const T = view.trace.votes.length;
-    if (!view.prep) {
-      el.replaceChildren(h('p', { class: 'muted small', text: l > 4
+    if (!post) {
+      el.replaceChildren(h('p', { class: 'muted small', text: numTallies(l, T) > MAX_POSTERIOR_TALLIES
         ? `With ${l} classes the ${numTallies(l, T).toExponential(1)} possible final tallies are too many to list; the rule's P* (right) still applies.`
         : 'No final-tally prior for this rule.' }));
+      el.dataset.drawn = String(drawn);
       return;
     }
-    const post = finalTallyPosterior(view.prep, t);
     const libConf = view.drawn > 0 ? view.trace.confidence[view.drawn - 1] : NaN;
     if (l === 2) {
       const yMax = Math.max(1e-9, ...post.l2);
@@ -308,6 +302,7 @@ export function createUrnView(app) {
     el.append(h('p', { class: 'small', text: view.drawn === 0 ? 'Before any draw this is the prior.'
       : `P* from these bars: ${fmt(post.agree, 4)}; the library's P*: ${fmt(libConf, 4)}` +
         (['infinite', 'alpha1', 'optimal'].includes(app.haltingOptions().rule) ? ' (this rule defines its own confidence).' : '.') }));
+    el.dataset.drawn = String(drawn);
   }
 
   function renderPStar() {
@@ -477,7 +472,7 @@ export function createUrnView(app) {
   $('urn-step').addEventListener('click', () => { stop(); if (root.dataset.state === 'playing') setState('paused'); stepOnce(); });
   $('urn-reset').addEventListener('click', reset);
   $('urn-finish').addEventListener('click', finish);
-  $('urn-row').addEventListener('change', load);
+  $('urn-row').addEventListener('change', () => load({ keep: true }));
   $('urn-peek').addEventListener('change', () => view.trace && paintMarbles());
   $('urn-speed').addEventListener('input', (e) => {
     e.target.setAttribute('aria-valuetext', `${e.target.value} marbles per second`);
@@ -500,7 +495,7 @@ export function createUrnView(app) {
     } catch { load(); /* shows the rule's error */ }
   });
 
-  app.onModel(() => { $('urn-row').value = '1'; view.prepKey = ''; load(); });
+  app.onModel(() => { $('urn-row').value = '1'; load(); });
   app.onRule(() => { load(); });
   return view;
 }

@@ -12,7 +12,9 @@
 //   in:  {id, op: 'halting', opts}                   out: {id, type: 'done', value: HaltedPrediction of the test rows}
 //   in:  {id, op: 'trace', row, opts}                out: {id, type: 'done', value: VoteTrace of test row `row`}
 //   in:  {id, op: 'halts', opts, tallies, l}         out: {id, type: 'done', halts: Uint8Array} (tallies: n × l, row-major)
-//   in:  {id, op: 'prior', rule}                     out: {id, type: 'done', value: PriorInfo}
+//   in:  {id, op: 'prior', rule}                     out: {id, type: 'done', value: PriorInfo without finalTallyMass,
+//        marginal: its mass by class 0's votes (2 classes) or the winner's votes, 0..T (null if too many tallies)}
+//   in:  {id, op: 'posterior', rule, tally}          out: {id, type: 'done', value: finalTallyPosterior(…) | null}
 //   in:  {id, op: 'classify', csv, opts | null}      out: {id, type: 'done', full: Prediction, halting: HaltedPrediction | null,
 //        numRows} of the rows of `csv` read against the model's columns (csv null: the test rows)
 //   in:  {id, op: 'cost', rule, alpha}               out: {id, type: 'done', value: CostEstimate}
@@ -21,15 +23,17 @@
 //   in:  {id, op: 'pruning', ordering}               out: {id, type: 'done', order, train, test, trainBase, testBase, ms}
 //   any failure:                                     {id, type: 'error', code, message, line, column}
 import { init } from '/dist/index.js';
+import { finalTallyPosterior, MAX_POSTERIOR_TALLIES, numTallies, prepareTallies, priorMarginal } from './math.js';
 
 const ready = init();
 
 /** The compute instance's current model and data (wasm handles, owned here). */
-const state = { forest: null, all: null, train: null, test: null, testLabels: null, tables: new Map() };
+const state = { forest: null, all: null, train: null, test: null, testLabels: null, tables: new Map(), posteriors: new Map() };
 
 function dropState() {
   for (const table of state.tables.values()) table.dispose();
   state.tables.clear();
+  state.posteriors.clear();
   state.forest?.dispose();
   if (state.train && state.train !== state.all) state.train.dispose();
   state.test?.dispose();
@@ -144,7 +148,28 @@ const jobs = {
   },
 
   prior(uf, { id, rule }, post) {
-    post({ id, type: 'done', value: needForest().prior(rule) });
+    const forest = needForest();
+    const value = forest.prior(rule);
+    const l = forest.numClasses;
+    const marginal = value.finalTallyMass && numTallies(l, forest.numTrees) <= MAX_POSTERIOR_TALLIES
+      ? priorMarginal(value.finalTallyMass, forest.numTrees, l) : null;
+    post({ id, type: 'done', value: { ...value, finalTallyMass: null }, marginal });
+  },
+
+  posterior(uf, { id, rule, tally }, post) {
+    const forest = needForest();
+    const l = forest.numClasses;
+    const T = forest.numTrees;
+    if (!state.posteriors.has(rule)) {
+      let prep = null;
+      if (numTallies(l, T) <= MAX_POSTERIOR_TALLIES) {
+        const mass = forest.prior(rule).finalTallyMass;
+        if (mass) prep = prepareTallies(mass, l, T);
+      }
+      state.posteriors.set(rule, prep);
+    }
+    const prep = state.posteriors.get(rule);
+    post({ id, type: 'done', value: prep ? finalTallyPosterior(prep, tally) : null });
   },
 
   classify(uf, { id, csv, opts }, post) {

@@ -309,6 +309,7 @@ test('a 4-class table builds in the worker: frames keep coming and clicks are an
     const tick = (now) => { beat.gaps.push(now - beat.last); beat.last = now; if (beat.on) requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
   });
+  const buildStart = Date.now();
   await page.selectOption('#rule', 'hyper');
   await page.waitForFunction(() => document.querySelector('#urn').dataset.state === 'building');
   const samples = async () => (await page.textContent('#bs-readout')).match(/last (\d+) sample/)[1];
@@ -319,13 +320,15 @@ test('a 4-class table builds in the worker: frames keep coming and clicks are an
   const clickMs = Date.now() - clickStart;
   const stillBuilding = await page.evaluate(() => document.querySelector('#urn').dataset.state === 'building');
   await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('#urn').dataset.state), null, { timeout: 60_000 });
+  const buildMs = Date.now() - buildStart;
   const beat = await page.evaluate(() => { window.__beat.on = false; return window.__beat.gaps.slice(1); });
   const maxGap = Math.max(...beat);
-  console.log(`# vehicle hyper table: ${beat.length} frames during the build, longest gap ${maxGap.toFixed(0)} ms; click answered in ${clickMs} ms`);
+  console.log(`# vehicle hyper table: ${buildMs} ms to the urn, ${beat.length} frames meanwhile, longest gap ${maxGap.toFixed(0)} ms; click answered in ${clickMs} ms`);
   assert.ok(stillBuilding, 'the click was answered while the table was still building');
   assert.equal((await urnState()).rule, 'hyper');
   assert.ok(beat.length >= 10, `only ${beat.length} frames`);
-  assert.ok(maxGap < 250, `the page froze for ${maxGap.toFixed(0)} ms`);
+  // Built on the page's thread, the table would stop the frames for the whole build.
+  assert.ok(maxGap < 500 && maxGap < buildMs / 2, `the page froze for ${maxGap.toFixed(0)} ms of a ${buildMs} ms build`);
   await page.locator('#urn-view').screenshot({ path: join(ARTIFACTS, '2-urn-vehicle-hyper.png') });
 });
 
