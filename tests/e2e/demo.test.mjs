@@ -332,6 +332,37 @@ test('a 4-class table builds in the worker: frames keep coming and clicks are an
   await page.locator('#urn-view').screenshot({ path: join(ARTIFACTS, '2-urn-vehicle-hyper.png') });
 });
 
+test('accessible: every control has a label, nothing shifts while a model trains, the new views work from the keyboard', async () => {
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
+    .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent.trim())))
+    .map((el) => el.id || el.outerHTML.slice(0, 60)));
+  assert.deepEqual(unlabelled, []);
+
+  await page.evaluate(() => {
+    document.querySelector('#urn-view').scrollIntoView();
+    window.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+    }).observe({ type: 'layout-shift' });
+  });
+  await train('wdbc', { trees: 51, seed: 5 });
+  await page.waitForSelector('#pruning[data-state="ready"]');
+  await page.waitForFunction(() => document.querySelector('#urn').dataset.state === 'ready');
+  const shift = await page.evaluate(() => window.__shift);
+  console.log(`# cumulative layout shift while training and redrawing every view: ${shift.toFixed(4)}`);
+  assert.ok(shift < 0.1, `layout shift ${shift}`);
+
+  await slide('#em-a', 6);
+  await page.focus('#em-a');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('#emphasis', 'data-a'), '5', 'one step right on the grid from 2.5');
+  await page.selectOption('#prune-ordering', 'boosting');
+  await page.waitForSelector('#pruning[data-state="ready"][data-ordering="boosting"]');
+  await page.focus('#prune-ordering');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForSelector('#pruning[data-state="ready"][data-ordering="reduce-error"]');
+});
+
 test('no request left the local server and the console stayed clean', () => {
   const origin = `${server.origin}/`;
   const foreign = requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'));
