@@ -343,7 +343,9 @@ function useModel(forest, { trainMs, roundTrip, bytes, ensemble }) {
   for (let i = 0; i < app.testLabels.length; i++) if (app.fullTest.classIndex[i] === app.testLabels[i]) correct++;
   const accuracy = correct / app.testLabels.length;
   $('m-accuracy').textContent = `${pct(accuracy)} (${app.testLabels.length} rows)`;
-  $('m-oob').textContent = pct(forest.oobError);
+  // Boosted trees are drawn with weights set by the earlier trees' votes on every row, out-of-bag rows
+  // included, so their OOB votes are not an unbiased error estimate (docs/voteboost.md).
+  $('m-oob').textContent = pct(forest.oobError) + (needsRandomOrder(ensemble) ? ' (not unbiased for boosting)' : '');
   $('m-time').textContent = `${trainMs.toFixed(0)} ms`;
   $('m-time').title = `train ${trainMs.toFixed(1)} ms; with parsing and messaging ${roundTrip.toFixed(1)} ms`;
   $('m-time').dataset.ms = trainMs.toFixed(1);
