@@ -57,7 +57,8 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
       return;
     }
     if (!msg || my !== generation) return;
-    const { full, halting, numRows } = msg;
+    const { full, halting, haltingError, numRows } = msg;
+    if (haltingError) showError($('classify-error'), haltingError, 'Halting rule: ');
     const header = ['row', 'predicted'];
     if (halting) header.push('trees_used', 'confidence', 'full_vote', 'agrees');
     else header.push(...full.classNames.map((c) => `votes_${c}`));

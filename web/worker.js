@@ -16,7 +16,7 @@
 //        marginal: its mass by class 0's votes (2 classes) or the winner's votes, 0..T (null if too many tallies)}
 //   in:  {id, op: 'posterior', rule, tally}          out: {id, type: 'done', value: finalTallyPosterior(…) | null}
 //   in:  {id, op: 'classify', csv, opts | null}      out: {id, type: 'done', full: Prediction, halting: HaltedPrediction | null,
-//        numRows} of the rows of `csv` read against the model's columns (csv null: the test rows)
+//        haltingError: {code, message} | null, numRows} of the rows of `csv` read against the model's columns (csv null: the test rows)
 //   in:  {id, op: 'cost', rule, alpha}               out: {id, type: 'done', value: CostEstimate}
 //   in:  {id, op: 'sweep', opts, alphas}             out: {id, type: 'done', rows: [{alpha, error, disagreement, meanTrees}]}
 //   in:  {id, op: 'grid', x, cols, opts}             out: {id, type: 'done', treesUsed, fullClassIndex}
@@ -178,11 +178,16 @@ const jobs = {
     try {
       const rows = ds ?? needTest();
       let halting = null;
+      let haltingError = null; // e.g. a rule beyond its class limit: the full vote is still given
       if (opts) {
-        ensureStored(forest, opts);
-        halting = forest.predict(rows, opts);
+        try {
+          ensureStored(forest, opts);
+          halting = forest.predict(rows, opts);
+        } catch (e) {
+          haltingError = { code: e.code ?? e.name, message: e.message };
+        }
       }
-      post({ id, type: 'done', full: forest.predict(rows), halting, numRows: rows.numRows });
+      post({ id, type: 'done', full: forest.predict(rows), halting, haltingError, numRows: rows.numRows });
     } finally {
       ds?.dispose();
     }
