@@ -247,6 +247,25 @@ function trainOptions({ trees, seed, mtry }) {
 /** The emphasis a = b of the slider, a point of the paper's grid. */
 function emphasisValue() { return EMPHASIS_GRID[Number($('vb-a').value)] ?? 1; }
 
+/**
+ * Offers vote-boosting only when the loaded library trains it (a one-tree model of four rows; the option is
+ * disabled, with the reason, otherwise).
+ */
+function detectVoteBoosting() {
+  const option = $('ensemble').querySelector('option[value="voteboost"]');
+  let ds = null;
+  try {
+    ds = app.uf.Dataset.fromArrays(Float32Array.from([0, 1, 2, 3]), { rows: 4, cols: 1, labels: ['a', 'a', 'b', 'b'] });
+    app.uf.trainForest(ds, { ensemble: 'voteboost', trees: 1, voteboost: { a: 1 } }).dispose();
+  } catch (e) {
+    option.disabled = true;
+    option.textContent += ' (not in this build of the library)';
+    option.title = e.message;
+  } finally {
+    ds?.dispose();
+  }
+}
+
 function ensembleChanged() {
   const ensemble = $('ensemble').value;
   $('vb-options').hidden = ensemble !== 'voteboost';
@@ -465,6 +484,7 @@ async function main() {
 
   try {
     app.uf = await init();
+    detectVoteBoosting();
     await loadChoice($('dataset').value);
   } catch (e) {
     app.setStatus(`error ${e.code ?? e.name} ${e.message}`);
