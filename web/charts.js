@@ -139,6 +139,11 @@ export function slowGate(container, text, label, run) {
   container.replaceChildren(h('div', { class: 'gate' }, h('p', { class: 'small muted', text }), button));
 }
 
+/** Replaces each container's picture with a placeholder while the worker computes the new one. */
+export function pending(...containers) {
+  for (const el of containers) el.replaceChildren(h('p', { class: 'muted small pending', text: 'Computing in the background…' }));
+}
+
 /** "Code: message" for an error, without repeating the code when the message already starts with it. */
 export function errText(e) {
   const code = e?.code ?? e?.name ?? 'Error';

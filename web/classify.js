@@ -30,22 +30,41 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
     if (has) summary(`Model ready: ${app.forest.numTrees} trees, classes ${app.forest.classNames.join(', ')}. Open a CSV with the same feature columns.`);
   }
 
-  /** Predicts `ds` with the model; halting columns when the API has them. */
-  function classify(ds, name) {
-    const forest = app.forest;
-    const full = forest.predict(ds);
-    let halting = null;
-    let opts = null;
-    if (app.hasHalting) {
-      opts = app.haltingOptions();
-      try { halting = forest.predict(ds, opts); } catch (e) { showError($('classify-error'), e, 'Halting rule: '); }
+  let generation = 0;
+
+  /**
+   * Classifies the rows of `csv` (null: the test rows) in the compute worker, which reads them against the
+   * model's columns: the full vote, and the halting rule of the rule bar when the library has it.
+   */
+  async function classify(csv, name) {
+    const my = ++generation;
+    clearError($('classify-error'));
+    if (!app.forest) { summary('Train or load a model first.'); return; }
+    const opts = app.hasHalting ? app.haltingOptions() : null;
+    const numTrees = app.forest.numTrees;
+    summary(`Classifying ${name} in the background…`);
+    let msg;
+    try {
+      msg = await app.work({ op: 'classify', csv, opts }, 'classify');
+    } catch (e) {
+      if (my !== generation) return;
+      result = null;
+      $('download-preds').disabled = true;
+      $('classify-table').replaceChildren();
+      delete $('classify-table').dataset.rows;
+      summary(`${name} could not be classified.`);
+      showError($('classify-error'), e, `${name}: `);
+      return;
     }
+    if (!msg || my !== generation) return;
+    const { full, halting, haltingError, numRows } = msg;
+    if (haltingError) showError($('classify-error'), haltingError, 'Halting rule: ');
     const header = ['row', 'predicted'];
     if (halting) header.push('trees_used', 'confidence', 'full_vote', 'agrees');
     else header.push(...full.classNames.map((c) => `votes_${c}`));
     const l = full.classNames.length;
     const rows = [];
-    for (let i = 0; i < ds.numRows; i++) {
+    for (let i = 0; i < numRows; i++) {
       if (halting) {
         rows.push([String(i + 1), halting.labels[i], String(halting.treesUsed[i]), fmt(halting.confidence[i], 4),
           full.labels[i], halting.classIndex[i] === full.classIndex[i] ? 'yes' : 'no']);
@@ -65,42 +84,19 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
     $('classify-table').replaceChildren(table);
     $('classify-table').dataset.rows = String(rows.length);
     $('download-preds').disabled = false;
-    summary(`${rows.length} rows of ${name} classified${halting ? ` with ${opts.rule} at α = ${opts.alpha}: ${fmt(halting.meanTrees, 1)} trees per row on average instead of ${forest.numTrees}` : ' by the full vote'}.` +
+    summary(`${rows.length} rows of ${name} classified${halting ? ` with ${opts.rule} at α = ${opts.alpha}: ${fmt(halting.meanTrees, 1)} trees per row on average instead of ${numTrees}` : ' by the full vote'}.` +
       (rows.length > 25 ? ' The table shows the first 25; the download has all.' : ''));
-  }
-
-  function classifyText(text, name) {
-    clearError($('classify-error'));
-    if (!app.forest) { summary('Train or load a model first.'); return; }
-    let ds = null;
-    try {
-      try {
-        ds = app.uf.Dataset.fromCSV(text, { schemaOf: app.forest });
-      } catch (e) {
-        // The file may have no class column: read it as features only.
-        if (e.code !== 'TargetNotFound') throw e;
-        ds = app.uf.Dataset.fromCSV(text, { schemaOf: app.forest, target: null });
-      }
-      classify(ds, name);
-    } catch (e) {
-      result = null;
-      $('download-preds').disabled = true;
-      $('classify-table').replaceChildren();
-      summary(`${name} could not be classified.`);
-      showError($('classify-error'), e, `${name}: `);
-    } finally { ds?.dispose(); }
   }
 
   $('classify-file').addEventListener('change', (e) => {
     const file = e.target.files[0];
     if (!file) return;
     const reader = new FileReader();
-    reader.onload = () => classifyText(String(reader.result), file.name);
+    reader.onload = () => classify(String(reader.result), file.name);
     reader.readAsText(file);
   });
   $('classify-test').addEventListener('click', () => {
-    clearError($('classify-error'));
-    if (app.forest && app.testDs) classify(app.testDs, 'test-rows');
+    if (app.forest && app.testDs) classify(null, 'test-rows');
   });
   $('model-file').addEventListener('change', (e) => {
     const file = e.target.files[0];

@@ -156,6 +156,20 @@ export function prepareTallies(mass, l, T) {
   return { n, l, T, tallies, logMass };
 }
 
+/** Final tallies beyond which the posterior is not listed (it is recomputed after every draw). */
+export const MAX_POSTERIOR_TALLIES = 400_000;
+
+/**
+ * The distribution of a statistic of the final tally under a prior: out[v] = Σ mass[tally] over the
+ * tallies with stat(tally) = v, v = 0..T. Two classes: the votes of class 0; more: the winner's votes.
+ */
+export function priorMarginal(mass, T, l) {
+  const stat = l === 2 ? (t) => t[0] : (t) => Math.max(...t);
+  const out = new Float64Array(T + 1);
+  forEachTally(l, T, (tally) => { out[stat(tally)] += mass[tallyRank(tally)]; });
+  return out;
+}
+
 /**
  * Posterior over final tallies given the partial tally t (the urn model of seed 000):
  * P(T | t) ∝ P(T) · prod_i C(T_i, t_i). Returns {l2: Float64Array over T_1 (l = 2 only) | null,
@@ -220,3 +234,6 @@ export function bootstrapCounts(n, rand) {
   for (let i = 0; i < n; i++) counts[Math.floor(rand() * n)]++;
   return counts;
 }
+
+/** Vote-boosting's grid of emphasis values a = b (seed 004, §4: chosen by 10-fold CV over these). */
+export const EMPHASIS_GRID = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2.5, 5, 10, 20, 40];

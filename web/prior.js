@@ -1,8 +1,7 @@
 // View 4, the prior: the out-of-bag votes of the training rows rescaled to T (raw histogram, computed here),
 // the smoothed histogram of 'hyper' and the fitted Dirichlet priors ('1dir', 'ndir') from forest.prior(rule),
 // and how each prior moves the halting staircase (forest.haltingTable).
-import { classColor, fmt, frame, h, linePath, s, slowGate, errText } from './charts.js';
-import { forEachTally, numTallies, tallyRank } from './math.js';
+import { classColor, errText, fmt, frame, h, linePath, pending, s, slowGate } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
 const RULES = [
@@ -47,14 +46,13 @@ export function createPriorView(app) {
     return { hist, rows };
   }
 
-  /** The same statistic's distribution under a prior's finalTallyMass. */
-  function priorMarginal(mass, T, l, stat) {
-    const out = new Float64Array(T + 1);
-    forEachTally(l, T, (tally) => { out[stat(tally)] += mass[tallyRank(tally)]; });
-    return out;
-  }
-
-  function renderHistogram() {
+  async function renderHistogram() {
+    const version = app.version;
+    const priors = new Map();
+    for (const [rule] of RULES) {
+      try { priors.set(rule, await app.ask(`prior:${rule}`, { op: 'prior', rule })); } catch (e) { priors.set(rule, e); }
+    }
+    if (version !== app.version) return;
     const names = app.forest.classNames;
     const l = names.length;
     const T = app.forest.numTrees;
@@ -62,17 +60,18 @@ export function createPriorView(app) {
     const { hist, rows } = rawHistogram(T, l, stat);
     const curves = [];
     const params = [];
-    if (numTallies(l, T) <= 400_000) {
-      for (const [rule, label, cls] of RULES) {
-        try {
-          const prior = app.prior(rule);
-          if (prior.finalTallyMass) curves.push({ label, cls, values: priorMarginal(prior.finalTallyMass, T, l, stat) });
-          if (prior.components?.length && rule !== 'siba') {
-            params.push(`${rule}: ` + prior.components.map((c) =>
-              `${prior.components.length > 1 ? `w=${fmt(c.weight, 2)} ` : ''}β=(${Array.from(c.beta).map((b) => fmt(b, 2)).join(', ')})`).join('; '));
-          }
-        } catch (e) { params.push(`${rule}: ${e.message}`); }
-      }
+    for (const [rule, label, cls] of RULES) {
+      try {
+        const msg = priors.get(rule);
+        if (msg === null) return; // the model changed meanwhile
+        if (msg instanceof Error) throw msg;
+        const prior = msg.value;
+        if (msg.marginal) curves.push({ label, cls, values: msg.marginal });
+        if (prior.components?.length && rule !== 'siba') {
+          params.push(`${rule}: ` + prior.components.map((c) =>
+            `${prior.components.length > 1 ? `w=${fmt(c.weight, 2)} ` : ''}β=(${Array.from(c.beta).map((b) => fmt(b, 2)).join(', ')})`).join('; '));
+        }
+      } catch (e) { params.push(`${rule}: ${e.message}`); }
     }
     const yMax = Math.max(...hist, ...curves.flatMap((c) => Array.from(c.values))) * 1.08 || 1;
     const xLabel = l === 2 ? `OOB votes for ${names[0]}, rescaled to T = ${T}` : `votes for the OOB winner, rescaled to T = ${T}`;
@@ -97,14 +96,17 @@ export function createPriorView(app) {
       : 'With more than two classes the picture shows the leading class\'s final count (raw bars, prior lines).';
   }
 
-  function renderStairs(force = false) {
+  let generation = 0;
+
+  async function renderStairs(force = false) {
+    const my = ++generation;
     const names = app.forest.classNames;
     const l = names.length;
     const T = app.forest.numTrees;
     const alpha = app.haltingOptions().alpha;
     if (l >= 4 && force !== true) {
-      slowGate($('prior-stairs'), `With ${l} classes each halting table takes seconds to build.`, 'Compare the staircases',
-        () => { try { renderStairs(true); } catch (e) { note(`${errText(e)}`); } });
+      slowGate($('prior-stairs'), `With ${l} classes each halting table takes seconds to build (in a worker: the page stays usable).`,
+        'Compare the staircases', () => renderStairs(true).catch((e) => note(`${errText(e)}`)));
       return;
     }
     // Class c leads, a rival r gets every other vote; for each rival count m, the fewest votes c needs to stop.
@@ -114,23 +116,32 @@ export function createPriorView(app) {
     const lines = [];
     // Exact tables for 4 classes take seconds each: compare only the cheap ones there.
     const rules = [...RULES, ['alpha1', 'alpha1 (answer cannot change)', 's4']].filter(([rule]) => l <= 3 || rule === 'siba' || rule === 'alpha1');
-    for (const [rule, label, cls] of rules) {
-      let table;
-      try { table = app.table({ rule, alpha }); } catch { continue; }
-      const pts = [];
-      const tally = new Int32Array(l);
-      for (let m = 0; m <= M; m++) {
-        let need = -1;
-        for (let k = m + 1; k + m <= T; k++) {
-          tally.fill(0); tally[c] = k; tally[r] = m;
-          let stops = false;
-          try { stops = table.halts(tally); } catch { stops = false; }
-          if (stops) { need = k; break; }
-        }
-        if (need >= 0) pts.push([m, need - m]);
+    // For each rival count m, the tallies (k, m) with k = m + 1 … T − m; the worker answers halts() for all.
+    const tallies = [];
+    for (let m = 0; m <= M; m++) for (let k = m + 1; k + m <= T; k++) tallies.push([k, m]);
+    $('prior-stairs').setAttribute('aria-busy', 'true');
+    const answers = [];
+    try {
+      for (const [rule] of rules) {
+        const flat = new Int32Array(tallies.length * l);
+        tallies.forEach(([k, m], i) => { flat[i * l + c] = k; flat[i * l + r] = m; });
+        let halts = null;
+        try { halts = await app.halts({ rule, alpha }, flat, null); } catch { halts = undefined; }
+        if (halts === null || my !== generation) return;
+        answers.push(halts);
       }
-      lines.push({ label, cls, pts });
+    } finally {
+      $('prior-stairs').removeAttribute('aria-busy');
     }
+    rules.forEach(([rule, label, cls], j) => {
+      const halts = answers[j];
+      if (!halts) return;
+      // The first k that halts for each m (tallies are in m-major, k-increasing order).
+      const need = new Map();
+      tallies.forEach(([k, m], i) => { if (halts[i] && !need.has(m)) need.set(m, k); });
+      const pts = [...need].sort((x, y) => x[0] - y[0]).map(([m, k]) => [m, k - m]);
+      lines.push({ label, cls, pts });
+    });
     const yMax = Math.min(T, Math.max(10, ...lines.filter((ln) => !ln.label.startsWith('alpha1')).flatMap((ln) => ln.pts.map((p) => p[1]))) + 4);
     const f = frame({ w: 460, h: 240, x: [0, M], y: [0, yMax], xLabel: `votes for ${names[r]} so far`,
       yLabel: `lead ${names[c]} needs to stop`, title: 'Halting thresholds under each prior' });
@@ -153,10 +164,13 @@ export function createPriorView(app) {
     if (!app.forest || !app.testDs) return;
     if (!app.hasHalting) { note('Needs forest.prior and forest.haltingTable from the halting API, which this build does not have yet.'); return; }
     note(null);
-    try { renderHistogram(); } catch (e) { note(`${errText(e)}`); }
-    try { renderStairs(); } catch (e) { note(`${errText(e)}`); }
+    renderHistogram().catch((e) => note(`${errText(e)}`));
+    renderStairs().catch((e) => note(`${errText(e)}`));
   }
 
-  app.onModel(render);
-  app.onRule(() => { if (app.forest && app.hasHalting) { try { renderStairs(); } catch { /* shown on model change */ } } });
+  app.onModel(() => {
+    if (app.forest && app.testDs) pending($('prior-hist'), $('prior-stairs'));
+    render();
+  });
+  app.onRule(() => { if (app.forest && app.hasHalting && app.testDs) renderStairs().catch(() => { /* shown on model change */ }); });
 }

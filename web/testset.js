@@ -1,6 +1,6 @@
 // View 3, the whole test set: trees used per row, speed-up, disagreement, error versus alpha, the expected
 // cost predicted from training data, and for 2-D data a heat map of trees needed over the plane (seed 002 Fig. 4).
-import { fmt, frame, h, linePath, pct, s, slowGate, viridis, errText } from './charts.js';
+import { errText, fmt, frame, h, linePath, pct, pending, s, slowGate, viridis } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
 const ALPHAS = [0.6, 0.8, 0.9, 0.95, 0.99, 0.995, 0.999, 1];
@@ -93,7 +93,7 @@ export function createTestView(app) {
     $('test-alpha').replaceChildren(f.root, legend);
   }
 
-  function renderHeat(opts) {
+  async function renderHeat(opts, my) {
     const fig = $('heat-fig');
     if (!app.is2d || app.forest.numFeatures !== 2 || !app.all) { fig.hidden = true; return; }
     fig.hidden = false;
@@ -109,15 +109,14 @@ export function createTestView(app) {
         grid[(j * GRID + i) * 2 + 1] = y0 + ((j + 0.5) / GRID) * (y1 - y0);
       }
     }
-    let ds = null;
     let pred;
     try {
-      ds = app.uf.Dataset.fromArrays(grid, { rows: GRID * GRID, cols: 2, featureNames: app.forest.featureNames });
-      pred = app.forest.predict(ds, opts);
+      pred = await app.work({ op: 'grid', x: grid, cols: 2, opts }, 'grid', [grid.buffer]);
     } catch (e) {
-      $('test-heat').replaceChildren(h('p', { class: 'muted small', text: `No heat map: ${e.message}` }));
+      $('test-heat').replaceChildren(h('p', { class: 'muted small', text: `No heat map: ${errText(e)}` }));
       return;
-    } finally { ds?.dispose(); }
+    }
+    if (!pred || my !== generation) return;
     const T = app.forest.numTrees;
     const f = frame({ w: 420, h: 420, x: [x0, x1], y: [y0, y1], xLabel: app.forest.featureNames[0], yLabel: app.forest.featureNames[1],
       title: 'Trees needed over the plane', yFormat: (v) => v.toFixed(1), xFormat: (v) => v.toFixed(1), margin: { b: 40 } });
@@ -164,39 +163,48 @@ export function createTestView(app) {
     note(null);
     const opts = app.haltingOptions();
     let pred;
-    try { pred = app.predictHalting(opts); } catch (e) {
-      note(`This rule cannot be used here: ${errText(e)}`);
+    try { pred = await app.predictHalting(opts); } catch (e) {
+      if (my === generation) note(`This rule cannot be used here: ${errText(e)}`);
       return;
     }
-    let expected = null;
-    try { expected = app.cached(`cost:${opts.rule}:${opts.alpha}`, () => app.forest.expectedCost({ rule: opts.rule, alpha: opts.alpha })); } catch { expected = null; }
-    renderMetrics(pred, expected);
+    if (!pred || my !== generation) return;
+    renderMetrics(pred, null);
     renderHist(pred);
-    renderHeat(opts);
-    // Error versus alpha: one table per alpha; yield between them so the page stays responsive.
-    // Exact tables that take seconds to build (optimal beyond 2 classes, 4 classes): fewer points, on demand.
+    const heat = renderHeat(opts, my);
+    // The expected cost (Monte Carlo beyond 4 classes) and the error-versus-alpha sweep (one table per alpha)
+    // run in the compute worker. Many classes: each exact table takes seconds, so the sweep waits for a click.
+    const cost = app.work({ op: 'cost', rule: opts.rule, alpha: opts.alpha }, 'cost').then((msg) => {
+      if (msg && my === generation) renderMetrics(pred, msg.value);
+    }, () => { /* no prediction from training data for this rule */ });
     const l = app.forest.classNames.length;
     const slow = (opts.rule === 'optimal' && l > 2) || l >= 4;
     const alphas = slow ? [0.9, 0.99, 1] : ALPHAS;
     if (slow && force !== true) {
-      slowGate($('test-alpha'), `Each α needs its own halting table; with ${l} classes and this rule each takes seconds to build.`,
-        'Compute error versus α (3 values)', () => render(true));
-      $('test-view').dataset.ready = String(my);
+      slowGate($('test-alpha'), `Each α needs its own halting table; with ${l} classes and this rule each takes seconds ` +
+        'to build (in a worker: the page stays usable).', 'Compute error versus α (3 values)', () => render(true));
+      await Promise.all([heat, cost]);
+      if (my === generation) $('test-view').dataset.ready = String(my);
       return;
     }
-    const rows = [];
-    for (const alpha of alphas) {
-      await new Promise((r) => setTimeout(r, 0));
-      if (my !== generation) return;
-      try {
-        const p = app.predictHalting({ ...opts, alpha });
-        rows.push({ alpha, error: errorRate(p.classIndex, app.testLabels), disagreement: p.disagreement, meanTrees: p.meanTrees });
-      } catch { /* e.g. alpha not supported by a rule: skip the point */ }
+    $('test-alpha').setAttribute('aria-busy', 'true');
+    let sweep = null;
+    try {
+      sweep = await app.work({ op: 'sweep', opts, alphas }, 'sweep');
+    } catch (e) {
+      $('test-alpha').replaceChildren(h('p', { class: 'muted small', text: `No sweep: ${errText(e)}` }));
     }
-    if (my === generation && rows.length) renderAlpha(rows);
+    $('test-alpha').removeAttribute('aria-busy');
+    await Promise.all([heat, cost]);
+    if (my !== generation) return;
+    if (sweep?.rows.length) renderAlpha(sweep.rows);
     $('test-view').dataset.ready = String(my);
   }
 
-  app.onModel(() => render());
+  app.onModel(() => {
+    $('test-metrics').replaceChildren();
+    pending($('test-hist'), $('test-alpha'));
+    $('heat-fig').hidden = true;
+    render();
+  });
   app.onRule(() => render());
 }

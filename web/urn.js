@@ -2,11 +2,10 @@
 // says stop. Everything shown comes from the library (forest.trace for the draw order and P*, forest.predict
 // for treesUsed, forest.haltingTable for the staircase, forest.prior for the posterior bars) except the
 // posterior over final tallies, computed here from the prior's finalTallyMass as in seed 000.
-import { classColor, fmt, frame, h, linePath, paintSwatches, s, slowGate, svgRoot, errText } from './charts.js';
-import { finalTallyPosterior, numTallies, prepareTallies, rng } from './math.js';
+import { classColor, errText, fmt, frame, h, linePath, paintSwatches, pending, s, svgRoot } from './charts.js';
+import { MAX_POSTERIOR_TALLIES, numTallies, rng } from './math.js';
 
 const $ = (id) => document.getElementById(id);
-const MAX_POSTERIOR_TALLIES = 400_000;
 
 export function createUrnView(app) {
   const root = $('urn');
@@ -16,10 +15,9 @@ export function createUrnView(app) {
     treesUsed: 0, // from forest.predict(testDs, opts): what the library uses for this row
     drawn: 0,
     timer: null,
-    prep: null, // prepared posterior computation (prior tallies)
-    prepKey: '',
     marbles: [],
     error: null,
+    loadedKey: '', // model version, row and options of the trace shown
   };
 
   const controls = ['urn-row', 'urn-random', 'urn-hard', 'urn-play', 'urn-step', 'urn-reset', 'urn-finish', 'urn-speed', 'urn-peek'];
@@ -47,7 +45,15 @@ export function createUrnView(app) {
 
   // ---- loading a row --------------------------------------------------------------------------
 
-  function load() {
+  let loadGeneration = 0;
+
+  /** Loads the current row's trace and the rule's prediction from the worker (which builds the table). */
+  async function load({ keep = false } = {}) {
+    // keep: a change event for the row already shown (e.g. the row box losing focus) keeps the draw as it is.
+    const wanted = `${app.version}|${(Number($('urn-row').value) || 1) - 1}|${JSON.stringify(app.haltingOptions())}`;
+    if (keep && view.trace && wanted === view.loadedKey) return;
+    view.loadedKey = '';
+    const my = ++loadGeneration;
     stop();
     view.trace = null;
     view.drawn = 0;
@@ -62,49 +68,53 @@ export function createUrnView(app) {
       return;
     }
     unavailable(null);
-    enable(true);
     const nTest = app.testDs.numRows;
     $('urn-row').max = String(nTest);
     view.row = Math.min(nTest - 1, Math.max(0, (Number($('urn-row').value) || 1) - 1));
     $('urn-row').value = String(view.row + 1);
     const opts = app.haltingOptions();
+    enable(false);
+    setState('building');
+    if (view.shownVersion !== app.version || view.shownRule !== opts.rule) {
+      // The pictures of another model or rule must not stay up while this one is computed.
+      pending($('urn-posterior'), $('urn-lattice'));
+    }
+    view.shownVersion = app.version;
+    view.shownRule = opts.rule;
+    $('urn-caption').textContent = `Asking the worker for row ${view.row + 1} (it builds the ${opts.rule} table first if needed; the page stays usable).`;
+    let trace;
+    let pred;
     try {
-      view.trace = app.forest.trace(app.testDs, view.row, opts);
-      view.treesUsed = app.predictHalting(opts).treesUsed[view.row];
+      [trace, pred] = await Promise.all([app.trace(view.row, opts), app.predictHalting(opts)]);
+      if (my !== loadGeneration) return;
+      if (!trace || !pred) return; // superseded: a newer load follows
     } catch (e) {
+      if (my !== loadGeneration) return;
       view.error = e;
       enable(false);
       $('urn-row').disabled = false;
       $('urn-random').disabled = false;
+      root.dataset.rule = opts.rule;
       setState('error');
       unavailable(`This rule cannot be used here: ${errText(e)}`);
       renderAll();
       return;
     }
+    view.trace = trace;
+    view.treesUsed = pred.treesUsed[view.row];
+    view.loadedKey = `${app.version}|${view.row}|${JSON.stringify(opts)}`;
+    enable(true);
     root.dataset.row = String(view.row);
     root.dataset.treesUsed = String(view.treesUsed);
     root.dataset.traceTreesUsed = String(view.trace.treesUsed);
     root.dataset.rule = opts.rule;
     root.dataset.alpha = String(opts.alpha);
-    preparePosterior(opts.rule);
     buildUrn();
     setState('ready');
-    buildLattice();
     renderAll();
-  }
-
-  function preparePosterior(rule) {
-    const l = app.forest.classNames.length;
-    const T = app.forest.numTrees;
-    const key = `${rule}|${l}|${T}`;
-    if (view.prepKey === key) return;
-    view.prepKey = key;
-    view.prep = null;
-    if (numTallies(l, T) > MAX_POSTERIOR_TALLIES) return;
-    try {
-      const prior = app.prior(rule);
-      if (prior.finalTallyMass) view.prep = prepareTallies(prior.finalTallyMass, l, T);
-    } catch { view.prep = null; }
+    buildLattice(my).catch((e) => {
+      $('urn-lattice').replaceChildren(h('p', { class: 'muted small', text: `No table: ${errText(e)}` }));
+    });
   }
 
   // ---- the urn picture --------------------------------------------------------------------------
@@ -245,18 +255,26 @@ export function createUrnView(app) {
     }
   }
 
-  function renderPosterior(t) {
+  /** Asks the worker for the posterior after the current draw (the latest request wins) and draws it. */
+  async function renderPosterior(t) {
     const el = $('urn-posterior');
+    const key = view.loadedKey;
+    const drawn = view.drawn;
+    const opts = app.haltingOptions();
+    let msg;
+    try { msg = await app.work({ op: 'posterior', rule: opts.rule, tally: Int32Array.from(t) }, 'posterior'); } catch { msg = { value: null }; }
+    if (!msg || key !== view.loadedKey || drawn !== view.drawn || !view.trace) return;
+    const post = msg.value;
     const names = app.forest.classNames;
     const l = names.length;
     const T = view.trace.votes.length;
-    if (!view.prep) {
-      el.replaceChildren(h('p', { class: 'muted small', text: l > 4
+    if (!post) {
+      el.replaceChildren(h('p', { class: 'muted small', text: numTallies(l, T) > MAX_POSTERIOR_TALLIES
         ? `With ${l} classes the ${numTallies(l, T).toExponential(1)} possible final tallies are too many to list; the rule's P* (right) still applies.`
         : 'No final-tally prior for this rule.' }));
+      el.dataset.drawn = String(drawn);
       return;
     }
-    const post = finalTallyPosterior(view.prep, t);
     const libConf = view.drawn > 0 ? view.trace.confidence[view.drawn - 1] : NaN;
     if (l === 2) {
       const yMax = Math.max(1e-9, ...post.l2);
@@ -284,6 +302,7 @@ export function createUrnView(app) {
     el.append(h('p', { class: 'small', text: view.drawn === 0 ? 'Before any draw this is the prior.'
       : `P* from these bars: ${fmt(post.agree, 4)}; the library's P*: ${fmt(libConf, 4)}` +
         (['infinite', 'alpha1', 'optimal'].includes(app.haltingOptions().rule) ? ' (this rule defines its own confidence).' : '.') }));
+    el.dataset.drawn = String(drawn);
   }
 
   function renderPStar() {
@@ -310,53 +329,45 @@ export function createUrnView(app) {
   // The lattice is built once per row and rule (one halts() lookup per cell); each draw only moves the path.
   const lattice = { key: '', f: null, path: null, dot: null, N: 0, c: 0, cw: 0 };
 
-  function buildLattice(force = false) {
+  async function buildLattice(my) {
     const tr = view.trace;
     const names = app.forest.classNames;
     const l = names.length;
     const T = tr.votes.length;
     const opts = app.haltingOptions();
     lattice.key = '';
-    const key = `${opts.rule}|${opts.alpha}`;
-    if (l >= 4 && !force && !app.cache.has(`t:${JSON.stringify({ rule: opts.rule, alpha: opts.alpha })}`)) {
-      slowGate($('urn-lattice'), `With ${l} classes a halting table has ${numTallies(l, T).toLocaleString('en')}+ cells and takes a few ` +
-        'seconds to build (the page pauses meanwhile).', 'Show the halting table', () => {
-        if (view.trace && key === `${app.haltingOptions().rule}|${app.haltingOptions().alpha}`) { buildLattice(true); updateLattice(); }
-      });
-      return;
-    }
-    let table;
-    try { table = app.table(opts); } catch (e) {
-      $('urn-lattice').replaceChildren(h('p', { class: 'muted small', text: `No table: ${e.message}` }));
-      return;
-    }
     const N = Math.min(T, Math.max(16, Math.min(120, tr.treesUsed + 8)));
     // Axes: l = 2: x = votes for class 0, y = votes for class 1. l > 2: x = votes for all other classes, y =
     // votes for the row's answer c; the shading puts every other vote on the runner-up r of the full vote.
     const c = tr.classIndex;
     let r = -1;
     for (let i = 0; i < l; i++) if (i !== c && (r < 0 || tr.fullVotes[i] > tr.fullVotes[r])) r = i;
+    // Every cell (a, b) of the lattice as a tally; the worker answers halts() for all of them at once.
+    const cells = [];
+    for (let a = 0; a <= N; a++) {
+      for (let b = 0; a + b <= T && b <= N; b++) {
+        const side = l === 2 ? (a > b ? 0 : b > a ? 1 : -1) : (b > a ? 1 : a > b ? 0 : -1);
+        cells.push([a, b, side]);
+      }
+    }
+    const tallies = new Int32Array(cells.length * l);
+    cells.forEach(([a, b], i) => {
+      if (l === 2) { tallies[i * 2] = a; tallies[i * 2 + 1] = b; } else { tallies[i * l + r] = a; tallies[i * l + c] = b; }
+    });
+    const halts = await app.halts(opts, tallies, 'lattice');
+    if (halts === null || my !== loadGeneration) return;
     const xName = l === 2 ? `votes for ${names[0]}` : `votes for other classes (shading: all on ${names[r]})`;
     const yName = l === 2 ? `votes for ${names[1]}` : `votes for ${names[c]}`;
     const f = frame({ w: 420, h: 340, x: [0, N + 1], y: [0, N + 1], xLabel: xName, yLabel: yName, title: 'Halting table on the tally lattice',
       margin: { l: 44, b: 40, r: 112 } });
     const cw = f.x(1) - f.x(0);
-    const tally = new Int32Array(l);
     const stopCells = [[], []]; // per side: SVG path data of the cells where the table stops
     const openCells = [];
-    for (let a = 0; a <= N; a++) {
-      for (let b = 0; a + b <= T && b <= N; b++) {
-        tally.fill(0);
-        let side;
-        if (l === 2) { tally[0] = a; tally[1] = b; side = a > b ? 0 : b > a ? 1 : -1; } else {
-          tally[r] = a; tally[c] = b; side = b > a ? 1 : a > b ? 0 : -1;
-        }
-        let stops = false;
-        try { stops = side >= 0 && table.halts(tally); } catch { stops = false; }
-        const d = `M${f.x(a).toFixed(1)} ${f.y(b + 1).toFixed(1)}h${(cw + 0.6).toFixed(2)}v${(cw + 0.6).toFixed(2)}h${(-cw - 0.6).toFixed(2)}z`;
-        (stops ? stopCells[side] : openCells).push(d);
-      }
-    }
+    cells.forEach(([a, b, side], i) => {
+      const stops = side >= 0 && halts[i] === 1;
+      const d = `M${f.x(a).toFixed(1)} ${f.y(b + 1).toFixed(1)}h${(cw + 0.6).toFixed(2)}v${(cw + 0.6).toFixed(2)}h${(-cw - 0.6).toFixed(2)}z`;
+      (stops ? stopCells[side] : openCells).push(d);
+    });
     const sideColor = l === 2 ? [classColor(0), classColor(1)] : [classColor(r), classColor(c)];
     f.plot.append(s('path', { d: openCells.join(''), class: 'cell open' }));
     stopCells.forEach((cells, i) => f.plot.append(s('path', { d: cells.join(''), class: 'cell stop', fill: sideColor[i] })));
@@ -372,6 +383,7 @@ export function createUrnView(app) {
     f.plot.append(lattice.path, lattice.dot);
     Object.assign(lattice, { f, N, c, cw, key: `${view.row}|${opts.rule}|${opts.alpha}|${opts.order}` });
     $('urn-lattice').replaceChildren(f.root);
+    updateLattice();
   }
 
   function updateLattice() {
@@ -460,7 +472,7 @@ export function createUrnView(app) {
   $('urn-step').addEventListener('click', () => { stop(); if (root.dataset.state === 'playing') setState('paused'); stepOnce(); });
   $('urn-reset').addEventListener('click', reset);
   $('urn-finish').addEventListener('click', finish);
-  $('urn-row').addEventListener('change', load);
+  $('urn-row').addEventListener('change', () => load({ keep: true }));
   $('urn-peek').addEventListener('change', () => view.trace && paintMarbles());
   $('urn-speed').addEventListener('input', (e) => {
     e.target.setAttribute('aria-valuetext', `${e.target.value} marbles per second`);
@@ -470,17 +482,20 @@ export function createUrnView(app) {
     if (!app.testDs) return;
     pickRow(Math.floor(Math.random() * app.testDs.numRows));
   });
-  $('urn-hard').addEventListener('click', () => {
+  $('urn-hard').addEventListener('click', async () => {
     if (!app.testDs || !app.hasHalting) return;
+    enable(false); // until the hardest row is loaded
     try {
-      const used = app.predictHalting(app.haltingOptions()).treesUsed;
+      const pred = await app.predictHalting(app.haltingOptions());
+      if (!pred) return;
+      const used = pred.treesUsed;
       let best = 0;
       for (let i = 1; i < used.length; i++) if (used[i] > used[best]) best = i;
       pickRow(best);
-    } catch { /* the rule's error is shown by load() */ }
+    } catch { load(); /* shows the rule's error */ }
   });
 
-  app.onModel(() => { $('urn-row').value = '1'; view.prepKey = ''; load(); });
+  app.onModel(() => { $('urn-row').value = '1'; load(); });
   app.onRule(() => { load(); });
   return view;
 }

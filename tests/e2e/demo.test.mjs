@@ -48,10 +48,13 @@ after(async () => {
 
 const status = () => page.textContent('#status');
 
-async function train(dataset, { trees = 101, seed = 1, ensemble = 'rf' } = {}) {
+async function train(dataset, { trees = 101, seed = 1, ensemble = 'rf', emphasis = null } = {}) {
   await page.selectOption('#dataset', dataset);
   await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'ready');
   await page.selectOption('#ensemble', ensemble);
+  if (emphasis !== null) {
+    await page.$eval('#vb-a', (el, i) => { el.value = String(i); el.dispatchEvent(new Event('input')); }, emphasis);
+  }
   await page.fill('#trees', String(trees));
   await page.fill('#seed', String(seed));
   await page.click('#train');
@@ -232,6 +235,136 @@ test('ensemble concepts are computed live; the page fits a phone', async () => {
   assert.ok(overflow <= 1, `horizontal overflow of ${overflow}px at phone width`);
   await page.locator('#urn-view').screenshot({ path: join(ARTIFACTS, 'phone-urn.png') });
   await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+/** Sets a range input to `value` as a user would (input event). */
+const slide = (sel, value) => page.$eval(sel, (el, v) => { el.value = String(v); el.dispatchEvent(new Event('input')); }, value);
+
+test('AdaBoost and vote-boosting train in the worker; halting asks their trees in a random order per row', async (t) => {
+  let fields = await train('wdbc', { trees: 51, seed: 4, ensemble: 'adaboost' });
+  assert.equal(fields.ensemble, 'adaboost');
+  assert.ok(Number(fields.accuracy) >= 0.9, `AdaBoost test accuracy ${fields.accuracy}`);
+  if (!halting) { t.skip('the built library has no halting API'); return; }
+  assert.equal(await page.inputValue('#order'), 'random');
+  assert.equal(await page.isDisabled('#order option[value="generation"]'), true);
+  assert.equal(await page.isVisible('#order-note'), true);
+  assert.match(await page.textContent('#order-note'), /random order per row/i);
+  await setRule('siba');
+  await page.click('#urn-finish');
+  let st = await urnState();
+  assert.equal(st.drawn, st.treesUsed, `AdaBoost: drawn ${st.drawn} vs treesUsed ${st.treesUsed}`);
+
+  if (await page.isDisabled('#ensemble option[value="voteboost"]')) {
+    t.skip('the built library has no vote-boosting (TrainOptions.voteboost); merge it and rebuild');
+    return;
+  }
+  await page.selectOption('#ensemble', 'voteboost');
+  assert.equal(await page.isVisible('#vb-options'), true);
+  fields = await train('wdbc', { trees: 51, seed: 4, ensemble: 'voteboost', emphasis: 6 });
+  assert.equal(fields.ensemble, 'voteboost');
+  assert.equal(await page.textContent('#vb-a-out'), '2.5');
+  assert.ok(Number(fields.accuracy) >= 0.9, `vote-boosting test accuracy ${fields.accuracy}`);
+  assert.equal(await page.inputValue('#order'), 'random');
+  await setRule('siba');
+  await page.click('#urn-finish');
+  st = await urnState();
+  assert.equal(st.drawn, st.treesUsed, `vote-boosting: drawn ${st.drawn} vs treesUsed ${st.treesUsed}`);
+  await page.locator('#data-view').screenshot({ path: join(ARTIFACTS, '1-train-voteboost.png') });
+  await page.selectOption('#ensemble', 'rf');
+  assert.equal(await page.isHidden('#vb-options'), true);
+});
+
+test('static pruning: the error curve has one point per tree and marks keep = round(0.2 T)', async () => {
+  await train('wdbc', { trees: 51, seed: 2 });
+  await page.waitForSelector('#pruning[data-state="ready"]');
+  assert.equal(await page.getAttribute('#pruning', 'data-points'), '51');
+  assert.equal(await page.getAttribute('#pruning', 'data-keep'), '10');
+  assert.equal(await page.locator('#pruning svg path[data-points="51"]').count(), 4, 'train and test curves, ordered and as trained');
+  assert.equal(await page.locator('#pruning svg line.keep').count(), 1);
+  await page.selectOption('#prune-ordering', 'reduce-error');
+  await page.waitForSelector('#pruning[data-state="ready"][data-ordering="reduce-error"]');
+  assert.match(await page.textContent('#prune-readout'), /the first 10 trees in reduce-error order/);
+});
+
+test('the emphasis view follows a: g(1/4)/g(1/2) = (3/4)^(a-1) for a = b, and the training weights move', async () => {
+  await slide('#em-a', 6);
+  assert.equal(await page.getAttribute('#emphasis', 'data-a'), '2.5');
+  const ratio25 = Number(await page.getAttribute('#emphasis', 'data-ratio'));
+  assert.ok(Math.abs(ratio25 - 0.75 ** 1.5) < 1e-9, `a = 2.5: ${ratio25}`);
+  const top25 = Number(await page.getAttribute('#emphasis-weights', 'data-top-decile'));
+  await slide('#em-a', 1);
+  assert.equal(await page.getAttribute('#emphasis', 'data-a'), '0.5');
+  assert.equal(await page.getAttribute('#emphasis', 'data-b'), '0.5');
+  const ratio05 = Number(await page.getAttribute('#emphasis', 'data-ratio'));
+  assert.ok(Math.abs(ratio05 - 0.75 ** -0.5) < 1e-9, `a = 0.5: ${ratio05}`);
+  const top05 = Number(await page.getAttribute('#emphasis-weights', 'data-top-decile'));
+  assert.notEqual(top05, top25, 'the weights of the training rows change with a');
+  assert.ok(top25 > 0.1 && top05 > 0.1, `the most emphasised tenth carries more than a tenth (${top25}, ${top05})`);
+  await page.locator('#concepts-view').screenshot({ path: join(ARTIFACTS, '5-concepts-pruning-emphasis.png') });
+});
+
+test('a 4-class table builds in the worker: frames keep coming and clicks are answered meanwhile (vehicle)', async (t) => {
+  await train('vehicle', { trees: 101, seed: 1 });
+  if (!halting) { t.skip('the built library has no halting API'); return; }
+  await setRule('siba');
+  await page.evaluate(() => {
+    const beat = { gaps: [], last: performance.now(), on: true };
+    window.__beat = beat;
+    const tick = (now) => { beat.gaps.push(now - beat.last); beat.last = now; if (beat.on) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  const buildStart = Date.now();
+  await page.selectOption('#rule', 'hyper');
+  await page.waitForFunction(() => document.querySelector('#urn').dataset.state === 'building');
+  const samples = async () => (await page.textContent('#bs-readout')).match(/last (\d+) sample/)[1];
+  const before = Number(await samples());
+  const clickStart = Date.now();
+  await page.click('#bs-draw');
+  assert.equal(Number(await samples()), before + 1, 'the click was handled');
+  const clickMs = Date.now() - clickStart;
+  const stillBuilding = await page.evaluate(() => document.querySelector('#urn').dataset.state === 'building');
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('#urn').dataset.state), null, { timeout: 60_000 });
+  const buildMs = Date.now() - buildStart;
+  const beat = await page.evaluate(() => { window.__beat.on = false; return window.__beat.gaps.slice(1); });
+  const maxGap = Math.max(...beat);
+  console.log(`# vehicle hyper table: ${buildMs} ms to the urn, ${beat.length} frames meanwhile, longest gap ${maxGap.toFixed(0)} ms; click answered in ${clickMs} ms`);
+  assert.ok(stillBuilding, 'the click was answered while the table was still building');
+  assert.equal((await urnState()).rule, 'hyper');
+  assert.ok(beat.length >= 10, `only ${beat.length} frames`);
+  // Built on the page's thread, the table would stop the frames for the whole build.
+  assert.ok(maxGap < 500 && maxGap < buildMs / 2, `the page froze for ${maxGap.toFixed(0)} ms of a ${buildMs} ms build`);
+  await page.locator('#urn-view').screenshot({ path: join(ARTIFACTS, '2-urn-vehicle-hyper.png') });
+});
+
+test('accessible: every control has a label, nothing shifts while a model trains, the new views work from the keyboard', async () => {
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
+    .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent.trim())))
+    .map((el) => el.id || el.outerHTML.slice(0, 60)));
+  assert.deepEqual(unlabelled, []);
+
+  await page.evaluate(() => {
+    document.querySelector('#urn-view').scrollIntoView();
+    window.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+    }).observe({ type: 'layout-shift' });
+  });
+  await train('wdbc', { trees: 51, seed: 5 });
+  await page.waitForSelector('#pruning[data-state="ready"]');
+  await page.waitForFunction(() => document.querySelector('#urn').dataset.state === 'ready');
+  const shift = await page.evaluate(() => window.__shift);
+  console.log(`# cumulative layout shift while training and redrawing every view: ${shift.toFixed(4)}`);
+  assert.ok(shift < 0.1, `layout shift ${shift}`);
+
+  await slide('#em-a', 6);
+  await page.focus('#em-a');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('#emphasis', 'data-a'), '5', 'one step right on the grid from 2.5');
+  await page.selectOption('#prune-ordering', 'boosting');
+  await page.waitForSelector('#pruning[data-state="ready"][data-ordering="boosting"]');
+  await page.focus('#prune-ordering');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForSelector('#pruning[data-state="ready"][data-ordering="reduce-error"]');
 });
 
 test('no request left the local server and the console stayed clean', () => {

@@ -1,0 +1,40 @@
+// The demo's vote-boosting weights (web/emphasis.js) against seed 004's definitions, in Node (pure functions
+// of the page's modules; no browser needed): w_i ∝ g(p_i), g(p) = p^(a-1) (1-p)^(b-1), p Laplace-corrected.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { emphasisWeights, logEmphasis } from '../../web/emphasis.js';
+import { pruneKeep } from '../../web/pruning.js';
+
+const close = (a, b, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol, `${a} vs ${b}`);
+
+test('a = b = 1 weighs every training row alike (bagging / random forest)', () => {
+  const { w } = emphasisWeights(Uint32Array.from([10, 1, 3, 8, 6, 5]), 2, 11, 1, 1);
+  for (const x of w) close(x, 1 / 3);
+});
+
+test('two classes: p is the Laplace share of class 1, (t+ + 1)/(T + 2), and the weights sum to one', () => {
+  const votes = Uint32Array.from([11, 0, 0, 11, 6, 5]);
+  const { p, w } = emphasisWeights(votes, 2, 11, 2.5, 2.5);
+  close(p[0], 1 / 13);
+  close(p[1], 12 / 13);
+  close(p[2], 6 / 13);
+  close(w.reduce((s, x) => s + x, 0), 1);
+  close(w[0], w[1], 1e-15);
+  const g = (x) => Math.exp(logEmphasis(x, 2.5, 2.5));
+  close(w[2] / w[0], g(6 / 13) / g(1 / 13), 1e-9);
+  assert.ok(w[2] > w[0], 'a > 1 stresses the uncertain row');
+});
+
+test('a = b < 1 stresses the rows the trees agree on; more classes use the leader share (max + 1)/(T + l)', () => {
+  const votes = Uint32Array.from([9, 1, 1, 4, 4, 3]);
+  const { p, w } = emphasisWeights(votes, 3, 11, 0.5, 0.5);
+  close(p[0], 10 / 14);
+  close(p[1], 5 / 14);
+  assert.ok(w[0] > w[1]);
+});
+
+test('static pruning keeps round(0.2 T) trees, at least one', () => {
+  assert.equal(pruneKeep(101), 20);
+  assert.equal(pruneKeep(51), 10);
+  assert.equal(pruneKeep(1), 1);
+});

@@ -1,0 +1,79 @@
+// View 5c, static pruning by ordered aggregation (seed 001, thesis Fig. 3.1): the trained ensemble's trees
+// reordered by a heuristic (forest.order on the training rows) and the error of the first u trees, u = 1..T
+// (forest.errorCurve), on the training and the held-out rows, against the same curves in training order.
+// The pruning point keep = round(0.2 T) is marked. Both run in the compute worker.
+import { errText, fmt, frame, h, linePath, pct, pending, s } from './charts.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** Trees kept by static pruning: the first 20 % of the ordered ensemble (at least one). */
+export function pruneKeep(T) { return Math.max(1, Math.round(0.2 * T)); }
+
+export function createPruningView(app) {
+  const box = $('pruning');
+
+  function message(text) {
+    box.replaceChildren(h('p', { class: 'small muted', text }));
+    box.dataset.state = 'empty';
+  }
+
+  function draw({ train, test, trainBase, testBase, ordering, ms }) {
+    const T = train.length;
+    const keep = pruneKeep(T);
+    const all = [train, test, trainBase, testBase];
+    const yMax = Math.max(0.02, ...all.map((c) => Math.max(...c))) * 1.08;
+    const f = frame({ w: 440, h: 260, x: [1, T], y: [0, yMax], xLabel: 'trees aggregated (u)', yLabel: 'error',
+      title: 'Error versus number of trees', yFormat: (v) => `${Math.round(v * 100)}%`,
+      desc: `Error of the first u trees, u = 1 to ${T}, in the ${ordering} order and in training order, on training and test rows.` });
+    const xs = (i) => f.x(i + 1);
+    const series = [
+      [trainBase, 'series base dashed', 'training order, train'],
+      [testBase, 'series base', 'training order, test'],
+      [train, 'series s0 dashed', `${ordering} order, train`],
+      [test, 'series s0', `${ordering} order, test`],
+    ];
+    for (const [curve, cls, name] of series) {
+      const path = s('path', { d: linePath(Array.from(curve, (e, i) => [xs(i), f.y(e)])), class: cls }, s('title', {}, name));
+      path.dataset.points = String(curve.length);
+      f.plot.append(path);
+    }
+    const kx = xs(keep - 1);
+    f.plot.append(s('line', { x1: kx, x2: kx, y1: f.y(0), y2: f.y(yMax), class: 'alpha keep' }));
+    f.plot.append(s('circle', { cx: kx, cy: f.y(test[keep - 1]), r: 4, class: 'dot s0 keep-dot' }, s('title', {}, `keep ${keep}`)));
+    f.plot.append(s('text', { x: kx + 4, y: f.y(yMax) + 12, class: 'small alpha-label' }, `keep ${keep} = 20 %`));
+    const legend = h('ul', { class: 'legend' },
+      h('li', {}, h('span', { class: 'swatch line s0' }), `${ordering} order (solid: test, dashed: train)`),
+      h('li', {}, h('span', { class: 'swatch line base' }), 'training order'));
+    box.replaceChildren(f.root, legend);
+    box.dataset.state = 'ready';
+    box.dataset.points = String(T);
+    box.dataset.keep = String(keep);
+    box.dataset.ordering = ordering;
+    $('prune-readout').textContent = `Test error with all ${T} trees: ${pct(test[T - 1])}; the first ${keep} trees in ` +
+      `${ordering} order: ${pct(test[keep - 1])} (training order: ${pct(testBase[keep - 1])}). Ordering took ${fmt(ms, 0)} ms in the worker.`;
+  }
+
+  async function render() {
+    if (!app.forest) { message('Train a model to see its pruning curve.'); return; }
+    if (!app.testDs) { message('A model loaded from a file has no training rows to order its trees with.'); return; }
+    if (typeof app.forest.order !== 'function') { message('This build of the library has no forest.order().'); return; }
+    const ordering = $('prune-ordering').value;
+    box.dataset.state = 'building';
+    box.setAttribute('aria-busy', 'true');
+    try {
+      const msg = await app.work({ op: 'pruning', ordering }, 'pruning');
+      if (msg) draw({ ...msg, ordering });
+    } catch (e) {
+      message(`No pruning curve: ${errText(e)}`);
+    } finally {
+      box.removeAttribute('aria-busy');
+    }
+  }
+
+  $('prune-ordering').addEventListener('change', render);
+  app.onModel(() => {
+    if (app.forest && app.testDs) pending(box);
+    $('prune-readout').textContent = '';
+    render();
+  });
+}
