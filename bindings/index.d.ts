@@ -225,8 +225,8 @@ export class Forest {
   /** The halting tables stored with the model, in storage order. */
   storedTables(): StoredTableInfo[];
   /**
-   * Predicted cost of `options.rule` averaged over the out-of-bag data prior (smoothed OOB histogram
-   * for ≤ 4 classes; beyond, Monte Carlo over the rows' own rescaled OOB tallies), from training data alone. Exact when feasible
+   * Predicted cost of `options.rule` averaged over the out-of-bag data prior (OOB histogram
+   * deconvolved from the OOB votes' binomial noise for ≤ 4 classes; beyond, Monte Carlo over the rows' own rescaled OOB tallies), from training data alone. Exact when feasible
    * (`exact: true`), and Monte Carlo with `samples` draws (default 10000, 0 = none, seeded by `seed`).
    */
   expectedCost(options: HaltingOptions & { samples?: number }): CostEstimate;

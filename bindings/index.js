@@ -644,8 +644,8 @@ export class Forest {
 
   /**
    * Expected trees queried and disagreement with the full vote of `options.rule`, averaged over the
-   * out-of-bag data prior (smoothed histogram for <= 4 classes, a fitted Dirichlet beyond): exact
-   * when feasible, plus Monte Carlo with `samples` draws (default 10000; 0 = none; seed = options.seed).
+   * out-of-bag data prior (for <= 4 classes the OOB tallies deconvolved from their ~0.37 T-vote binomial
+   * noise; beyond, Monte Carlo over the rows' rescaled OOB tallies): exact when feasible, plus Monte Carlo with `samples` draws (default 10000; 0 = none; seed = options.seed).
    */
   expectedCost(options) {
     const handle = live(this, 'Forest');
