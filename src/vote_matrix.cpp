@@ -1,5 +1,7 @@
 #include "urnforest/vote_matrix.h"
 
+#include "tree_walk.h"
+
 #include <cmath>
 #include <string>
 #include <utility>
@@ -29,9 +31,23 @@ Status TreeVotes(const Forest& forest, const Dataset& data, size_t row_stride, s
   const size_t features = static_cast<size_t>(forest.num_features());
   const float* x = rows.value().data();
   out->resize(static_cast<size_t>(forest.num_trees()) * n);
+  // One tree at a time over all rows, kWalkGroup rows per step (the batch predictor's walker,
+  // same votes as Forest::TreeVote); NaN is checked once per row, not once per walk.
+  const internal::WalkView view(forest);
+  std::vector<uint8_t> no_nan(n);
+  for (size_t r = 0; r < n; ++r) no_nan[r] = internal::NoNaN(x + r * features, features) ? 1 : 0;
+  const auto row_ptr = [&](size_t r) { return x + r * features; };
+  const auto row_has_no_nan = [&](size_t r) { return no_nan[r] != 0; };
+  std::vector<int32_t> tree_votes(row_stride == 1 ? 0 : n);
   for (int32_t t = 0; t < forest.num_trees(); ++t) {
-    for (size_t r = 0; r < n; ++r) {
-      (*out)[r * row_stride + t * tree_stride] = forest.TreeVote(t, x + r * features);
+    int32_t* dest = row_stride == 1 ? out->data() + t * tree_stride : tree_votes.data();
+    if (view.numeric_only) {
+      view.VoteMany<true>(t, n, row_ptr, row_has_no_nan, dest);
+    } else {
+      view.VoteMany<false>(t, n, row_ptr, row_has_no_nan, dest);
+    }
+    if (row_stride != 1) {
+      for (size_t r = 0; r < n; ++r) (*out)[r * row_stride + t * tree_stride] = tree_votes[r];
     }
   }
   return Status::Ok();
