@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <new>
@@ -79,6 +80,22 @@ val InvalidArgument(const std::string& message) {
 template <typename T>
 val CopyOut(const std::vector<T>& values) {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
+}
+
+// The halted answer of n rows in one Uint8Array (one copy out of the wasm heap; index.js reads it
+// through typed-array views): confidence as n float64 at byte 0, classIndex as n int32 at 8n,
+// treesUsed as n int32 at 12n, haltedEarly as n uint8 at 16n. Set as `halted` on `out`.
+void SetHaltedAnswer(const SequentialVoteResult& s, val* out) {
+  const size_t n = s.labels.size();
+  std::vector<uint8_t> packed(17 * n);
+  uint8_t* p = packed.data();
+  if (n > 0) {
+    std::memcpy(p, s.confidence.data(), 8 * n);
+    std::memcpy(p + 8 * n, s.labels.data(), 4 * n);
+    std::memcpy(p + 12 * n, s.trees_used.data(), 4 * n);
+    std::memcpy(p + 16 * n, s.halted_early.data(), n);
+  }
+  out->set("halted", CopyOut(packed));
 }
 
 val StringArray(const std::vector<std::string>& strings) {
@@ -589,10 +606,7 @@ val ForestHandle::PredictHaltedRows(const DatasetHandle& data, const HaltingTabl
   if (!result.ok()) return ErrorObject(result.status());
   const SequentialVoteResult& s = result.value();
   val out = val::object();
-  out.set("classIndex", CopyOut(s.labels));
-  out.set("treesUsed", CopyOut(s.trees_used));
-  out.set("confidence", CopyOut(s.confidence));
-  out.set("haltedEarly", CopyOut(s.halted_early));
+  SetHaltedAnswer(s, &out);
   if (!compare) return out;  // the caller only wants the halted answer: no full vote
   // The full vote of the T queried trees (0..T-1); ties go to the lowest class index.
   const size_t k = static_cast<size_t>(forest_.num_classes());
@@ -700,10 +714,7 @@ val ForestHandle::PredictHaltedFixed(const DatasetHandle& data, const HaltingTab
   }
   const SequentialVoteResult& s = result.value();
   val out = val::object();
-  out.set("classIndex", CopyOut(s.labels));
-  out.set("treesUsed", CopyOut(s.trees_used));
-  out.set("confidence", CopyOut(s.confidence));
-  out.set("haltedEarly", CopyOut(s.halted_early));
+  SetHaltedAnswer(s, &out);
   out.set("fullClassIndex", CopyOut(full));
   out.set("fullVotes", CopyOut(votes));
   return out;

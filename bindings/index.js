@@ -525,6 +525,7 @@ function baseLearnerOptions(o, ensemble, maxDepth) {
 }
 
 const TABLES = Symbol('tables');
+const CLASS_NAMES = Symbol('classNames');
 const EMPHASIS_CV = Symbol('emphasisCv');
 // Halting tables built by predict/trace/expectedCost are cached per forest (least recently used
 // first out), keyed by rule, alpha and trees; they are freed with the forest.
@@ -838,20 +839,28 @@ function predictHalted(forest, handle, data, options) {
     ? call(() => handle._predictHaltedFixed(data, table, fixed.ids))
     : call(() => handle._predictHalted(data, table, h.orderCode, h.seedHi, h.seedLo, compare));
   if (out.code !== undefined) check(out);
-  const classNames = handle._classNames();
-  const n = out.classIndex.length;
+  // A forest's classes never change: read their names from wasm once (each call gets a copy).
+  const names = forest[CLASS_NAMES] ?? (forest[CLASS_NAMES] = handle._classNames());
+  const classNames = names.slice();
+  // One buffer copied out of wasm (bindings.cpp SetHaltedAnswer), read through views.
+  const buffer = out.halted.buffer;
+  const n = out.halted.length / 17;
+  const classIndex = new Int32Array(buffer, 8 * n, n);
+  const treesUsed = new Int32Array(buffer, 12 * n, n);
+  const labels = new Array(n);
   let differ = 0;
   let used = 0;
   for (let i = 0; i < n; i++) {
-    if (compare && out.classIndex[i] !== out.fullClassIndex[i]) differ++;
-    used += out.treesUsed[i];
+    labels[i] = names[classIndex[i]];
+    if (compare && classIndex[i] !== out.fullClassIndex[i]) differ++;
+    used += treesUsed[i];
   }
   return {
-    labels: Array.from(out.classIndex, (c) => classNames[c]),
-    classIndex: out.classIndex,
-    treesUsed: out.treesUsed,
-    confidence: out.confidence,
-    haltedEarly: out.haltedEarly,
+    labels,
+    classIndex,
+    treesUsed,
+    confidence: new Float64Array(buffer, 0, n),
+    haltedEarly: new Uint8Array(buffer, 16 * n, n),
     fullClassIndex: compare ? out.fullClassIndex : undefined,
     fullVotes: compare ? out.fullVotes : undefined,
     disagreement: !compare ? undefined : n === 0 ? 0 : differ / n,

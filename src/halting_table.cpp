@@ -187,6 +187,12 @@ const uint16_t* HaltingTable::BinaryThresholdRow(int32_t c) const {
   return thresholds_.data() + (thresholds_.size() >> 1) * static_cast<size_t>(c);
 }
 
+const float* HaltingTable::BinaryPStar() const {
+  // StateRank for l = 2 is C(a, 1) + C(a + b + 1, 2) = a + n (n + 1) / 2.
+  if (layout_ != TableLayout::kThresholds || num_classes_ != 2) return nullptr;
+  return pstar_.data();
+}
+
 std::vector<int32_t> HaltingTable::BinaryThresholds(int32_t c) const {
   std::vector<int32_t> out;
   if (num_classes_ != 2) return out;

@@ -217,37 +217,42 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     return out;
   }
   // Binary threshold tables (the common case) are checked inline, reading the same thresholds as
-  // HaltingTable::Halts: halt iff the strict leader k has at least row_k[other's count] votes.
+  // HaltingTable::Halts (halt iff the strict leader k has at least row_k[other's count] votes) and
+  // the same P* as HaltingTable::Confidence (BinaryPStar), so the results are bit-identical.
   const uint16_t* row0 = table.BinaryThresholdRow(0);
   const uint16_t* row1 = table.BinaryThresholdRow(1);
-  const bool binary = row0 != nullptr;
-  auto halts = [&](const int32_t* t) {
-    if (!binary) return table.Halts(t);
-    const int32_t a = t[0];
-    const int32_t b = t[1];
-    return a > b ? a >= row0[b] : (b > a && b >= row1[a]);
-  };
+  const float* pstar = table.BinaryPStar();
+  const bool binary = row0 != nullptr && pstar != nullptr;
   // No tally of fewer than `earliest` votes halts, so the first earliest - 1 trees are voted by
   // every row without a halting check (the same walks as the full vote).
   const int32_t before_check = std::min(T, EarliestStop(table) - 1);
   const size_t block = std::min(num_rows, kHaltBlock);
-  std::vector<int32_t> tallies(block * static_cast<size_t>(l));
+  const size_t L = static_cast<size_t>(l);
+  std::vector<int32_t> tallies(block * L);
   std::vector<size_t> active(block);
   std::vector<int32_t> votes(block);
   std::vector<int32_t> tally(l);
+  // Records row r's stop after i + 1 votes at tally t.
+  auto stop = [&](size_t r, int32_t i, int32_t leader, double conf) {
+    out.labels[r] = leader;
+    out.trees_used[r] = i + 1;
+    out.confidence[r] = (finite && i + 1 == T) ? 1.0 : conf;
+    out.halted_early[r] = i + 1 < T ? 1 : 0;
+  };
   for (size_t begin = 0; begin < num_rows; begin += block) {
     const size_t count = std::min(block, num_rows - begin);
-    std::fill(tallies.begin(), tallies.begin() + count * static_cast<size_t>(l), 0);
+    std::fill(tallies.begin(), tallies.begin() + count * L, 0);
     for (size_t j = 0; j < count; ++j) active[j] = begin + j;
     // Trees no row can halt before: in sub-blocks that stay in L1 across the trees.
     for (size_t sub = 0; sub < count; sub += kWalkBlock) {
       const size_t n = std::min(kWalkBlock, count - sub);
       for (int32_t i = 0; i < before_check; ++i) {
         voter.Vote(base[i], active.data() + sub, n, votes.data());
-        for (size_t j = 0; j < n; ++j) {
+        int32_t* t = tallies.data() + sub * L;
+        for (size_t j = 0; j < n; ++j, t += L) {
           const int32_t v = votes[j];
-          if (v < 0 || v >= l) return bad_vote(base[i], active[sub + j], v);
-          ++tallies[(sub + j) * static_cast<size_t>(l) + static_cast<size_t>(v)];
+          if (static_cast<uint32_t>(v) >= static_cast<uint32_t>(l)) return bad_vote(base[i], active[sub + j], v);
+          ++t[v];
         }
       }
     }
@@ -255,19 +260,34 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     for (int32_t i = before_check; i < T && live > 0; ++i) {
       voter.Vote(base[i], active.data(), live, votes.data());
       size_t keep = 0;
-      for (size_t j = 0; j < live; ++j) {
-        const size_t r = active[j];
-        const int32_t v = votes[j];
-        if (v < 0 || v >= l) return bad_vote(base[i], r, v);
-        int32_t* t = tallies.data() + (r - begin) * static_cast<size_t>(l);
-        ++t[v];
-        if (halts(t)) {
-          out.labels[r] = table.Leader(t);
-          out.trees_used[r] = i + 1;
-          out.confidence[r] = (finite && i + 1 == T) ? 1.0 : table.Confidence(t);
-          out.halted_early[r] = i + 1 < T ? 1 : 0;
-        } else {
-          active[keep++] = r;
+      if (binary) {
+        for (size_t j = 0; j < live; ++j) {
+          const size_t r = active[j];
+          const int32_t v = votes[j];
+          if (static_cast<uint32_t>(v) > 1u) return bad_vote(base[i], r, v);
+          int32_t* t = tallies.data() + (r - begin) * 2;
+          ++t[v];
+          const int32_t a = t[0];
+          const int32_t b = t[1];
+          if (a > b ? a >= row0[b] : (b > a && b >= row1[a])) {
+            const int32_t m = a + b;
+            stop(r, i, a > b ? 0 : 1, pstar[a + m * (m + 1) / 2]);
+          } else {
+            active[keep++] = r;
+          }
+        }
+      } else {
+        for (size_t j = 0; j < live; ++j) {
+          const size_t r = active[j];
+          const int32_t v = votes[j];
+          if (static_cast<uint32_t>(v) >= static_cast<uint32_t>(l)) return bad_vote(base[i], r, v);
+          int32_t* t = tallies.data() + (r - begin) * L;
+          ++t[v];
+          if (table.Halts(t)) {
+            stop(r, i, table.Leader(t), (finite && i + 1 == T) ? 1.0 : table.Confidence(t));
+          } else {
+            active[keep++] = r;
+          }
         }
       }
       live = keep;

@@ -82,6 +82,11 @@ class HaltingTable {
   /// minimum count of class c that halts when the other class has o votes (T + 1 = never), the value
   /// Halts compares with when c leads. nullptr for other tables. Valid while the table lives.
   const uint16_t* BinaryThresholdRow(int32_t c) const;
+  /// kThresholds tables with 2 classes: the stored P* of every state, entry a + n (n + 1) / 2 for the
+  /// tally (a, b) with n = a + b <= T: the value Confidence returns when a != b (0 on a tie). Lets
+  /// sequential voting read the confidence at a stop without the general rank. nullptr for other
+  /// tables. Valid while the table lives.
+  const float* BinaryPStar() const;
 
   /// Versioned little-endian bytes (magic "UFHT", version 1) holding everything needed to answer
   /// queries; a model file can store them as a section.

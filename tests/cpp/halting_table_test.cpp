@@ -119,3 +119,38 @@ TEST_CASE("Prior rules without a prior, or hyper beyond four classes, fail with 
   REQUIRE(BuildHaltingTable(o, &q.value()).status().code == urnforest::StatusCode::kLimitExceeded);
   REQUIRE(BuildHaltingTable(o, &p.value()).ok());
 }
+
+TEST_CASE("BinaryPStar holds Confidence of every two-class state at a + n (n + 1) / 2",
+          "[halting][fastpath]") {
+  // One-dir (Dirichlet prior) and SIBA thresholds tables; the infinite and lead-rule layouts and
+  // three-class tables have no such array.
+  auto dir = urnforest::Prior::Dirichlet({0.7, 1.3});
+  REQUIRE(dir.ok());
+  for (HaltingRule rule : {HaltingRule::kSiba, HaltingRule::kOneDir, HaltingRule::kOptimal}) {
+    HaltingTableOptions o;
+    o.rule = rule;
+    o.num_trees = 41;
+    o.alpha = 0.95;
+    auto t = BuildHaltingTable(o, &dir.value());
+    REQUIRE(t.ok());
+    const float* pstar = t.value().BinaryPStar();
+    REQUIRE(pstar != nullptr);
+    int32_t decided = 0;
+    for (int32_t a = 0; a <= 41; ++a) {
+      for (int32_t b = 0; a + b <= 41; ++b) {
+        const int32_t tally[2] = {a, b};
+        const int32_t n = a + b;
+        const double fast = a == b ? 0.0 : static_cast<double>(pstar[a + n * (n + 1) / 2]);
+        INFO("rule " << static_cast<int>(rule) << " state " << a << ", " << b);
+        REQUIRE(fast == t.value().Confidence(tally));
+        if (fast > 0.5) ++decided;
+      }
+    }
+    REQUIRE(decided > 100);  // the states are not all 0: the check compares real values
+  }
+  HaltingTableOptions o;
+  o.rule = HaltingRule::kInfinite;
+  o.num_trees = 41;
+  REQUIRE(BuildHaltingTable(o).value().BinaryPStar() == nullptr);
+  REQUIRE(Siba(41, 0.95, 3).BinaryPStar() == nullptr);
+}

@@ -159,6 +159,40 @@ test('compare: false gives the same halted answer without the full vote', () => 
   assert.throws(() => wdbcForest.trace(wdbc, 0, { rule: 'siba', compare: false }), TypeError);
 });
 
+test('every row of predict equals its trace (the reference vote) for every rule and order', () => {
+  // predict runs the blocked fast path (inline thresholds and P*); trace runs the per-row reference
+  // (HaltingTable::Halts / Confidence): stop points, labels and confidences must be bit-identical.
+  for (const [forest, data] of [[wdbcForest, wdbc], [irisForest, iris]]) {
+    for (const rule of rules) {
+      for (const order of ['generation', 'random']) {
+        const options = { rule, alpha: 0.95, order, seed: 6 };
+        const out = forest.predict(data, { ...options, compare: false });
+        for (let row = 0; row < data.numRows; row += 3) {
+          const trace = forest.trace(data, row, options);
+          const at = `${rule} ${order} row ${row}`;
+          assert.equal(out.treesUsed[row], trace.treesUsed, at);
+          assert.equal(out.classIndex[row], trace.classIndex, at);
+          assert.equal(out.haltedEarly[row], trace.haltedEarly ? 1 : 0, at);
+          const T = out.trees;
+          const want = trace.treesUsed === T && rule !== 'infinite' ? 1 : trace.confidence[trace.treesUsed - 1];
+          assert.equal(out.confidence[row], want, at);
+        }
+      }
+    }
+  }
+});
+
+test('the halted result arrays are separate: writing one leaves the others', () => {
+  const out = wdbcForest.predict(wdbc, { rule: 'hyper', compare: false });
+  const before = [out.confidence.slice(), out.treesUsed.slice(), out.haltedEarly.slice()];
+  out.classIndex.fill(-1);
+  assert.deepEqual([out.confidence, out.treesUsed, out.haltedEarly], before);
+  const again = wdbcForest.predict(wdbc, { rule: 'hyper', compare: false });
+  assert.notDeepEqual(again.classIndex, out.classIndex);
+  again.classNames[0] = 'changed';
+  assert.notEqual(wdbcForest.predict(wdbc, { rule: 'hyper' }).classNames[0], 'changed');
+});
+
 test('trace: treesUsed and label equal predict for the same row; votes cover all trees', () => {
   for (const [forest, data] of [[wdbcForest, wdbc], [irisForest, iris]]) {
     for (const options of [{ rule: 'hyper' }, { rule: 'siba', order: 'random', seed: 4 }, { rule: 'infinite', alpha: 0.9, trees: 31 }]) {

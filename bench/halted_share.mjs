@@ -1,0 +1,110 @@
+// A/B timing of halted prediction only (issue 9): the wall-clock share (halted speed-up / tree-count
+// speed-up) of siba and hyper on wdbc, sonar and twonorm, for one or more builds side by side, the
+// builds interleaved round by round on the same rows and models. Not a test.
+//
+//   node bench/halted_share.mjs [--rounds 7] [--build LABEL:DIST_DIR:BENCH_NATIVE ...]
+//
+// Without --build: this worktree's dist/ and build/bench_native. Models are trained once with
+// build/urnforest (101 trees, seed 1) exactly as bench/run.mjs does; wasm timings use run.mjs's
+// warm-up and repeat-until-20-ms; native timings come from bench_native predict (one round each).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const values = (name) => argv.flatMap((a, i) => (a === `--${name}` ? [argv[i + 1]] : []));
+const rounds = Number(values('rounds')[0] ?? 7);
+const specs = values('build').length > 0 ? values('build')
+  : [`this:${join(root, 'dist')}:${join(root, 'build/bench_native')}`];
+const ALPHA = 0.99;
+const RULES = ['siba', 'hyper'];
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, maxBuffer: 1 << 28 });
+const json = (cmd, args) => JSON.parse(String(run(cmd, args)).trim().split('\n').pop());
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+function msPerCall(f) {  // as bench/run.mjs
+  const warm = performance.now();
+  for (let i = 0; i < 2 || performance.now() - warm < 50; i++) f();
+  let calls = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    f();
+    calls++;
+    elapsed = performance.now() - start;
+  } while (elapsed < 20);
+  return elapsed / calls;
+}
+
+const builds = [];
+for (const spec of specs) {
+  const [label, dist, native] = spec.split(':');
+  const mod = await import(pathToFileURL(join(resolve(dist), 'index.js')).href);
+  builds.push({ label, native: resolve(native), uf: await mod.init() });
+}
+const load = [loadavg()[0]];
+const tmp = mkdtempSync(join(tmpdir(), 'urnforest-share-'));
+const report = [];
+try {
+  const file = (name) => join(tmp, name);
+  run('/usr/bin/python3', ['bench/twonorm.py', '5000', '7', file('twonorm_train.csv'), '20']);
+  run('/usr/bin/python3', ['bench/twonorm.py', '5000', '9', file('twonorm_test.csv'), '20']);
+  for (const name of ['wdbc', 'sonar']) {
+    const [header, ...body] = readFileSync(join(root, 'web/datasets', `${name}.csv`), 'utf8').trim().split(/\r?\n/);
+    writeFileSync(file(`${name}_train.csv`), [header, ...body.filter((_, i) => i % 2 === 0)].join('\n') + '\n');
+    writeFileSync(file(`${name}_test.csv`), [header, ...body.filter((_, i) => i % 2 === 1)].join('\n') + '\n');
+  }
+  for (const name of ['wdbc', 'sonar', 'twonorm']) {
+    const model = file(`${name}.urnf`);
+    const testCsv = file(`${name}_test.csv`);
+    json(join(root, 'build/urnforest'), ['train', '--data', file(`${name}_train.csv`), '--trees', '101',
+      ...(name === 'twonorm' ? ['--mtry', '4'] : []), '--seed', '1', '--out', model, '--json']);
+    const bytes = new Uint8Array(readFileSync(model));
+    const csv = readFileSync(testCsv, 'utf8');
+    const per = builds.map((b) => {
+      const forest = b.uf.Forest.fromBytes(bytes);
+      const test = b.uf.Dataset.fromCSV(csv);
+      const meanTrees = {};
+      for (const rule of RULES) meanTrees[rule] = forest.predict(test, { rule, alpha: ALPHA, compare: false }).meanTrees;
+      return { b, forest, test, meanTrees, wasm: { full: [], siba: [], hyper: [] }, native: { full: [], siba: [], hyper: [] } };
+    });
+    for (let r = 0; r < rounds; r++) {
+      for (const p of per) {
+        p.wasm.full.push(msPerCall(() => p.forest.predict(p.test)));
+        for (const rule of RULES) {
+          p.wasm[rule].push(msPerCall(() => p.forest.predict(p.test, { rule, alpha: ALPHA, compare: false })));
+        }
+        const n = json(p.b.native, ['predict', model, testCsv, '1', ...RULES]);
+        p.native.full.push(n.full_ms[0]);
+        for (const rule of RULES) p.native[rule].push(n.rules[rule].ms[0]);
+      }
+    }
+    for (const p of per) {
+      for (const rule of RULES) {
+        const treeSpeedup = 101 / p.meanTrees[rule];
+        const share = (k) => median(p[k].full) / median(p[k][rule]) / treeSpeedup;
+        report.push({ build: p.b.label, dataset: name, rows: p.test.numRows, rule, mean_trees: p.meanTrees[rule],
+          wasm_full_ms: median(p.wasm.full), wasm_halted_ms: median(p.wasm[rule]), wasm_share: share('wasm'),
+          native_full_ms: median(p.native.full), native_halted_ms: median(p.native[rule]), native_share: share('native') });
+      }
+      p.forest.dispose();
+      p.test.dispose();
+    }
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+load.push(loadavg()[0]);
+const f = (x, d = 3) => x.toFixed(d);
+console.log(`rounds ${rounds}, alpha ${ALPHA}, load average (1 min) ${load.map((x) => f(x, 2)).join(' -> ')}`);
+console.log('build | data (rows) | rule | mean trees | wasm full ms | wasm halted ms | wasm share | native full ms | native halted ms | native share');
+for (const x of report) {
+  console.log(`${x.build} | ${x.dataset} (${x.rows}) | ${x.rule} | ${f(x.mean_trees, 2)} | ${f(x.wasm_full_ms)} | ${f(x.wasm_halted_ms, 4)} | ` +
+    `${f(x.wasm_share, 2)} | ${f(x.native_full_ms)} | ${f(x.native_halted_ms, 4)} | ${f(x.native_share, 2)}`);
+}
