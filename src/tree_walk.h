@@ -124,17 +124,17 @@ struct WalkView {
         }
       } else {
         for (;;) {
-        bool moved = false;
-        for (size_t g = 0; g < kWalkGroup; ++g) {
-          const Forest::Node& node = nodes[index[g]];
-          if (node.feature < 0) continue;
-          const float x = rows[g][node.feature];
-          const bool left = kNumericOnly ? GoesLeftNumeric(node, x)
-                                         : GoesLeft(node, x, bits, category_counts);
-          index[g] = node.child_or_class + (left ? 0u : 1u);
-          moved = true;
-        }
-        if (!moved) break;
+          bool moved = false;
+          for (size_t g = 0; g < kWalkGroup; ++g) {
+            const Forest::Node& node = nodes[index[g]];
+            if (node.feature < 0) continue;
+            const float x = rows[g][node.feature];
+            const bool left = kNumericOnly ? GoesLeftNumeric(node, x)
+                                           : GoesLeft(node, x, bits, category_counts);
+            index[g] = node.child_or_class + (left ? 0u : 1u);
+            moved = true;
+          }
+          if (!moved) break;
         }
       }
       for (size_t g = 0; g < kWalkGroup; ++g) {
