@@ -13,6 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { median, msPerCall } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -24,23 +25,6 @@ const ALPHA = 0.99;
 const RULES = ['siba', 'hyper'];
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, maxBuffer: 1 << 28 });
 const json = (cmd, args) => JSON.parse(String(run(cmd, args)).trim().split('\n').pop());
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-function msPerCall(f) {  // as bench/run.mjs
-  const warm = performance.now();
-  for (let i = 0; i < 2 || performance.now() - warm < 50; i++) f();
-  let calls = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  do {
-    f();
-    calls++;
-    elapsed = performance.now() - start;
-  } while (elapsed < 20);
-  return elapsed / calls;
-}
 
 const builds = [];
 for (const spec of specs) {

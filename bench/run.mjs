@@ -15,6 +15,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { median, msPerCall } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -32,12 +33,6 @@ const ALPHA = 0.99;
 const RULES = ['alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal'];
 
 const log = (...m) => console.error('[bench]', ...m);
-const median = (xs) => {
-  const s = xs.filter((x) => x != null).sort((a, b) => a - b);
-  if (s.length === 0) return null;
-  const h = Math.floor(s.length / 2);
-  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-};
 const ratio = (a, b) => (a == null || b == null || b === 0 ? null : a / b);
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: root, maxBuffer: 1 << 28, ...opts });
 const json = (cmd, args) => JSON.parse(String(run(cmd, args)).trim().split('\n').pop());
@@ -57,22 +52,6 @@ const report = {
 };
 
 // Milliseconds per call, repeating until >= 20 ms (as bench_native and the peer scripts do).
-function msPerCall(f) {
-  // Warm-up: V8 runs wasm functions in Liftoff first and tiers hot ones up to TurboFan (at a call,
-  // never inside a running call); a library in use runs the optimised code, so time that: first at
-  // least 2 calls and 50 ms.
-  const warm = performance.now();
-  for (let i = 0; i < 2 || performance.now() - warm < 50; i++) f();
-  let calls = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  do {
-    f();
-    calls++;
-    elapsed = performance.now() - start;
-  } while (elapsed < 20);
-  return elapsed / calls;
-}
 
 const tmp = mkdtempSync(join(tmpdir(), 'urnforest-bench-'));
 try {
