@@ -17,7 +17,6 @@ bench/reproduce.py imports plan() and report() to put these tables into docs/rep
 Standalone (repository root, after `scripts/build.sh native`):
     /usr/bin/python3 bench/pruning.py [--full] [--jobs 2] [--seed 1]   # prints the tables
 """
-import argparse
 import os
 import sys
 
@@ -187,13 +186,7 @@ def report(docs):
 def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import reproduce  # noqa: E402  (shared runner: CPU time, JSON in docs/reproduction/)
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--full", action="store_true")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
-    docs = reproduce.run_jobs(plan(a.full), a.seed, a.jobs)
-    print("\n".join(report(docs)))
+    reproduce.section_main(plan, lambda docs, full: report(docs))
 
 
 if __name__ == "__main__":

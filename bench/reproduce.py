@@ -202,6 +202,18 @@ def previous_cpu(name):
         return None
 
 
+def section_main(plan, report, default_seed=1):
+    """Command line of a stand-alone report section (bench/pruning.py, bench/voteboost.py): runs
+    plan(full)'s jobs and prints report(docs, full) as markdown."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--full", action="store_true")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=default_seed)
+    args = ap.parse_args()
+    docs = run_jobs(plan(args.full), args.seed, args.jobs)
+    print("\n".join(report(docs, args.full)))
+
+
 def run_jobs(jobs, seed, workers):
     """Runs (name, args[, seed]) jobs on `workers` processes, longest first (by the CPU time of their
     previous run, else a size heuristic), so that the workers finish together. Returns name -> doc."""

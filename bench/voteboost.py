@@ -9,7 +9,6 @@ in docs/reproduction/v_*.json). Standalone (repository root, after `scripts/buil
     /usr/bin/python3 bench/voteboost.py [--full] [--jobs 2] [--seed 4]   # prints the tables
     --full: T = 501, CV with 501 trees, 100 partitions, noise 0/10/20/30 %.
 """
-import argparse
 import os
 import sys
 
@@ -155,13 +154,7 @@ def report(all_docs, full):
 def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import reproduce  # noqa: E402  (shared runner: CPU time, JSON in docs/reproduction/)
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--full", action="store_true")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=SEED)
-    args = ap.parse_args()
-    docs = reproduce.run_jobs(plan(args.full), args.seed, args.jobs)
-    print("\n".join(report(docs, args.full)))
+    reproduce.section_main(plan, report, default_seed=SEED)
 
 
 if __name__ == "__main__":
