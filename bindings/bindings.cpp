@@ -191,7 +191,7 @@ class DatasetHandle {
         Dataset::FromRowMajor(values.data(), r, c, has_labels ? label_values.data() : nullptr,
                               StringVector(feature_names), StringVector(class_names));
     if (!result.ok()) return ErrorObject(result.status());
-    data_ = std::move(result).value();
+    SetData(std::move(result).value());
     return val::undefined();
   }
 
@@ -202,7 +202,7 @@ class DatasetHandle {
     for (size_t row : picked) {
       if (row >= source.data_.num_rows()) return InvalidArgument("row index out of range");
     }
-    data_ = source.data_.Subset(picked);
+    SetData(source.data_.Subset(picked));
     return val::undefined();
   }
 
@@ -218,9 +218,70 @@ class DatasetHandle {
 
   const Dataset& data() const { return data_; }
 
+  /// The rows in a forest's layout (ModelRows) and, per row, 1 when it has no NaN (RowsWithoutNaN).
+  struct ConvertedRows {
+    std::vector<float> values;
+    std::vector<uint8_t> without_nan;
+  };
+
+  /// The rows in `forest`'s layout, kept for the next call with a model of the same feature types
+  /// and categories, so that repeated predictions on one dataset convert it once. Sets `*rows` to
+  /// the kept copy, or, for datasets over kModelRowsCacheBytes, to `*scratch` (filled here; not
+  /// kept, so a large dataset is not held twice). Borrowed until the dataset is reloaded or this is
+  /// called again. Errors as ModelRows (kColumnMismatch, kInvalidArgument).
+  Status ModelRowsFor(const Forest& forest, ConvertedRows* scratch,
+                      const ConvertedRows** rows) const;
+
  private:
+  static constexpr size_t kModelRowsCacheBytes = size_t{64} << 20;
+
+  // Replaces the data and forgets the converted rows of the old data.
+  void SetData(Dataset data) {
+    data_ = std::move(data);
+    model_rows_ = ConvertedRows();
+    model_rows_layout_.clear();
+    has_model_rows_ = false;
+  }
+
   Dataset data_;
+  // ModelRowsFor's copy and the model layout (types, categories per feature) it was made for.
+  mutable ConvertedRows model_rows_;
+  mutable std::vector<FeatureInfo> model_rows_layout_;
+  mutable bool has_model_rows_ = false;
 };
+
+// True when rows converted for a model with features `a` fit a model with features `b`: ModelRows
+// reads only the feature count, each feature's type and each categorical feature's categories.
+bool SameModelLayout(const std::vector<FeatureInfo>& a, const std::vector<FeatureInfo>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t f = 0; f < a.size(); ++f) {
+    if (a[f].type != b[f].type) return false;
+    if (a[f].type == FeatureType::kCategorical && a[f].categories != b[f].categories) return false;
+  }
+  return true;
+}
+
+Status DatasetHandle::ModelRowsFor(const Forest& forest, ConvertedRows* scratch,
+                                   const ConvertedRows** rows) const {
+  const std::vector<FeatureInfo>& layout = forest.schema().features;
+  if (has_model_rows_ && forest.num_trees() > 0 && forest.num_classes() > 0 &&
+      SameModelLayout(model_rows_layout_, layout)) {
+    *rows = &model_rows_;
+    return Status::Ok();
+  }
+  Result<std::vector<float>> converted = ModelRows(forest, data_);
+  if (!converted.ok()) return converted.status();
+  const size_t m = static_cast<size_t>(forest.num_features());
+  ConvertedRows* into = converted.value().size() * sizeof(float) > kModelRowsCacheBytes ? scratch : &model_rows_;
+  into->values = std::move(converted).value();
+  into->without_nan = RowsWithoutNaN(into->values.data(), data_.num_rows(), m);
+  *rows = into;
+  if (into == scratch) return Status::Ok();
+  model_rows_layout_ = layout;
+  has_model_rows_ = true;
+  *rows = &model_rows_;
+  return Status::Ok();
+}
 
 /// Owns one Forest. Created empty by JS, then filled by Train or Load.
 class ForestHandle {
@@ -309,7 +370,11 @@ class ForestHandle {
 
   /// {votes: Uint32Array rows x classes, classIndex: Int32Array} or an error object.
   val Predict(const DatasetHandle& data) const {
-    Result<FullVote> result = PredictFull(forest_, data.data());
+    DatasetHandle::ConvertedRows scratch;
+    const DatasetHandle::ConvertedRows* rows = nullptr;
+    Status converted = data.ModelRowsFor(forest_, &scratch, &rows);
+    if (!converted.ok()) return ErrorObject(converted);
+    Result<FullVote> result = PredictFullRows(forest_, rows->values.data(), data.data().num_rows());
     if (!result.ok()) return ErrorObject(result.status());
     val out = val::object();
     out.set("votes", CopyOut(result.value().votes));
@@ -597,12 +662,15 @@ val ForestHandle::PredictHaltedRows(const DatasetHandle& data, const HaltingTabl
     return ErrorObject(Status::Error(StatusCode::kShapeMismatch,
                                      "the halting table does not fit this forest"));
   }
-  Result<std::vector<float>> rows_or = ModelRows(forest_, data.data());
-  if (!rows_or.ok()) return ErrorObject(rows_or.status());
-  const std::vector<float>& rows = rows_or.value();
+  DatasetHandle::ConvertedRows scratch;
+  const DatasetHandle::ConvertedRows* converted_rows = nullptr;
+  Status converted = data.ModelRowsFor(forest_, &scratch, &converted_rows);
+  if (!converted.ok()) return ErrorObject(converted);
+  const std::vector<float>& rows = converted_rows->values;
   const size_t n = data.data().num_rows();
   Result<SequentialVoteResult> result =
-      urnforest::PredictHaltedRows(forest_, rows.data(), n, h, VoteOptions(order, seed_hi, seed_lo));
+      urnforest::PredictHaltedRows(forest_, rows.data(), n, h, VoteOptions(order, seed_hi, seed_lo),
+                                   converted_rows->without_nan.data());
   if (!result.ok()) return ErrorObject(result.status());
   const SequentialVoteResult& s = result.value();
   val out = val::object();
@@ -691,9 +759,11 @@ val ForestHandle::PredictHaltedFixed(const DatasetHandle& data, const HaltingTab
   for (int32_t t : options.fixed_order) {
     if (t < 0 || t >= forest_.num_trees()) return InvalidArgument("fixedOrder names a missing tree");
   }
-  Result<std::vector<float>> rows_or = ModelRows(forest_, data.data());
-  if (!rows_or.ok()) return ErrorObject(rows_or.status());
-  const std::vector<float>& rows = rows_or.value();
+  DatasetHandle::ConvertedRows scratch;
+  const DatasetHandle::ConvertedRows* converted_rows = nullptr;
+  Status converted = data.ModelRowsFor(forest_, &scratch, &converted_rows);
+  if (!converted.ok()) return ErrorObject(converted);
+  const std::vector<float>& rows = converted_rows->values;
   const size_t m = static_cast<size_t>(forest_.num_features());
   const size_t n = data.data().num_rows();
   Result<SequentialVoteResult> result = PredictSequential(
@@ -829,7 +899,7 @@ val DatasetHandle::LoadCsv(double address, double length, const val& target, boo
   options.schema = schema_of != nullptr ? &schema_of->forest().schema() : nullptr;
   Result<Dataset> result = ReadCsv(text, options);
   if (!result.ok()) return ErrorObject(result.status());
-  data_ = std::move(result).value();
+  SetData(std::move(result).value());
   return val::undefined();
 }
 

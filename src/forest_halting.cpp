@@ -12,16 +12,20 @@ namespace {
 // Votes of the forest's trees for rows in the model layout, walked several rows at a time.
 class ForestVoter final : public BlockVoter {
  public:
-  ForestVoter(const Forest& forest, const float* rows, size_t num_rows)
-      : view_(forest), rows_(rows), m_(static_cast<size_t>(forest.num_features())),
-        no_nan_(num_rows) {
-    for (size_t r = 0; r < num_rows; ++r) no_nan_[r] = internal::NoNaN(rows + r * m_, m_);
+  // `no_nan`: per row 1 when it has no NaN (borrowed), or null to scan the rows here.
+  ForestVoter(const Forest& forest, const float* rows, size_t num_rows, const uint8_t* no_nan)
+      : view_(forest), rows_(rows), m_(static_cast<size_t>(forest.num_features())) {
+    if (no_nan == nullptr) {
+      scanned_ = RowsWithoutNaN(rows, num_rows, m_);
+      no_nan = scanned_.data();
+    }
+    no_nan_ = no_nan;
   }
 
   void Vote(int32_t tree, const size_t* rows, size_t count, int32_t* out) const override {
     const float* base = rows_;
     const size_t m = m_;
-    const uint8_t* no_nan = no_nan_.data();
+    const uint8_t* no_nan = no_nan_;
     auto row_ptr = [base, m, rows](size_t i) { return base + rows[i] * m; };
     auto row_no_nan = [no_nan, rows](size_t i) { return no_nan[rows[i]] != 0; };
     if (view_.numeric_only) {
@@ -31,15 +35,30 @@ class ForestVoter final : public BlockVoter {
     }
   }
 
+  void VoteTrees(const int32_t* trees, size_t count, size_t row, int32_t* out) const override {
+    const float* x = rows_ + row * m_;
+    if (view_.numeric_only) {
+      view_.VoteTrees<true>(trees, count, x, no_nan_[row] != 0, out);
+    } else {
+      view_.VoteTrees<false>(trees, count, x, no_nan_[row] != 0, out);
+    }
+  }
+
  private:
   internal::WalkView view_;
   const float* rows_;
   size_t m_;
-  std::vector<uint8_t> no_nan_;  // per row: 1 when it has no NaN
+  std::vector<uint8_t> scanned_;  // the flags when not given
+  const uint8_t* no_nan_;          // per row: 1 when it has no NaN
 };
 
 }  // namespace
 
+std::vector<uint8_t> RowsWithoutNaN(const float* rows, size_t num_rows, size_t num_features) {
+  std::vector<uint8_t> out(num_rows);
+  for (size_t r = 0; r < num_rows; ++r) out[r] = internal::NoNaN(rows + r * num_features, num_features);
+  return out;
+}
 
 Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num_trees) {
   const int32_t t = num_trees > 0 ? num_trees : forest.num_trees();
@@ -86,7 +105,8 @@ Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& 
 
 Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float* rows,
                                                size_t num_rows, const HaltingTable& table,
-                                               const SequentialVoteOptions& options) {
+                                               const SequentialVoteOptions& options,
+                                               const uint8_t* rows_without_nan) {
   if (forest.num_trees() == 0 || forest.num_classes() == 0) {
     return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
   }
@@ -107,7 +127,7 @@ Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float
                                ", the forest has " + std::to_string(forest.num_trees()));
     }
   }
-  return PredictSequentialBlocked(table, num_rows, ForestVoter(forest, rows, num_rows), options);
+  return PredictSequentialBlocked(table, num_rows, ForestVoter(forest, rows, num_rows, rows_without_nan), options);
 }
 
 }  // namespace urnforest

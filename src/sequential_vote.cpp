@@ -54,6 +54,10 @@ void Permute(uint64_t seed, size_t row, std::vector<int32_t>* order) {
 constexpr size_t kHaltBlock = 4096;
 // Rows per sub-block for the trees that every row votes: their rows stay in L1 across the trees.
 constexpr size_t kWalkBlock = 256;
+// Walks done together: rows per tree while at least this many rows of a block are voting, then
+// trees per row for the rest (BlockVoter::VoteTrees; the forest's walker interleaves 4 walks).
+constexpr size_t kWalkTogether = 4;
+constexpr int32_t kTreesTogether = static_cast<int32_t>(kWalkTogether);
 // The fewest votes with which any tally can halt; 1 when not known (every vote is then checked). For
 // two-class threshold tables: halting with class c ahead at (t_c, o) needs t_c >= row_c[o], so the
 // vote count is at least row_c[o] + o; the minimum over c and o (may exceed T: never halts early).
@@ -187,35 +191,6 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     return Invalid("tree " + std::to_string(tree) + " voted " + std::to_string(v) + " for row " +
                    std::to_string(row) + ", not a class in [0, " + std::to_string(l) + ")");
   };
-  if (options.order == QueryOrder::kRandomPerRow) {
-    std::vector<int32_t> order, tally(l);
-    for (size_t r = 0; r < num_rows; ++r) {
-      order = base;
-      Permute(options.seed, r, &order);
-      std::fill(tally.begin(), tally.end(), 0);
-      bool stopped = false;
-      for (int32_t i = 0; i < T && !stopped; ++i) {
-        int32_t v;
-        voter.Vote(order[i], &r, 1, &v);
-        if (v < 0 || v >= l) return bad_vote(order[i], r, v);
-        ++tally[v];
-        if (table.Halts(tally.data())) {
-          stopped = true;
-          out.labels[r] = table.Leader(tally.data());
-          out.trees_used[r] = i + 1;
-          out.confidence[r] = (finite && i + 1 == T) ? 1.0 : table.Confidence(tally.data());
-          out.halted_early[r] = i + 1 < T ? 1 : 0;
-        }
-      }
-      if (!stopped) {
-        out.labels[r] = FullVote(tally);
-        out.trees_used[r] = T;
-        out.confidence[r] = finite ? 1.0 : table.Confidence(tally.data());
-        out.halted_early[r] = 0;
-      }
-    }
-    return out;
-  }
   // Binary threshold tables (the common case) are checked inline, reading the same thresholds as
   // HaltingTable::Halts (halt iff the strict leader k has at least row_k[other's count] votes) and
   // the same P* as HaltingTable::Confidence (BinaryPStar), so the results are bit-identical.
@@ -223,6 +198,66 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   const uint16_t* row1 = table.BinaryThresholdRow(1);
   const float* pstar = table.BinaryPStar();
   const bool binary = row0 != nullptr && pstar != nullptr;
+  // Records row r's stop after i + 1 votes, `leader` ahead with confidence `conf`.
+  auto stop = [&](size_t r, int32_t i, int32_t leader, double conf) {
+    out.labels[r] = leader;
+    out.trees_used[r] = i + 1;
+    out.confidence[r] = (finite && i + 1 == T) ? 1.0 : conf;
+    out.halted_early[r] = i + 1 < T ? 1 : 0;
+  };
+  // True (and the stop recorded) when row r's tally `t`, after its (i + 1)-th vote, halts.
+  auto halts_at = [&](size_t r, int32_t i, const int32_t* t) {
+    if (binary) {
+      const int32_t a = t[0];
+      const int32_t b = t[1];
+      if (!(a > b ? a >= row0[b] : (b > a && b >= row1[a]))) return false;
+      const int32_t m = a + b;
+      stop(r, i, a > b ? 0 : 1, pstar[a + m * (m + 1) / 2]);
+      return true;
+    }
+    if (!table.Halts(t)) return false;
+    stop(r, i, table.Leader(t), (finite && i + 1 == T) ? 1.0 : table.Confidence(t));
+    return true;
+  };
+  // Records row r's answer after all T votes without a stop (tally `t`).
+  std::vector<int32_t> tally(l);
+  auto full_vote = [&](size_t r, const int32_t* t) {
+    std::copy(t, t + l, tally.begin());
+    out.labels[r] = FullVote(tally);
+    out.trees_used[r] = T;
+    out.confidence[r] = finite ? 1.0 : table.Confidence(t);
+    out.halted_early[r] = 0;
+  };
+  // Row r alone from its (first + 1)-th vote in `order` on (tally `t` so far): the next trees are
+  // walked kWalkGroup at a time (VoteTrees) and applied in order until the row halts; the votes
+  // past the stop are discarded unchecked. Returns the error of the first bad vote applied.
+  int32_t tree_votes[kWalkTogether];
+  auto run_alone = [&](size_t r, const int32_t* order, int32_t first, int32_t* t) -> Status {
+    for (int32_t next = first; next < T; next += kTreesTogether) {
+      const int32_t n = std::min(T - next, kTreesTogether);
+      voter.VoteTrees(order + next, static_cast<size_t>(n), r, tree_votes);
+      for (int32_t q = 0; q < n; ++q) {
+        const int32_t v = tree_votes[q];
+        if (static_cast<uint32_t>(v) >= static_cast<uint32_t>(l)) return bad_vote(order[next + q], r, v);
+        ++t[v];
+        if (halts_at(r, next + q, t)) return Status::Ok();
+      }
+    }
+    full_vote(r, t);
+    return Status::Ok();
+  };
+  if (options.order == QueryOrder::kRandomPerRow) {
+    std::vector<int32_t> order;
+    std::vector<int32_t> row_tally(l);
+    for (size_t r = 0; r < num_rows; ++r) {
+      order = base;
+      Permute(options.seed, r, &order);
+      std::fill(row_tally.begin(), row_tally.end(), 0);
+      s = run_alone(r, order.data(), 0, row_tally.data());
+      if (!s.ok()) return s;
+    }
+    return out;
+  }
   // No tally of fewer than `earliest` votes halts, so the first earliest - 1 trees are voted by
   // every row without a halting check (the same walks as the full vote).
   const int32_t before_check = std::min(T, EarliestStop(table) - 1);
@@ -231,14 +266,6 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   std::vector<int32_t> tallies(block * L);
   std::vector<size_t> active(block);
   std::vector<int32_t> votes(block);
-  std::vector<int32_t> tally(l);
-  // Records row r's stop after i + 1 votes at tally t.
-  auto stop = [&](size_t r, int32_t i, int32_t leader, double conf) {
-    out.labels[r] = leader;
-    out.trees_used[r] = i + 1;
-    out.confidence[r] = (finite && i + 1 == T) ? 1.0 : conf;
-    out.halted_early[r] = i + 1 < T ? 1 : 0;
-  };
   for (size_t begin = 0; begin < num_rows; begin += block) {
     const size_t count = std::min(block, num_rows - begin);
     std::fill(tallies.begin(), tallies.begin() + count * L, 0);
@@ -256,8 +283,10 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
         }
       }
     }
+    // Tree by tree while enough rows are left to walk a tree together.
     size_t live = count;
-    for (int32_t i = before_check; i < T && live > 0; ++i) {
+    int32_t i = before_check;
+    for (; i < T && live >= kWalkTogether; ++i) {
       voter.Vote(base[i], active.data(), live, votes.data());
       size_t keep = 0;
       if (binary) {
@@ -283,23 +312,16 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
           if (static_cast<uint32_t>(v) >= static_cast<uint32_t>(l)) return bad_vote(base[i], r, v);
           int32_t* t = tallies.data() + (r - begin) * L;
           ++t[v];
-          if (table.Halts(t)) {
-            stop(r, i, table.Leader(t), (finite && i + 1 == T) ? 1.0 : table.Confidence(t));
-          } else {
-            active[keep++] = r;
-          }
+          if (!halts_at(r, i, t)) active[keep++] = r;
         }
       }
       live = keep;
     }
-    for (size_t j = 0; j < live; ++j) {  // voted all T trees without halting
+    // The last few rows (or all rows after T votes): each alone through its remaining trees.
+    for (size_t j = 0; j < live; ++j) {
       const size_t r = active[j];
-      const int32_t* t = tallies.data() + (r - begin) * static_cast<size_t>(l);
-      std::copy(t, t + l, tally.begin());
-      out.labels[r] = FullVote(tally);
-      out.trees_used[r] = T;
-      out.confidence[r] = finite ? 1.0 : table.Confidence(t);
-      out.halted_early[r] = 0;
+      s = run_alone(r, base.data(), i, tallies.data() + (r - begin) * L);
+      if (!s.ok()) return s;
     }
   }
   return out;

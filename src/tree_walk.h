@@ -100,6 +100,26 @@ struct WalkView {
   template <bool kNumericOnly, class RowPtr, class NoNaNFn>
   void VoteMany(int32_t tree, size_t count, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
     const uint32_t root = roots[tree];
+    WalkGroups<kNumericOnly>(count, [root](size_t) { return root; }, row_ptr, no_nan, out);
+  }
+
+  /// out[j] = vote of trees[j] for `row`, j < count, walking kWalkGroup trees at a time (one row
+  /// through several trees: their node loads overlap as VoteMany's rows do). `no_nan`: `row` has no
+  /// NaN.
+  template <bool kNumericOnly>
+  void VoteTrees(const int32_t* trees, size_t count, const float* row, bool no_nan,
+                 int32_t* out) const {
+    const uint32_t* r = roots;
+    WalkGroups<kNumericOnly>(count, [r, trees](size_t j) { return r[trees[j]]; },
+                             [row](size_t) { return row; }, [no_nan](size_t) { return no_nan; },
+                             out);
+  }
+
+ private:
+  /// out[i] = the leaf class reached from node root_of(i) by row_ptr(i), i < count, kWalkGroup
+  /// walks at a time; a walk that reaches its leaf waits for the others of its group.
+  template <bool kNumericOnly, class RootOf, class RowPtr, class NoNaNFn>
+  void WalkGroups(size_t count, RootOf root_of, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
     size_t i = 0;
     for (; i + kWalkGroup <= count; i += kWalkGroup) {
       const float* rows[kWalkGroup];
@@ -107,10 +127,10 @@ struct WalkView {
       bool all_no_nan = true;
       for (size_t g = 0; g < kWalkGroup; ++g) {
         rows[g] = row_ptr(i + g);
-        index[g] = root;
+        index[g] = root_of(i + g);
         all_no_nan = all_no_nan && no_nan(i + g);
       }
-      // Each step advances every row that has not reached a leaf; a leaf stays put.
+      // Each step advances every walk that has not reached a leaf; a leaf stays put.
       if (kNumericOnly && all_no_nan) {
         for (;;) {
           bool moved = false;
@@ -142,8 +162,8 @@ struct WalkView {
       }
     }
     for (; i < count; ++i) {
-      out[i] = kNumericOnly ? WalkNumeric(nodes, root, row_ptr(i))
-                            : Walk(nodes, bits, category_counts, root, row_ptr(i));
+      out[i] = kNumericOnly ? WalkNumeric(nodes, root_of(i), row_ptr(i))
+                            : Walk(nodes, bits, category_counts, root_of(i), row_ptr(i));
     }
   }
 };

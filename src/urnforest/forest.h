@@ -286,6 +286,11 @@ Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data);
 /// forest without trees (default-constructed).
 Result<FullVote> PredictFull(const Forest& forest, const Dataset& data);
 
+/// PredictFull on `num_rows` rows already in the forest's layout (ModelRows: row-major,
+/// num_features() floats per row; borrowed for the call), for callers that keep the converted rows
+/// across calls. kInvalidArgument for a forest without trees.
+Result<FullVote> PredictFullRows(const Forest& forest, const float* rows, size_t num_rows);
+
 /// Adds the votes of trees 0..num_trees-1 for `num_rows` rows in the forest's layout (ModelRows:
 /// row-major, num_features() floats per row) to `votes` (num_rows x num_classes(), row-major).
 /// The batch form of TreeVote, with identical votes: walks each tree over blocks of rows, several

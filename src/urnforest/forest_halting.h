@@ -46,9 +46,16 @@ Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& 
 /// PredictHalted on `num_rows` rows already in the forest's layout (ModelRows: row-major,
 /// num_features() floats per row). Same checks except the column ones. Blocked and inlined tree
 /// walks (PredictSequentialBlocked); results identical to PredictSequential with TreeVote.
+/// `rows_without_nan` (optional, num_rows flags as RowsWithoutNaN returns, borrowed): saves the
+/// scan for missing values when the same rows are predicted again; null: scanned here.
 Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float* rows,
                                                size_t num_rows, const HaltingTable& table,
-                                               const SequentialVoteOptions& options = {});
+                                               const SequentialVoteOptions& options = {},
+                                               const uint8_t* rows_without_nan = nullptr);
+
+/// Per row of `num_rows` rows of `num_features` floats (row-major): 1 when no value is NaN
+/// (missing), else 0.
+std::vector<uint8_t> RowsWithoutNaN(const float* rows, size_t num_rows, size_t num_features);
 
 /// Options of the prediction of a table's cost from training data alone (TrainingCostPredictor).
 struct TrainingCostOptions {

@@ -55,6 +55,12 @@ class BlockVoter {
   virtual ~BlockVoter() = default;
   /// out[i] = the vote of tree `tree` for row rows[i] (a class index), for i < count.
   virtual void Vote(int32_t tree, const size_t* rows, size_t count, int32_t* out) const = 0;
+  /// out[j] = the vote of tree trees[j] for row `row`, for j < count: one row through several
+  /// trees (the few rows that have not halted after the first trees). The default calls Vote once
+  /// per tree; a voter may walk the trees together, the votes must be the same.
+  virtual void VoteTrees(const int32_t* trees, size_t count, size_t row, int32_t* out) const {
+    for (size_t j = 0; j < count; ++j) Vote(trees[j], &row, 1, out + j);
+  }
 };
 
 /// Identical results to PredictSequential with the same votes, computed faster: for generation and
@@ -64,7 +70,9 @@ class BlockVoter {
 /// allocation. Blocks are large (up to 4,096 rows) so that the later trees, which only the rows
 /// that have not halted reach, are shared by as many rows as possible; the trees voted before the
 /// fewest votes with which any tally can halt (two-class threshold tables) are walked without
-/// halting checks, 256 rows at a time. kRandomPerRow goes row by row. Fails like
+/// halting checks, 256 rows at a time. Once fewer than 4 rows of a block are left, each goes on
+/// alone through its next trees 4 at a time (BlockVoter::VoteTrees), and kRandomPerRow goes row by
+/// row the same way; votes past a row's stop are computed but never used nor checked. Fails like
 /// PredictSequential; a vote out of range is reported for the first (tree, row) met in the order
 /// the votes are computed.
 Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table, size_t num_rows,

@@ -96,12 +96,20 @@ void CheckBatchMatchesTreeVote(const Forest& forest, std::vector<float> rows, si
           table.value(), n,
           [&](int32_t tree, size_t row) { return one[row * forest.num_trees() + tree]; }, o);
       Result<SequentialVoteResult> fast = PredictHaltedRows(forest, rows.data(), n, table.value(), o);
+      // The same with the rows' missing-value flags computed beforehand (kept across calls).
+      const std::vector<uint8_t> flags =
+          RowsWithoutNaN(rows.data(), n, static_cast<size_t>(forest.num_features()));
+      Result<SequentialVoteResult> kept =
+          PredictHaltedRows(forest, rows.data(), n, table.value(), o, flags.data());
       REQUIRE(slow.ok());
       REQUIRE(fast.ok());
-      REQUIRE(fast.value().labels == slow.value().labels);
-      REQUIRE(fast.value().trees_used == slow.value().trees_used);
-      REQUIRE(fast.value().confidence == slow.value().confidence);
-      REQUIRE(fast.value().halted_early == slow.value().halted_early);
+      REQUIRE(kept.ok());
+      for (const SequentialVoteResult* got : {&fast.value(), &kept.value()}) {
+        REQUIRE(got->labels == slow.value().labels);
+        REQUIRE(got->trees_used == slow.value().trees_used);
+        REQUIRE(got->confidence == slow.value().confidence);
+        REQUIRE(got->halted_early == slow.value().halted_early);
+      }
     }
   }
 }
