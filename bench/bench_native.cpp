@@ -1,8 +1,10 @@
 // Native prediction and table-building timings for bench/run.mjs (not a test). One JSON line out.
 //
 //   bench_native predict MODEL.urnf TEST.csv ROUNDS [RULE...]
-//     full vote (PredictFull, ModelRows included) and halted prediction (PredictHalted) per rule,
-//     interleaved round by round; each timing repeats the call until >= 20 ms and divides.
+//     full vote (PredictFullRows) and halted prediction (PredictHaltedRows) per rule on rows
+//     converted once to the model's layout, as the wasm API keeps them per dataset (bindings.cpp
+//     ModelRowsFor); the conversion (ModelRows + RowsWithoutNaN) is timed apart as convert_ms.
+//     Interleaved round by round; each timing repeats the call until >= 20 ms and divides.
 //   bench_native tables MODEL.urnf ROUNDS [RULE...]
 //     BuildForestTable (prior from the OOB votes + table) per rule, alpha = 0.99.
 #include <algorithm>
@@ -94,23 +96,33 @@ int main(int argc, char** argv) {
       names.push_back(argv[i]);
       tables.push_back(std::move(t).value());
     }
-    std::vector<double> full;
+    const size_t n = data.value().num_rows();
+    const size_t m = static_cast<size_t>(forest.num_features());
+    Result<std::vector<float>> rows = ModelRows(forest, data.value());
+    if (!rows.ok()) Die(rows.status().ToString());
+    const std::vector<uint8_t> without_nan = RowsWithoutNaN(rows.value().data(), n, m);
+    std::vector<double> convert, full;
     std::vector<std::vector<double>> halted(tables.size());
     std::vector<double> mean_trees(tables.size());
     for (int r = 0; r < rounds; ++r) {
+      convert.push_back(MsPerCall([&] {
+        Result<std::vector<float>> again = ModelRows(forest, data.value());
+        if (!again.ok() || RowsWithoutNaN(again.value().data(), n, m).size() != n) Die("ModelRows failed");
+      }));
       full.push_back(MsPerCall([&] {
-        if (!PredictFull(forest, data.value()).ok()) Die("PredictFull failed");
+        if (!PredictFullRows(forest, rows.value().data(), n).ok()) Die("PredictFullRows failed");
       }));
       for (size_t i = 0; i < tables.size(); ++i) {
         halted[i].push_back(MsPerCall([&] {
-          Result<SequentialVoteResult> s = PredictHalted(forest, data.value(), tables[i]);
+          Result<SequentialVoteResult> s = PredictHaltedRows(forest, rows.value().data(), n, tables[i],
+                                                             {}, without_nan.data());
           if (!s.ok()) Die("PredictHalted failed");
           mean_trees[i] = s.value().MeanTrees();
         }));
       }
     }
-    std::printf("{\"rows\":%zu,\"trees\":%d,\"full_ms\":%s,\"rules\":{", data.value().num_rows(),
-                forest.num_trees(), Array(full).c_str());
+    std::printf("{\"rows\":%zu,\"trees\":%d,\"convert_ms\":%s,\"full_ms\":%s,\"rules\":{", n,
+                forest.num_trees(), Array(convert).c_str(), Array(full).c_str());
     for (size_t i = 0; i < tables.size(); ++i) {
       std::printf("%s\"%s\":{\"ms\":%s,\"mean_trees\":%.6g}", i ? "," : "", names[i].c_str(),
                   Array(halted[i]).c_str(), mean_trees[i]);

@@ -275,7 +275,9 @@ function writeDocs(r) {
     `${f(p.ratios.native_over_sklearn)} | ${f(p.ratios.wasm_over_native)} |`, '');
   out.push('### 3. Halted prediction: wall-clock speed-up vs tree-count speed-up', '',
     `alpha = ${r.options.alpha}, generation order, \`predict(data, {rule, compare: false})\` (wasm) and ` +
-    '`PredictHalted` (native) against the full vote of the same build. share = wall-clock speed-up / tree-count ' +
+    '`PredictHaltedRows` (native) against the full vote of the same build (`predict(data)`, `PredictFullRows`); ' +
+    'both sides reuse the rows converted to the model layout, as a JS `Dataset` keeps them between predictions ' +
+    '(bench_native reports the conversion apart as convert_ms). share = wall-clock speed-up / tree-count ' +
     'speed-up (1 = every saved tree is saved time). wdbc and sonar: even rows train, odd rows test.', '');
   out.push('| data (test rows) | rule | mean trees | tree speed-up | wasm full ms | wasm halted ms | wasm wall speed-up | wasm share | native wall speed-up | native share | wasm / native (halted) |');
   out.push('|---|---|---|---|---|---|---|---|---|---|---|');
