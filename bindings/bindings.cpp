@@ -276,10 +276,10 @@ Status DatasetHandle::ModelRowsFor(const Forest& forest, ConvertedRows* scratch,
   into->values = std::move(converted).value();
   into->without_nan = RowsWithoutNaN(into->values.data(), data_.num_rows(), m);
   *rows = into;
-  if (into == scratch) return Status::Ok();
-  model_rows_layout_ = layout;
-  has_model_rows_ = true;
-  *rows = &model_rows_;
+  if (into == &model_rows_) {
+    model_rows_layout_ = layout;
+    has_model_rows_ = true;
+  }
   return Status::Ok();
 }
 
