@@ -193,6 +193,48 @@ const float* HaltingTable::BinaryPStar() const {
   return pstar_.data();
 }
 
+const int32_t* HaltingTable::BinaryZeroWinsUpTo() const {
+  return zero_wins_up_to_.empty() ? nullptr : zero_wins_up_to_.data();
+}
+
+const int32_t* HaltingTable::BinaryOneWinsFrom() const {
+  return one_wins_from_.empty() ? nullptr : one_wins_from_.data();
+}
+
+void HaltingTable::DeriveBinaryBounds() {
+  zero_wins_up_to_.clear();
+  one_wins_from_.clear();
+  min_votes_to_halt_ = 1;
+  const uint16_t* row0 = BinaryThresholdRow(0);
+  const uint16_t* row1 = BinaryThresholdRow(1);
+  if (row0 == nullptr) return;
+  const int32_t T = num_trees_;
+  // Halting with class c ahead at (t_c, k) needs t_c >= row_c[k], so at least row_c[k] + k votes
+  // (for any thresholds, monotone or not).
+  int32_t fewest = T + 1;
+  for (const uint16_t* row : {row0, row1}) {
+    for (int32_t k = 0; k <= T; ++k) fewest = std::min(fewest, static_cast<int32_t>(row[k]) + k);
+  }
+  min_votes_to_halt_ = std::max(fewest, 1);
+  for (int32_t k = 0; k < T; ++k) {
+    if (row0[k + 1] < row0[k] || row1[k + 1] < row1[k]) return;
+  }
+  // The leader, with m - k votes against the other's k, wins iff 2k < m and m - k >= row[k]. With a
+  // nondecreasing row both hold up to some k and fail beyond, and what holds for m holds for m + 1:
+  // the largest winning k per m grows with m, found in one pass.
+  auto wins = [](const uint16_t* row, int32_t k, int32_t m) { return 2 * k < m && m - k >= row[k]; };
+  zero_wins_up_to_.resize(static_cast<size_t>(T) + 1);
+  one_wins_from_.resize(static_cast<size_t>(T) + 1);
+  int32_t zero_k = -1;  // largest class-1 count with which class 0 wins after m votes
+  int32_t one_k = -1;   // largest class-0 count with which class 1 wins after m votes
+  for (int32_t m = 0; m <= T; ++m) {
+    while (zero_k < T && wins(row0, zero_k + 1, m)) ++zero_k;
+    while (one_k < T && wins(row1, one_k + 1, m)) ++one_k;
+    zero_wins_up_to_[m] = zero_k;
+    one_wins_from_[m] = one_k < 0 ? m + 1 : m - one_k;
+  }
+}
+
 std::vector<int32_t> HaltingTable::BinaryThresholds(int32_t c) const {
   std::vector<int32_t> out;
   if (num_classes_ != 2) return out;
@@ -445,6 +487,7 @@ Result<HaltingTable> HaltingTableBuilder::Thresholds(const HaltingTableOptions& 
       table.thresholds_[c * per_class + others.Rank(o)] = static_cast<uint16_t>(thr);
     });
   }
+  table.DeriveBinaryBounds();
   return table;
 }
 
@@ -700,6 +743,7 @@ Result<HaltingTable> HaltingTable::FromBytes(const uint8_t* data, size_t size) {
     case TableLayout::kLeadRule: break;
   }
   t.InitBinom();
+  t.DeriveBinaryBounds();
   return t;
 }
 

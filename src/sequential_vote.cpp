@@ -58,21 +58,6 @@ constexpr size_t kWalkBlock = 256;
 // trees per row for the rest (BlockVoter::VoteTrees; the forest's walker interleaves 4 walks).
 constexpr size_t kWalkTogether = 4;
 constexpr int32_t kTreesTogether = static_cast<int32_t>(kWalkTogether);
-// The fewest votes with which any tally can halt; 1 when not known (every vote is then checked). For
-// two-class threshold tables: halting with class c ahead at (t_c, o) needs t_c >= row_c[o], so the
-// vote count is at least row_c[o] + o; the minimum over c and o (may exceed T: never halts early).
-// Holds for any thresholds, monotone or not.
-int32_t EarliestStop(const HaltingTable& table) {
-  const uint16_t* rows[2] = {table.BinaryThresholdRow(0), table.BinaryThresholdRow(1)};
-  if (rows[0] == nullptr) return 1;
-  const int32_t T = table.num_trees();
-  int32_t earliest = T + 1;
-  for (const uint16_t* row : rows) {
-    for (int32_t o = 0; o <= T; ++o) earliest = std::min(earliest, static_cast<int32_t>(row[o]) + o);
-  }
-  return std::max(earliest, 1);
-}
-
 int32_t FullVote(const std::vector<int32_t>& tally) {
   int32_t best = 0;
   for (size_t c = 1; c < tally.size(); ++c)
@@ -258,28 +243,42 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     }
     return out;
   }
-  // No tally of fewer than `earliest` votes halts, so the first earliest - 1 trees are voted by
-  // every row without a halting check (the same walks as the full vote).
-  const int32_t before_check = std::min(T, EarliestStop(table) - 1);
+  // No tally of fewer votes halts, so the trees before are voted by every row without a halting
+  // check (the same walks as the full vote).
+  const int32_t before_check = std::min(T, table.MinVotesToHalt() - 1);
   const size_t block = std::min(num_rows, kHaltBlock);
   const size_t L = static_cast<size_t>(l);
-  std::vector<int32_t> tallies(block * L);
   std::vector<size_t> active(block);
   std::vector<int32_t> votes(block);
+  // Two-class threshold tables with nondecreasing rows (all built ones): a row's class-1 count and
+  // two bounds per vote count decide (HaltingTable::BinaryZeroWinsUpTo). The counts are kept
+  // compacted with `active`. Other tables: a tally per row of the block.
+  const int32_t* zero_wins_up_to = binary ? table.BinaryZeroWinsUpTo() : nullptr;
+  const int32_t* one_wins_from = table.BinaryOneWinsFrom();
+  const bool by_bounds = zero_wins_up_to != nullptr;
+  std::vector<int32_t> ones(by_bounds ? block : 0);
+  std::vector<int32_t> tallies(by_bounds ? 0 : block * L);
   for (size_t begin = 0; begin < num_rows; begin += block) {
     const size_t count = std::min(block, num_rows - begin);
-    std::fill(tallies.begin(), tallies.begin() + count * L, 0);
+    if (by_bounds) {
+      std::fill(ones.begin(), ones.begin() + count, 0);
+    } else {
+      std::fill(tallies.begin(), tallies.begin() + count * L, 0);
+    }
     for (size_t j = 0; j < count; ++j) active[j] = begin + j;
     // Trees no row can halt before: in sub-blocks that stay in L1 across the trees.
     for (size_t sub = 0; sub < count; sub += kWalkBlock) {
       const size_t n = std::min(kWalkBlock, count - sub);
       for (int32_t i = 0; i < before_check; ++i) {
         voter.Vote(base[i], active.data() + sub, n, votes.data());
-        int32_t* t = tallies.data() + sub * L;
-        for (size_t j = 0; j < n; ++j, t += L) {
+        for (size_t j = 0; j < n; ++j) {
           const int32_t v = votes[j];
           if (static_cast<uint32_t>(v) >= static_cast<uint32_t>(l)) return bad_vote(base[i], active[sub + j], v);
-          ++t[v];
+          if (by_bounds) {
+            ones[sub + j] += v;
+          } else {
+            ++tallies[(sub + j) * L + static_cast<size_t>(v)];
+          }
         }
       }
     }
@@ -289,20 +288,20 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     for (; i < T && live >= kWalkTogether; ++i) {
       voter.Vote(base[i], active.data(), live, votes.data());
       size_t keep = 0;
-      if (binary) {
+      if (by_bounds) {  // every live row has now voted trees 0..i
+        const int32_t m = i + 1;
+        const int32_t zero_wins = zero_wins_up_to[m];
+        const int32_t one_wins = one_wins_from[m];
+        const float* pstar_m = pstar + m * (m + 1) / 2;  // P* of (a, m - a) at entry a
         for (size_t j = 0; j < live; ++j) {
-          const size_t r = active[j];
           const int32_t v = votes[j];
-          if (static_cast<uint32_t>(v) > 1u) return bad_vote(base[i], r, v);
-          int32_t* t = tallies.data() + (r - begin) * 2;
-          ++t[v];
-          const int32_t a = t[0];
-          const int32_t b = t[1];
-          if (a > b ? a >= row0[b] : (b > a && b >= row1[a])) {
-            const int32_t m = a + b;
-            stop(r, i, a > b ? 0 : 1, pstar[a + m * (m + 1) / 2]);
+          if (static_cast<uint32_t>(v) > 1u) return bad_vote(base[i], active[j], v);
+          const int32_t b = ones[j] + v;
+          if (b <= zero_wins || b >= one_wins) {
+            stop(active[j], i, b <= zero_wins ? 0 : 1, pstar_m[m - b]);
           } else {
-            active[keep++] = r;
+            active[keep] = active[j];
+            ones[keep++] = b;
           }
         }
       } else {
@@ -320,7 +319,8 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     // The last few rows (or all rows after T votes): each alone through its remaining trees.
     for (size_t j = 0; j < live; ++j) {
       const size_t r = active[j];
-      s = run_alone(r, base.data(), i, tallies.data() + (r - begin) * L);
+      int32_t two[2] = {i - (by_bounds ? ones[j] : 0), by_bounds ? ones[j] : 0};
+      s = run_alone(r, base.data(), i, by_bounds ? two : tallies.data() + (r - begin) * L);
       if (!s.ok()) return s;
     }
   }

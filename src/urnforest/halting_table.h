@@ -87,6 +87,16 @@ class HaltingTable {
   /// sequential voting read the confidence at a stop without the general rank. nullptr for other
   /// tables. Valid while the table lives.
   const float* BinaryPStar() const;
+  /// kThresholds tables with 2 classes whose threshold rows never decrease (every table built from a
+  /// prior is so; a loaded one is checked): the decisions of Halts as two bounds per vote count.
+  /// After m votes (0 <= m <= T), b of them for class 1, the tally halts with class 0 ahead iff
+  /// b <= BinaryZeroWinsUpTo()[m] (-1: never), with class 1 ahead iff b >= BinaryOneWinsFrom()[m]
+  /// (m + 1: never). nullptr for other tables. Valid while the table lives.
+  const int32_t* BinaryZeroWinsUpTo() const;
+  const int32_t* BinaryOneWinsFrom() const;
+  /// No tally of fewer votes halts. Exact for kThresholds tables with 2 classes (T + 1 when none
+  /// halts); 1 (nothing known) for other tables.
+  int32_t MinVotesToHalt() const { return min_votes_to_halt_; }
 
   /// Versioned little-endian bytes (magic "UFHT", version 1) holding everything needed to answer
   /// queries; a model file can store them as a section.
@@ -116,7 +126,13 @@ class HaltingTable {
   /// kInfiniteProduct: pair_[a * (T + 1) + b] = 1 - P(p_a > p_b | a, b).
   std::vector<double> pair_;
   std::vector<int64_t> binom_;  // C(n, i), n <= T + l + 1, i <= l (rank helper)
+  /// Derived from thresholds_ (two-class kThresholds tables; see BinaryZeroWinsUpTo); not stored.
+  std::vector<int32_t> zero_wins_up_to_;
+  std::vector<int32_t> one_wins_from_;
+  int32_t min_votes_to_halt_ = 1;
   void InitBinom();
+  /// Sets the derived members above from thresholds_ (once the table is complete).
+  void DeriveBinaryBounds();
 };
 
 /// Builds a table. `prior` is required for hyper (histogram with prior->num_trees() == T), 1dir

@@ -69,8 +69,9 @@ class BlockVoter {
 /// hot in cache and each tree is entered once per block; no per-vote indirect call, no per-row
 /// allocation. Blocks are large (up to 4,096 rows) so that the later trees, which only the rows
 /// that have not halted reach, are shared by as many rows as possible; the trees voted before the
-/// fewest votes with which any tally can halt (two-class threshold tables) are walked without
-/// halting checks, 256 rows at a time. Once fewer than 4 rows of a block are left, each goes on
+/// fewest votes with which any tally can halt (HaltingTable::MinVotesToHalt) are walked without
+/// halting checks, 256 rows at a time; two-class tables with bounds (BinaryZeroWinsUpTo) check a
+/// row with two comparisons on its class-1 count. Once fewer than 4 rows of a block are left, each goes on
 /// alone through its next trees 4 at a time (BlockVoter::VoteTrees), and kRandomPerRow goes row by
 /// row the same way; votes past a row's stop are computed but never used nor checked. Fails like
 /// PredictSequential; a vote out of range is reported for the first (tree, row) met in the order

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
 using urnforest::BuildHaltingTable;
@@ -153,4 +154,100 @@ TEST_CASE("BinaryPStar holds Confidence of every two-class state at a + n (n + 1
   o.num_trees = 41;
   REQUIRE(BuildHaltingTable(o).value().BinaryPStar() == nullptr);
   REQUIRE(Siba(41, 0.95, 3).BinaryPStar() == nullptr);
+}
+
+namespace {
+
+// Every two-class tally (a, b), a + b <= T: Halts must say what the bounds say, and no tally of
+// fewer than MinVotesToHalt votes halts while one of exactly that many does (when any halts).
+void CheckBoundsMatchHalts(const HaltingTable& t) {
+  const int32_t T = t.num_trees();
+  const int32_t* zero_wins_up_to = t.BinaryZeroWinsUpTo();
+  const int32_t* one_wins_from = t.BinaryOneWinsFrom();
+  REQUIRE(zero_wins_up_to != nullptr);
+  REQUIRE(one_wins_from != nullptr);
+  int32_t fewest = T + 1;
+  int32_t halting = 0;
+  for (int32_t m = 0; m <= T; ++m) {
+    for (int32_t b = 0; b <= m; ++b) {
+      const int32_t tally[2] = {m - b, b};
+      const bool by_bounds = b <= zero_wins_up_to[m] || b >= one_wins_from[m];
+      INFO("tally " << m - b << ", " << b);
+      REQUIRE(t.Halts(tally) == by_bounds);
+      if (by_bounds) REQUIRE(t.Leader(tally) == (b <= zero_wins_up_to[m] ? 0 : 1));
+      if (by_bounds) {
+        fewest = std::min(fewest, m);
+        ++halting;
+      }
+    }
+  }
+  REQUIRE(halting > T);  // not a table that never halts: the comparison means something
+  REQUIRE(t.MinVotesToHalt() == fewest);
+}
+
+// Table bytes with one threshold replaced (and the checksum, 64-bit FNV-1a, redone): thresholds
+// start at byte 52, row c entry k at 52 + 2 (c (T + 1) + k).
+std::vector<uint8_t> WithThreshold(std::vector<uint8_t> bytes, int32_t T, int32_t c, int32_t k,
+                                   uint16_t value) {
+  const size_t at = 52 + 2 * (static_cast<size_t>(c) * (T + 1) + k);
+  bytes[at] = static_cast<uint8_t>(value);
+  bytes[at + 1] = static_cast<uint8_t>(value >> 8);
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i + 8 < bytes.size(); ++i) h = (h ^ bytes[i]) * 1099511628211ULL;
+  for (int i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(h >> (8 * i));
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("Two-class tables decide by two bounds per vote count exactly as Halts",
+          "[halting][fastpath]") {
+  auto dir = urnforest::Prior::Dirichlet({0.7, 1.3});
+  REQUIRE(dir.ok());
+  for (HaltingRule rule : {HaltingRule::kSiba, HaltingRule::kOneDir, HaltingRule::kOptimal}) {
+    for (double alpha : {0.9, 0.99}) {
+      HaltingTableOptions o;
+      o.rule = rule;
+      o.num_trees = 41;
+      o.alpha = alpha;
+      auto t = BuildHaltingTable(o, &dir.value());
+      REQUIRE(t.ok());
+      INFO("rule " << static_cast<int>(rule) << " alpha " << alpha);
+      CheckBoundsMatchHalts(t.value());
+      const std::vector<uint8_t> bytes = t.value().ToBytes();
+      CheckBoundsMatchHalts(HaltingTable::FromBytes(bytes.data(), bytes.size()).value());
+    }
+  }
+  // SIBA at 0.99 for 101 trees first stops after 6 unanimous votes (the thesis vector's head).
+  CHECK(Siba(101, 0.99).MinVotesToHalt() == 6);
+  CheckBoundsMatchHalts(Siba(101, 0.99));
+  // Other layouts have no bounds and claim nothing about the earliest stop.
+  REQUIRE(Siba(41, 0.95, 3).BinaryZeroWinsUpTo() == nullptr);
+  REQUIRE(Siba(41, 0.95, 3).MinVotesToHalt() == 1);
+}
+
+TEST_CASE("A loaded two-class table whose thresholds decrease has no bounds but a true earliest stop",
+          "[halting][fastpath]") {
+  const int32_t T = 41;
+  HaltingTable siba = Siba(T, 0.95);
+  // Row 0 entry 3 (class 0's votes needed against 3) lowered below entry 2: the row decreases.
+  const uint16_t lowered = 4;
+  REQUIRE(siba.BinaryThresholdRow(0)[2] > lowered);
+  const std::vector<uint8_t> bytes = WithThreshold(siba.ToBytes(), T, 0, 3, lowered);
+  auto t = HaltingTable::FromBytes(bytes.data(), bytes.size());
+  REQUIRE(t.ok());
+  REQUIRE(t.value().BinaryThresholdRow(0)[3] == lowered);
+  REQUIRE(t.value().BinaryZeroWinsUpTo() == nullptr);
+  REQUIRE(t.value().BinaryOneWinsFrom() == nullptr);
+  const int32_t now_halts[2] = {4, 3};
+  REQUIRE(t.value().Halts(now_halts));
+  REQUIRE_FALSE(siba.Halts(now_halts));
+  int32_t fewest = T + 1;
+  for (int32_t m = 1; m <= T && fewest > T; ++m) {
+    for (int32_t b = 0; b <= m; ++b) {
+      const int32_t tally[2] = {m - b, b};
+      if (t.value().Halts(tally)) fewest = m;
+    }
+  }
+  REQUIRE(t.value().MinVotesToHalt() == fewest);
 }
