@@ -117,9 +117,7 @@ struct WalkView {
 
  private:
   /// out[i] = the leaf class reached from node root_of(i) by row_ptr(i), i < count, kWalkGroup
-  /// walks at a time; a walk that reaches its leaf waits for the others of its group. The last
-  /// count % kWalkGroup walks, if 2 or 3, go as one group too, the last one repeated in the free
-  /// slots: a group costs about one walk's latency, where they would cost one latency each.
+  /// walks at a time; a walk that reaches its leaf waits for the others of its group.
   template <bool kNumericOnly, class RootOf, class RowPtr, class NoNaNFn>
   void WalkGroups(size_t count, RootOf root_of, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
     size_t i = 0;
@@ -132,62 +130,40 @@ struct WalkView {
         index[g] = root_of(i + g);
         all_no_nan = all_no_nan && no_nan(i + g);
       }
-      WalkGroup<kNumericOnly>(rows, index, all_no_nan);
+      // Each step advances every walk that has not reached a leaf; a leaf stays put.
+      if (kNumericOnly && all_no_nan) {
+        for (;;) {
+          bool moved = false;
+          for (size_t g = 0; g < kWalkGroup; ++g) {
+            const Forest::Node& node = nodes[index[g]];
+            if (node.feature < 0) continue;
+            index[g] = node.child_or_class + (rows[g][node.feature] <= node.threshold ? 0u : 1u);
+            moved = true;
+          }
+          if (!moved) break;
+        }
+      } else {
+        for (;;) {
+          bool moved = false;
+          for (size_t g = 0; g < kWalkGroup; ++g) {
+            const Forest::Node& node = nodes[index[g]];
+            if (node.feature < 0) continue;
+            const float x = rows[g][node.feature];
+            const bool left = kNumericOnly ? GoesLeftNumeric(node, x)
+                                           : GoesLeft(node, x, bits, category_counts);
+            index[g] = node.child_or_class + (left ? 0u : 1u);
+            moved = true;
+          }
+          if (!moved) break;
+        }
+      }
       for (size_t g = 0; g < kWalkGroup; ++g) {
         out[i + g] = static_cast<int32_t>(nodes[index[g]].child_or_class);
       }
     }
-    if (count - i >= 2) {
-      const float* rows[kWalkGroup];
-      uint32_t index[kWalkGroup];
-      bool all_no_nan = true;
-      for (size_t g = 0; g < kWalkGroup; ++g) {
-        const size_t k = i + g < count ? i + g : count - 1;
-        rows[g] = row_ptr(k);
-        index[g] = root_of(k);
-        all_no_nan = all_no_nan && no_nan(k);
-      }
-      WalkGroup<kNumericOnly>(rows, index, all_no_nan);
-      for (; i < count; ++i) out[i] = static_cast<int32_t>(nodes[index[i % kWalkGroup]].child_or_class);
-    }
-    if (i < count) {
+    for (; i < count; ++i) {
       out[i] = kNumericOnly ? WalkNumeric(nodes, root_of(i), row_ptr(i))
                             : Walk(nodes, bits, category_counts, root_of(i), row_ptr(i));
-    }
-  }
-
-  /// Walks the kWalkGroup walks at index[g] (nodes) with rows[g] to their leaves, in place.
-  /// `all_no_nan`: no rows[g] has a NaN (then a numeric split is a single comparison).
-  /// Always inlined, so that the walks' indices stay in registers.
-  template <bool kNumericOnly>
-  [[gnu::always_inline]] void WalkGroup(const float* const* rows, uint32_t* index,
-                                        bool all_no_nan) const {
-    // Each step advances every walk that has not reached a leaf; a leaf stays put.
-    if (kNumericOnly && all_no_nan) {
-      for (;;) {
-        bool moved = false;
-        for (size_t g = 0; g < kWalkGroup; ++g) {
-          const Forest::Node& node = nodes[index[g]];
-          if (node.feature < 0) continue;
-          index[g] = node.child_or_class + (rows[g][node.feature] <= node.threshold ? 0u : 1u);
-          moved = true;
-        }
-        if (!moved) break;
-      }
-    } else {
-      for (;;) {
-        bool moved = false;
-        for (size_t g = 0; g < kWalkGroup; ++g) {
-          const Forest::Node& node = nodes[index[g]];
-          if (node.feature < 0) continue;
-          const float x = rows[g][node.feature];
-          const bool left = kNumericOnly ? GoesLeftNumeric(node, x)
-                                         : GoesLeft(node, x, bits, category_counts);
-          index[g] = node.child_or_class + (left ? 0u : 1u);
-          moved = true;
-        }
-        if (!moved) break;
-      }
     }
   }
 };
