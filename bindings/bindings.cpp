@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <cstdint>
 #include <limits>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include "urnforest/csv_reader.h"
@@ -82,20 +84,52 @@ val CopyOut(const std::vector<T>& values) {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
 }
 
-// The halted answer of n rows in one Uint8Array (one copy out of the wasm heap; index.js reads it
-// through typed-array views): confidence as n float64 at byte 0, classIndex as n int32 at 8n,
-// treesUsed as n int32 at 12n, haltedEarly as n uint8 at 16n. Set as `halted` on `out`.
-void SetHaltedAnswer(const SequentialVoteResult& s, val* out) {
+// ---- halted answers: one packed block (issue 9) ---------------------------------------------
+// Byte layout for n rows and k classes (index.js readHaltedAnswer reads it):
+//   0 u32 n | 4 u32 k | 8 u32 has_full | 12 u32 0
+//   16 f64 confidence[n] | i32 classIndex[n] | i32 treesUsed[n]
+//      [has_full: i32 fullClassIndex[n] | u32 fullVotes[n * k], row-major] | u8 haltedEarly[n]
+// One copy leaves wasm; index.js reads every array through views of it.
+constexpr size_t kAnswerHeaderBytes = 16;
+
+size_t HaltedAnswerBytes(size_t n, size_t k, bool has_full) {
+  return kAnswerHeaderBytes + 17 * n + (has_full ? 4 * n + 4 * n * k : 0);
+}
+
+/// Writes the answer `s` for k classes at `out` (HaltedAnswerBytes bytes), with the full vote's
+/// counts `full_votes` (n x k) or none (empty). Ties of the full vote go to the lowest class index.
+void PackHaltedAnswer(const SequentialVoteResult& s, size_t k, const std::vector<uint32_t>& full_votes,
+                      uint8_t* out) {
   const size_t n = s.labels.size();
-  std::vector<uint8_t> packed(17 * n);
-  uint8_t* p = packed.data();
-  if (n > 0) {
-    std::memcpy(p, s.confidence.data(), 8 * n);
-    std::memcpy(p + 8 * n, s.labels.data(), 4 * n);
-    std::memcpy(p + 12 * n, s.trees_used.data(), 4 * n);
-    std::memcpy(p + 16 * n, s.halted_early.data(), n);
+  const bool has_full = !full_votes.empty();
+  const uint32_t header[4] = {static_cast<uint32_t>(n), static_cast<uint32_t>(k), has_full ? 1u : 0u,
+                              0u};
+  std::memcpy(out, header, kAnswerHeaderBytes);
+  uint8_t* p = out + kAnswerHeaderBytes;
+  std::memcpy(p, s.confidence.data(), 8 * n);
+  std::memcpy(p + 8 * n, s.labels.data(), 4 * n);
+  std::memcpy(p + 12 * n, s.trees_used.data(), 4 * n);
+  p += 16 * n;
+  if (has_full) {
+    for (size_t r = 0; r < n; ++r) {
+      const uint32_t* v = full_votes.data() + r * k;
+      int32_t best = 0;
+      for (size_t c = 1; c < k; ++c) {
+        if (v[c] > v[best]) best = static_cast<int32_t>(c);
+      }
+      std::memcpy(p + 4 * r, &best, 4);
+    }
+    std::memcpy(p + 4 * n, full_votes.data(), 4 * n * k);
+    p += 4 * n + 4 * n * k;
   }
-  out->set("halted", CopyOut(packed));
+  std::memcpy(p, s.halted_early.data(), n);
+}
+
+/// The packed answer as a Uint8Array (a copy), for the embind entry points.
+val HaltedAnswerArray(const SequentialVoteResult& s, size_t k, const std::vector<uint32_t>& full_votes) {
+  std::vector<uint8_t> packed(HaltedAnswerBytes(s.labels.size(), k, !full_votes.empty()));
+  PackHaltedAnswer(s, k, full_votes, packed.data());
+  return CopyOut(packed);
 }
 
 val StringArray(const std::vector<std::string>& strings) {
@@ -169,6 +203,10 @@ class HaltingTableHandle;
 /// Owns one Dataset. Created empty by JS, then filled by one of the loaders.
 class DatasetHandle {
  public:
+  /// This handle's wasm address, for the plain C entry points (urnforest_predict_halted). Valid
+  /// while the handle lives (embind objects never move).
+  double Address() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
+
   /// Reads the `length` bytes of CSV text at wasm address `address` (malloc'ed, written and freed by
   /// index.js, so that nothing leaks when reading runs out of memory). `target`: a JS string.
   /// `class_order`: 0 sorted, 1 first seen. `schema_of` may be null: read against that model's schema.
@@ -286,6 +324,10 @@ Status DatasetHandle::ModelRowsFor(const Forest& forest, ConvertedRows* scratch,
 /// Owns one Forest. Created empty by JS, then filled by Train or Load.
 class ForestHandle {
  public:
+  /// This handle's wasm address, for the plain C entry points (urnforest_predict_halted). Valid
+  /// while the handle lives (embind objects never move).
+  double Address() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
+
   /// `ensemble` 0 rf / 1 bagging / 2 adaboost / 3 voteboost; `mtry_rule` 0 sqrt / 1 log2 /
   /// 2 log2+1; the 64-bit seed comes as two 32-bit halves; `progress` is a JS function
   /// (done, total) -> bool or undefined; `boosting` 0 resample / 1 reweight (AdaBoost only).
@@ -432,8 +474,8 @@ class ForestHandle {
     return val::undefined();
   }
 
-  /// As PredictHaltedRows, querying the trees `fixed_order` (length = the table's T) in that order;
-  /// fullClassIndex / fullVotes are then the plurality of those trees.
+  /// As PredictHaltedAnswer with compare, querying the trees `fixed_order` (length = the table's T)
+  /// in that order (the full vote is then that of those trees); the packed answer as a Uint8Array.
   val PredictHaltedFixed(const DatasetHandle& data, const HaltingTableHandle& table,
                          const val& fixed_order) const;
 
@@ -466,11 +508,12 @@ class ForestHandle {
     return out;
   }
 
-  /// Halted prediction of every row with `table` (its T trees: 0..T-1, generation or random order):
-  /// {classIndex, treesUsed, confidence, haltedEarly, fullClassIndex, fullVotes (rows x classes)};
-  /// without the last two when `compare` is false (then no full vote is computed at all).
-  val PredictHaltedRows(const DatasetHandle& data, const HaltingTableHandle& table, int32_t order,
-                        double seed_hi, double seed_lo, bool compare) const;
+  /// Halted prediction of every row with `table` (its T trees: 0..T-1; order 0 generation, 1
+  /// random with the seed's halves) as a packed answer (PackHaltedAnswer) in a new malloc'd block
+  /// that the caller frees (*answer; null on failure). With `compare` the answer holds the full
+  /// vote of the T trees too; without, no full vote is computed at all.
+  Status PredictHaltedAnswer(const DatasetHandle& data, const HaltingTable& table, int32_t order,
+                             double seed_hi, double seed_lo, bool compare, uint8_t** answer) const;
 
   /// Trace of one row: {trees, votes, confidence, treesUsed, haltedEarly, classIndex}.
   val Trace(const DatasetHandle& data, double row, const HaltingTableHandle& table, int32_t order,
@@ -521,6 +564,10 @@ class ForestHandle {
 /// Owns one HaltingTable and the prior it was built for (used for its expected cost).
 class HaltingTableHandle {
  public:
+  /// This handle's wasm address, for the plain C entry points (urnforest_predict_halted). Valid
+  /// while the handle lives (embind objects never move).
+  double Address() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
+
   /// A table for a rule needing no data prior (alpha1, siba, infinite): uniform prior.
   val Build(int32_t rule, int32_t trees, int32_t classes, double alpha) {
     HaltingTableOptions options;
@@ -654,44 +701,35 @@ SequentialVoteOptions VoteOptions(int32_t order, double seed_hi, double seed_lo)
   return options;
 }
 
-val ForestHandle::PredictHaltedRows(const DatasetHandle& data, const HaltingTableHandle& table,
-                                    int32_t order, double seed_hi, double seed_lo,
-                                    bool compare) const {
-  const HaltingTable& h = table.table();
-  if (h.num_classes() != forest_.num_classes() || h.num_trees() > forest_.num_trees()) {
-    return ErrorObject(Status::Error(StatusCode::kShapeMismatch,
-                                     "the halting table does not fit this forest"));
+Status ForestHandle::PredictHaltedAnswer(const DatasetHandle& data, const HaltingTable& table,
+                                         int32_t order, double seed_hi, double seed_lo,
+                                         bool compare, uint8_t** answer) const {
+  *answer = nullptr;
+  if (table.num_classes() != forest_.num_classes() || table.num_trees() > forest_.num_trees()) {
+    return Status::Error(StatusCode::kShapeMismatch, "the halting table does not fit this forest");
   }
   DatasetHandle::ConvertedRows scratch;
   const DatasetHandle::ConvertedRows* converted_rows = nullptr;
   Status converted = data.ModelRowsFor(forest_, &scratch, &converted_rows);
-  if (!converted.ok()) return ErrorObject(converted);
+  if (!converted.ok()) return converted;
   const std::vector<float>& rows = converted_rows->values;
   const size_t n = data.data().num_rows();
   Result<SequentialVoteResult> result =
-      urnforest::PredictHaltedRows(forest_, rows.data(), n, h, VoteOptions(order, seed_hi, seed_lo),
+      urnforest::PredictHaltedRows(forest_, rows.data(), n, table, VoteOptions(order, seed_hi, seed_lo),
                                    converted_rows->without_nan.data());
-  if (!result.ok()) return ErrorObject(result.status());
-  const SequentialVoteResult& s = result.value();
-  val out = val::object();
-  SetHaltedAnswer(s, &out);
-  if (!compare) return out;  // the caller only wants the halted answer: no full vote
-  // The full vote of the T queried trees (0..T-1); ties go to the lowest class index.
+  if (!result.ok()) return result.status();
   const size_t k = static_cast<size_t>(forest_.num_classes());
-  std::vector<uint32_t> votes(n * k, 0);
-  std::vector<int32_t> full(n, 0);
-  AccumulateVotes(forest_, rows.data(), n, h.num_trees(), votes.data());
-  for (size_t r = 0; r < n; ++r) {
-    const uint32_t* v = votes.data() + r * k;
-    size_t best = 0;
-    for (size_t c = 1; c < k; ++c) {
-      if (v[c] > v[best]) best = c;
-    }
-    full[r] = static_cast<int32_t>(best);
+  std::vector<uint32_t> full_votes;
+  if (compare) {  // the full vote of the T queried trees (0..T-1)
+    full_votes.assign(n * k, 0);
+    AccumulateVotes(forest_, rows.data(), n, table.num_trees(), full_votes.data());
   }
-  out.set("fullClassIndex", CopyOut(full));
-  out.set("fullVotes", CopyOut(votes));
-  return out;
+  const size_t bytes = HaltedAnswerBytes(n, k, compare);
+  uint8_t* block = static_cast<uint8_t*>(std::malloc(bytes));
+  if (block == nullptr) OnAllocationFailure();
+  PackHaltedAnswer(result.value(), k, full_votes, block);
+  *answer = block;
+  return Status::Ok();
 }
 
 val ForestHandle::Trace(const DatasetHandle& data, double row, const HaltingTableHandle& table,
@@ -772,22 +810,11 @@ val ForestHandle::PredictHaltedFixed(const DatasetHandle& data, const HaltingTab
   if (!result.ok()) return ErrorObject(result.status());
   const size_t k = static_cast<size_t>(forest_.num_classes());
   std::vector<uint32_t> votes(n * k, 0);
-  std::vector<int32_t> full(n, 0);
   for (size_t r = 0; r < n; ++r) {
     uint32_t* v = votes.data() + r * k;
     for (int32_t t : options.fixed_order) ++v[forest_.TreeVote(t, rows.data() + r * m)];
-    size_t best = 0;
-    for (size_t c = 1; c < k; ++c) {
-      if (v[c] > v[best]) best = c;
-    }
-    full[r] = static_cast<int32_t>(best);
   }
-  const SequentialVoteResult& s = result.value();
-  val out = val::object();
-  SetHaltedAnswer(s, &out);
-  out.set("fullClassIndex", CopyOut(full));
-  out.set("fullVotes", CopyOut(votes));
-  return out;
+  return HaltedAnswerArray(result.value(), k, votes);
 }
 
 /// Generator names of the synthetic problems (for runExperiment's validation).
@@ -914,8 +941,44 @@ double TakeAllocationFailures() {
   return static_cast<double>(n);
 }
 
+// The error of the last failed plain C call (urnforest_predict_halted), for TakeLastError.
+Status g_last_error;
+
+/// The error object of the last failed plain C call (and forgets it); undefined when none.
+val TakeLastError() {
+  if (g_last_error.ok()) return val::undefined();
+  val error = ErrorObject(g_last_error);
+  g_last_error = Status::Ok();
+  return error;
+}
+
 }  // namespace
 }  // namespace urnforest
+
+// ---- plain C entry points (issue 9) -----------------------------------------------------------
+// predict's halted path is called for every batch, often of one row: embind's invoker (built
+// without new Function, DYNAMIC_EXECUTION=0), its argument conversions and a result object of
+// emval handles cost microseconds per call there, more than a small prediction itself. These take
+// handle addresses (their _address()) and numbers, return plain numbers, and never throw except
+// for out of memory (OnAllocationFailure, as every entry point).
+extern "C" {
+
+/// Halted prediction of `data` by `forest` with `table` (ForestHandle::PredictHaltedAnswer;
+/// `compare` 0 or 1). Returns the malloc'd packed answer, which the caller frees with _free, or
+/// null with the error kept for _takeLastError.
+EMSCRIPTEN_KEEPALIVE uint8_t* urnforest_predict_halted(const urnforest::ForestHandle* forest,
+                                                       const urnforest::DatasetHandle* data,
+                                                       const urnforest::HaltingTableHandle* table,
+                                                       int32_t order, double seed_hi,
+                                                       double seed_lo, int32_t compare) {
+  uint8_t* answer = nullptr;
+  urnforest::Status status = forest->PredictHaltedAnswer(*data, table->table(), order, seed_hi,
+                                                         seed_lo, compare != 0, &answer);
+  if (!status.ok()) urnforest::g_last_error = status;
+  return answer;
+}
+
+}  // extern "C"
 
 EMSCRIPTEN_BINDINGS(urnforest) {
   // Internal names only. Keep in sync with bindings/index.js and bindings/index.d.ts.
@@ -938,7 +1001,8 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_targetName", &DatasetHandle::TargetName)
       .function("_hasLabels", &DatasetHandle::HasLabels)
       .function("_labels", &DatasetHandle::Labels)
-      .function("_rowMajor", &DatasetHandle::RowMajor);
+      .function("_rowMajor", &DatasetHandle::RowMajor)
+      .function("_address", &DatasetHandle::Address);
 
   class_<ForestHandle>("_ForestHandle")
       .constructor<>()
@@ -960,7 +1024,7 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_targetName", &ForestHandle::TargetName)
       .function("_trainLabels", &ForestHandle::TrainLabels)
       .function("_prior", &ForestHandle::PriorOf)
-      .function("_predictHalted", &ForestHandle::PredictHaltedRows)
+      .function("_address", &ForestHandle::Address)
       .function("_trace", &ForestHandle::Trace)
       .function("_expectedCost", &ForestHandle::ExpectedCost)
       .function("_predictWeighted", &ForestHandle::PredictWeightedRows)
@@ -989,12 +1053,14 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_numTrees", &HaltingTableHandle::NumTrees)
       .function("_numClasses", &HaltingTableHandle::NumClasses)
       .function("_monotone", &HaltingTableHandle::Monotone)
-      .function("_layout", &HaltingTableHandle::Layout);
+      .function("_layout", &HaltingTableHandle::Layout)
+      .function("_address", &HaltingTableHandle::Address);
 
   function("_pstar", &urnforest::PStar);
   function("_runExperiment", &urnforest::RunExperimentJson, allow_raw_pointers());
   function("_generatorNames", &urnforest::GeneratorNameList);
 
   function("_heapInUse", &urnforest::HeapInUse);
+  function("_takeLastError", &urnforest::TakeLastError);
   function("_takeAllocationFailures", &urnforest::TakeAllocationFailures);
 }

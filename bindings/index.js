@@ -526,6 +526,8 @@ function baseLearnerOptions(o, ensemble, maxDepth) {
 
 const TABLES = Symbol('tables');
 const CLASS_NAMES = Symbol('classNames');
+const RECENT_TABLE = Symbol('recentTable');
+const WEIGHTED = Symbol('weighted');
 const EMPHASIS_CV = Symbol('emphasisCv');
 // Halting tables built by predict/trace/expectedCost are cached per forest (least recently used
 // first out), keyed by rule, alpha and trees; they are freed with the forest.
@@ -574,10 +576,12 @@ export class Forest {
     if (options !== undefined) return predictHalted(this, handle, data, options);
     const out = call(() => handle._predict(data));
     if (out.code !== undefined) check(out);
-    useWeightedVote(handle, data, out);
-    const classNames = handle._classNames();
-    const labels = Array.from(out.classIndex, (c) => classNames[c]);
-    return { labels, classIndex: out.classIndex, votes: out.votes, classNames, ...(out.scores && { scores: out.scores }) };
+    useWeightedVote(this, handle, data, out);
+    const names = this[CLASS_NAMES] ?? (this[CLASS_NAMES] = handle._classNames());
+    const n = out.classIndex.length;
+    const labels = new Array(n);
+    for (let i = 0; i < n; i++) labels[i] = names[out.classIndex[i]];
+    return { labels, classIndex: out.classIndex, votes: out.votes, classNames: names.slice(), ...(out.scores && { scores: out.scores }) };
   }
 
   /**
@@ -650,7 +654,7 @@ export class Forest {
    */
   expectedCost(options) {
     const handle = live(this, 'Forest');
-    const h = haltingOptions(options, 'expectedCost', handle._numTrees(), ['samples']);
+    const h = haltingOptions(options, 'expectedCost', handle._numTrees(), EXPECTED_COST_EXTRA_OPTIONS);
     const samples = intOption(h.extra.samples, 'samples', 0, 1e8, 10000);
     const table = cachedTable(this, h);
     const out = call(() => handle._expectedCost(table, samples, h.seedHi, h.seedLo));
@@ -808,65 +812,117 @@ export class Forest {
 
 
 // The cached internal table handle of a forest for validated halting options (built on first use).
+// The most recently used one is also kept with its options, so that repeated predictions with the
+// same options find it without building the key.
 function cachedTable(forest, h) {
   const handle = live(forest, 'Forest');
-  const key = `${h.rule}|${h.alpha}|${h.trees}`;
   const tables = forest[TABLES];
+  const recent = forest[RECENT_TABLE];
+  if (recent !== undefined && recent.rule === h.rule && recent.alpha === h.alpha && recent.trees === h.trees &&
+      tables.get(recent.key) === recent.table) {
+    return recent.table;
+  }
+  const key = `${h.rule}|${h.alpha}|${h.trees}`;
   let table = tables.get(key);
   if (table !== undefined) {
     tables.delete(key);
     tables.set(key, table);
-    return table;
+  } else {
+    table = buildForestTable(handle, h);
+    tables.set(key, table);
+    if (tables.size > TABLE_CACHE_SIZE) {
+      const [oldKey, oldest] = tables.entries().next().value;
+      tables.delete(oldKey);
+      oldest.delete();
+    }
   }
-  table = buildForestTable(handle, h);
-  tables.set(key, table);
-  if (tables.size > TABLE_CACHE_SIZE) {
-    const [oldKey, oldest] = tables.entries().next().value;
-    tables.delete(oldKey);
-    oldest.delete();
-  }
+  forest[RECENT_TABLE] = { rule: h.rule, alpha: h.alpha, trees: h.trees, key, table };
   return table;
 }
 
 function predictHalted(forest, handle, data, options) {
-  const fixed = fixedOrderOption(options, handle._numTrees());
+  const numTrees = forestNumTrees(forest, handle);
+  const fixed = fixedOrderOption(options, numTrees);
   const h = haltingOptions(fixed === null ? options : fixed.rest, 'predict',
-    fixed === null ? handle._numTrees() : fixed.ids.length, ['compare']);
+    fixed === null ? numTrees : fixed.ids.length, PREDICT_EXTRA_OPTIONS);
   const compare = h.extra.compare ?? true;
   if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
   const table = cachedTable(forest, h);
-  const out = fixed !== null
-    ? call(() => handle._predictHaltedFixed(data, table, fixed.ids))
-    : call(() => handle._predictHalted(data, table, h.orderCode, h.seedHi, h.seedLo, compare));
-  if (out.code !== undefined) check(out);
+  let answer;
+  if (fixed !== null) {
+    answer = call(() => handle._predictHaltedFixed(data, table, fixed.ids));
+    if (answer.code !== undefined) check(answer);
+  } else {
+    answer = haltedAnswer(handle, data, table, h, compare);
+  }
   // A forest's classes never change: read their names from wasm once (each call gets a copy).
   const names = forest[CLASS_NAMES] ?? (forest[CLASS_NAMES] = handle._classNames());
-  const classNames = names.slice();
-  // One buffer copied out of wasm (bindings.cpp SetHaltedAnswer), read through views.
-  const buffer = out.halted.buffer;
-  const n = out.halted.length / 17;
-  const classIndex = new Int32Array(buffer, 8 * n, n);
-  const treesUsed = new Int32Array(buffer, 12 * n, n);
+  return readHaltedAnswer(answer, names, h);
+}
+
+// The wasm address of an embind handle (bindings.cpp Address()), asked once per handle.
+const ADDRESS = Symbol('address');
+function addressOf(handle) {
+  return handle[ADDRESS] ?? (handle[ADDRESS] = handle._address());
+}
+
+// A forest's tree count never changes: asked from wasm once.
+const NUM_TREES = Symbol('numTrees');
+function forestNumTrees(forest, handle) {
+  return forest[NUM_TREES] ?? (forest[NUM_TREES] = handle._numTrees());
+}
+
+const PREDICT_EXTRA_OPTIONS = ['compare'];
+const EXPECTED_COST_EXTRA_OPTIONS = ['samples'];
+
+// The packed answer (bindings.cpp PackHaltedAnswer) of a halted prediction in generation or random
+// order, through the plain C entry point (no embind on this path, which small batches call often):
+// one copy out of wasm, the wasm block freed whatever happens.
+function haltedAnswer(handle, data, table, h, compare) {
+  const m = requireModule();
+  const address = call(() => m._urnforest_predict_halted(addressOf(handle), addressOf(data),
+    addressOf(table), h.orderCode, h.seedHi, h.seedLo, compare ? 1 : 0));
+  if (address === 0) check(call(() => m._takeLastError()));
+  try {
+    const n = m.HEAPU32[address >>> 2];
+    const k = m.HEAPU32[(address >>> 2) + 1];
+    const hasFull = m.HEAPU32[(address >>> 2) + 2] !== 0;
+    return m.HEAPU8.slice(address, address + 16 + 17 * n + (hasFull ? 4 * n + 4 * n * k : 0));
+  } finally {
+    m._free(address);
+  }
+}
+
+// predict()'s result from a packed answer (a Uint8Array of its own buffer; layout in bindings.cpp
+// PackHaltedAnswer): every array is a view of that one buffer.
+function readHaltedAnswer(answer, names, h) {
+  const n = (answer[0] | (answer[1] << 8) | (answer[2] << 16) | (answer[3] << 24)) >>> 0;
+  const k = names.length;
+  const hasFull = answer[8] !== 0;
+  const buffer = answer.buffer;
+  const classIndex = new Int32Array(buffer, 16 + 8 * n, n);
+  const treesUsed = new Int32Array(buffer, 16 + 12 * n, n);
+  const fullClassIndex = hasFull ? new Int32Array(buffer, 16 + 16 * n, n) : undefined;
   const labels = new Array(n);
   let differ = 0;
   let used = 0;
   for (let i = 0; i < n; i++) {
     labels[i] = names[classIndex[i]];
-    if (compare && classIndex[i] !== out.fullClassIndex[i]) differ++;
     used += treesUsed[i];
   }
+  if (hasFull) for (let i = 0; i < n; i++) if (classIndex[i] !== fullClassIndex[i]) differ++;
   return {
     labels,
     classIndex,
     treesUsed,
-    confidence: new Float64Array(buffer, 0, n),
-    haltedEarly: new Uint8Array(buffer, 16 * n, n),
-    fullClassIndex: compare ? out.fullClassIndex : undefined,
-    fullVotes: compare ? out.fullVotes : undefined,
-    disagreement: !compare ? undefined : n === 0 ? 0 : differ / n,
+    confidence: new Float64Array(buffer, 16, n),
+    haltedEarly: new Uint8Array(buffer, 16 + (hasFull ? 20 + 4 * k : 16) * n, n),
+    fullClassIndex,
+    fullVotes: hasFull ? new Uint32Array(buffer, 16 + 20 * n, n * k) : undefined,
+    disagreement: !hasFull ? undefined : n === 0 ? 0 : differ / n,
     meanTrees: n === 0 ? 0 : used / n,
     trees: h.trees,
-    classNames,
+    classNames: names.slice(),
     rule: h.rule,
     alpha: h.alpha,
   };
@@ -925,8 +981,9 @@ function fixedOrderOption(options, numTrees) {
 
 // A boosted model's own prediction is its weighted vote (as the CLI's `predict` without --rule):
 // replaces out.classIndex and adds out.scores. `votes` stay the unweighted counts.
-function useWeightedVote(handle, data, out) {
-  if (handle._treeWeights().length === 0) return;
+function useWeightedVote(forest, handle, data, out) {
+  // A forest's weights never change: asked from wasm once.
+  if (!(forest[WEIGHTED] ?? (forest[WEIGHTED] = handle._treeWeights().length > 0))) return;
   const weighted = call(() => handle._predictWeighted(data));
   if (weighted.code !== undefined) check(weighted);
   out.classIndex = weighted.classIndex;
@@ -1022,6 +1079,9 @@ function seedHalves(seed) {
 export const rules = Object.freeze(['alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal']);
 const PRIORLESS_RULES = ['alpha1', 'siba', 'infinite'];
 const HALTING_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees'];
+const NO_EXTRA_OPTIONS = [];
+// HALTING_OPTIONS plus a call's extra keys, per extra-keys array (each call site passes a constant).
+const ALLOWED_OPTIONS = new Map();
 
 function ruleCode(rule, name) {
   if (typeof rule !== 'string') throw new TypeError(`${name} must be a string (one of ${rules.join(', ')}), got ${describe(rule)}`);
@@ -1039,9 +1099,11 @@ function alphaOption(alpha) {
 
 // Validates HaltingOptions; `maxTrees` bounds `trees` (the forest's size). Extra allowed keys are
 // returned untouched in `.extra`.
-function haltingOptions(options, what, maxTrees, extraKeys = []) {
+function haltingOptions(options, what, maxTrees, extraKeys = NO_EXTRA_OPTIONS) {
   if (!isPlainObject(options)) throw new TypeError(`${what}: options must be an object with a 'rule', got ${describe(options)}`);
-  rejectUnknown(options, HALTING_OPTIONS.concat(extraKeys), what);
+  let allowed = ALLOWED_OPTIONS.get(extraKeys);
+  if (allowed === undefined) ALLOWED_OPTIONS.set(extraKeys, allowed = HALTING_OPTIONS.concat(extraKeys));
+  rejectUnknown(options, allowed, what);
   if (options.rule === undefined) throw new TypeError(`${what}: option 'rule' is required (one of ${rules.join(', ')})`);
   const ruleIndex = ruleCode(options.rule, 'rule');
   const alpha = alphaOption(options.alpha);

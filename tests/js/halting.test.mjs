@@ -378,6 +378,39 @@ test('halted prediction of data with other columns is ColumnMismatch', () => {
   other.dispose();
 });
 
+test('a failed halted prediction leaves the next one unaffected', () => {
+  const other = uf.Dataset.fromArrays(new Float32Array(6), { rows: 2, cols: 3 });
+  const want = irisForest.predict(iris, { rule: 'hyper', compare: false });
+  assert.throws(() => irisForest.predict(other, { rule: 'hyper' }), (e) => e.code === 'ColumnMismatch');
+  assert.deepEqual(irisForest.predict(iris, { rule: 'hyper', compare: false }), want);
+  assert.throws(() => irisForest.predict(other, { rule: 'hyper' }), (e) => e.code === 'ColumnMismatch');
+  other.dispose();
+});
+
+test('alternating halting options each get their own table (the last one is reused only for the same options)', () => {
+  const forest = uf.Forest.fromBytes(wdbcForest.toBytes());
+  const optionSets = [{ rule: 'siba' }, { rule: 'siba', alpha: 0.9 }, { rule: 'hyper' }, { rule: 'siba', trees: 51 },
+    { rule: 'hyper', alpha: 0.9 }, { rule: 'siba' }];
+  const fresh = optionSets.map((o) => {
+    const f = uf.Forest.fromBytes(wdbcForest.toBytes());
+    const r = f.predict(wdbc, o);
+    f.dispose();
+    return r;
+  });
+  for (let round = 0; round < 2; round++) {
+    optionSets.forEach((o, i) => {
+      const got = forest.predict(wdbc, o);
+      assert.deepEqual(got.treesUsed, fresh[i].treesUsed, JSON.stringify(o));
+      assert.deepEqual(got.confidence, fresh[i].confidence, JSON.stringify(o));
+      assert.equal(got.trees, fresh[i].trees);
+    });
+  }
+  // The option sets really differ in what they do: otherwise the check above shows nothing.
+  assert.notDeepEqual(fresh[0].treesUsed, fresh[1].treesUsed);
+  assert.notDeepEqual(fresh[0].treesUsed, fresh[2].treesUsed);
+  forest.dispose();
+});
+
 test('halting calls on a disposed forest throw; dispose frees the cached tables', () => {
   const forest = uf.Forest.fromBytes(irisForest.toBytes());
   forest.predict(iris, { rule: 'siba' });

@@ -6,6 +6,7 @@ import { readDataset } from './helpers.mjs';
 const uf = await init();
 const iris = uf.Dataset.fromCSV(readDataset('iris'));
 const model = uf.trainForest(iris, { trees: 21, seed: 1 }).toBytes();
+const narrow = uf.Dataset.fromArrays(new Float32Array(6), { rows: 2, cols: 3 });
 
 test('no heap growth over 1,000 create/dispose cycles of forests and halting tables', () => {
   const cycle = (i) => {
@@ -22,6 +23,7 @@ test('no heap growth over 1,000 create/dispose cycles of forests and halting tab
     uf.pstar({ rule: 'siba', trees: 21, votes: [4, 1] });
     try { forest.predict(iris, { rule: 'hyper', trees: 22 }); } catch { /* RangeError before wasm */ }
     try { uf.HaltingTable.fromBytes(new Uint8Array(8)); } catch { /* a failed load must free too */ }
+    try { forest.predict(narrow, { rule: 'siba', alpha: 0.95 }); } catch { /* ColumnMismatch in wasm */ }
     for (const d of [top, again, table, forest]) d.dispose();
   };
   for (let i = 0; i < 7; i++) cycle(i);
