@@ -184,11 +184,17 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   const float* pstar = table.BinaryPStar();
   const bool binary = row0 != nullptr && pstar != nullptr;
   // Records row r's stop after i + 1 votes, `leader` ahead with confidence `conf`.
-  auto stop = [&](size_t r, int32_t i, int32_t leader, double conf) {
-    out.labels[r] = leader;
-    out.trees_used[r] = i + 1;
-    out.confidence[r] = (finite && i + 1 == T) ? 1.0 : conf;
-    out.halted_early[r] = i + 1 < T ? 1 : 0;
+  // (Through plain pointers: a byte store may alias anything, so the vectors' pointers would be
+  // reloaded after every halted_early store.)
+  int32_t* const labels = out.labels.data();
+  int32_t* const trees_used = out.trees_used.data();
+  double* const confidence = out.confidence.data();
+  uint8_t* const halted_early = out.halted_early.data();
+  auto stop = [=](size_t r, int32_t i, int32_t leader, double conf) {
+    labels[r] = leader;
+    trees_used[r] = i + 1;
+    confidence[r] = (finite && i + 1 == T) ? 1.0 : conf;
+    halted_early[r] = i + 1 < T ? 1 : 0;
   };
   // True (and the stop recorded) when row r's tally `t`, after its (i + 1)-th vote, halts.
   auto halts_at = [&](size_t r, int32_t i, const int32_t* t) {
@@ -208,10 +214,10 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   std::vector<int32_t> tally(l);
   auto full_vote = [&](size_t r, const int32_t* t) {
     std::copy(t, t + l, tally.begin());
-    out.labels[r] = FullVote(tally);
-    out.trees_used[r] = T;
-    out.confidence[r] = finite ? 1.0 : table.Confidence(t);
-    out.halted_early[r] = 0;
+    labels[r] = FullVote(tally);
+    trees_used[r] = T;
+    confidence[r] = finite ? 1.0 : table.Confidence(t);
+    halted_early[r] = 0;
   };
   // Row r alone from its (first + 1)-th vote in `order` on (tally `t` so far): the next trees are
   // walked kWalkGroup at a time (VoteTrees) and applied in order until the row halts; the votes
@@ -293,15 +299,19 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
         const int32_t zero_wins = zero_wins_up_to[m];
         const int32_t one_wins = one_wins_from[m];
         const float* pstar_m = pstar + m * (m + 1) / 2;  // P* of (a, m - a) at entry a
+        size_t* const rows = active.data();
+        int32_t* const counts = ones.data();
+        const int32_t* const tree_votes = votes.data();
         for (size_t j = 0; j < live; ++j) {
-          const int32_t v = votes[j];
-          if (static_cast<uint32_t>(v) > 1u) return bad_vote(base[i], active[j], v);
-          const int32_t b = ones[j] + v;
+          const int32_t v = tree_votes[j];
+          const size_t r = rows[j];
+          if (static_cast<uint32_t>(v) > 1u) return bad_vote(base[i], r, v);
+          const int32_t b = counts[j] + v;
           if (b <= zero_wins || b >= one_wins) {
-            stop(active[j], i, b <= zero_wins ? 0 : 1, pstar_m[m - b]);
+            stop(r, i, b <= zero_wins ? 0 : 1, pstar_m[m - b]);
           } else {
-            active[keep] = active[j];
-            ones[keep++] = b;
+            rows[keep] = r;
+            counts[keep++] = b;
           }
         }
       } else {
