@@ -1,0 +1,55 @@
+// Per-call cost of predict in wasm (issue 9): a 1-row dataset (where the call itself dominates)
+// and wdbc's 284 test rows, full vote and halted (hyper, alpha 0.99, compare: false), with the
+// share of the halted call. Not a test.
+//
+//   node bench/call_overhead.mjs [--rounds 3]
+//
+// Trains its model with build/urnforest (101 trees, seed 1, even rows of wdbc), as run.mjs does;
+// times with run.mjs's warm-up and repeat-until-20-ms, medians of 7 alternating measurements.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { init } from '../dist/index.js';
+import { median, msPerCall } from './timing.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const at = argv.indexOf('--rounds');
+const rounds = at >= 0 ? Number(argv[at + 1]) : 3;
+const uf = await init();
+const tmp = mkdtempSync(join(tmpdir(), 'urnforest-calls-'));
+try {
+  const [header, ...body] = readFileSync(join(root, 'web/datasets/wdbc.csv'), 'utf8').trim().split(/\r?\n/);
+  const train = join(tmp, 'train.csv');
+  const model = join(tmp, 'wdbc.urnf');
+  writeFileSync(train, [header, ...body.filter((_, i) => i % 2 === 0)].join('\n') + '\n');
+  execFileSync(join(root, 'build/urnforest'), ['train', '--data', train, '--trees', '101', '--seed', '1',
+    '--out', model, '--json']);
+  const forest = uf.Forest.fromBytes(new Uint8Array(readFileSync(model)));
+  const test = body.filter((_, i) => i % 2 === 1);
+  const sets = { '1 row': uf.Dataset.fromCSV(`${header}\n${test[0]}\n`),
+    [`${test.length} rows`]: uf.Dataset.fromCSV([header, ...test].join('\n') + '\n') };
+  const halted = { rule: 'hyper', alpha: 0.99, compare: false };
+  const us = (ms) => (ms * 1000).toFixed(2);
+  for (let r = 0; r < rounds; r++) {
+    const line = [];
+    for (const [name, data] of Object.entries(sets)) {
+      const meanTrees = forest.predict(data, halted).meanTrees;
+      const full = [];
+      const stop = [];
+      for (let k = 0; k < 7; k++) {
+        full.push(msPerCall(() => forest.predict(data)));
+        stop.push(msPerCall(() => forest.predict(data, halted)));
+      }
+      const share = median(full) / median(stop) / (forest.numTrees / meanTrees);
+      line.push(`${name}: full ${us(median(full))} us, halted ${us(median(stop))} us (share ${share.toFixed(2)})`);
+    }
+    console.log(line.join(' | '));
+  }
+  forest.dispose();
+  for (const d of Object.values(sets)) d.dispose();
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
