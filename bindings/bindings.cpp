@@ -97,11 +97,10 @@ size_t HaltedAnswerBytes(size_t n, size_t k, bool has_full) {
 }
 
 /// Writes the answer `s` for k classes at `out` (HaltedAnswerBytes bytes), with the full vote's
-/// counts `full_votes` (n x k) or none (empty). Ties of the full vote go to the lowest class index.
-void PackHaltedAnswer(const SequentialVoteResult& s, size_t k, const std::vector<uint32_t>& full_votes,
-                      uint8_t* out) {
+/// counts `full_votes` (n x k) when `has_full`. Ties of the full vote go to the lowest class index.
+void PackHaltedAnswer(const SequentialVoteResult& s, size_t k, bool has_full,
+                      const std::vector<uint32_t>& full_votes, uint8_t* out) {
   const size_t n = s.labels.size();
-  const bool has_full = !full_votes.empty();
   const uint32_t header[4] = {static_cast<uint32_t>(n), static_cast<uint32_t>(k), has_full ? 1u : 0u,
                               0u};
   std::memcpy(out, header, kAnswerHeaderBytes);
@@ -125,10 +124,11 @@ void PackHaltedAnswer(const SequentialVoteResult& s, size_t k, const std::vector
   std::memcpy(p, s.halted_early.data(), n);
 }
 
-/// The packed answer as a Uint8Array (a copy), for the embind entry points.
+/// The packed answer with the full vote's counts (n x k) as a Uint8Array (a copy), for the embind
+/// entry points.
 val HaltedAnswerArray(const SequentialVoteResult& s, size_t k, const std::vector<uint32_t>& full_votes) {
-  std::vector<uint8_t> packed(HaltedAnswerBytes(s.labels.size(), k, !full_votes.empty()));
-  PackHaltedAnswer(s, k, full_votes, packed.data());
+  std::vector<uint8_t> packed(HaltedAnswerBytes(s.labels.size(), k, true));
+  PackHaltedAnswer(s, k, true, full_votes, packed.data());
   return CopyOut(packed);
 }
 
@@ -203,10 +203,6 @@ class HaltingTableHandle;
 /// Owns one Dataset. Created empty by JS, then filled by one of the loaders.
 class DatasetHandle {
  public:
-  /// This handle's wasm address, for the plain C entry points (urnforest_predict_halted). Valid
-  /// while the handle lives (embind objects never move).
-  double Address() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
-
   /// Reads the `length` bytes of CSV text at wasm address `address` (malloc'ed, written and freed by
   /// index.js, so that nothing leaks when reading runs out of memory). `target`: a JS string.
   /// `class_order`: 0 sorted, 1 first seen. `schema_of` may be null: read against that model's schema.
@@ -324,10 +320,6 @@ Status DatasetHandle::ModelRowsFor(const Forest& forest, ConvertedRows* scratch,
 /// Owns one Forest. Created empty by JS, then filled by Train or Load.
 class ForestHandle {
  public:
-  /// This handle's wasm address, for the plain C entry points (urnforest_predict_halted). Valid
-  /// while the handle lives (embind objects never move).
-  double Address() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
-
   /// `ensemble` 0 rf / 1 bagging / 2 adaboost / 3 voteboost; `mtry_rule` 0 sqrt / 1 log2 /
   /// 2 log2+1; the 64-bit seed comes as two 32-bit halves; `progress` is a JS function
   /// (done, total) -> bool or undefined; `boosting` 0 resample / 1 reweight (AdaBoost only).
@@ -564,10 +556,6 @@ class ForestHandle {
 /// Owns one HaltingTable and the prior it was built for (used for its expected cost).
 class HaltingTableHandle {
  public:
-  /// This handle's wasm address, for the plain C entry points (urnforest_predict_halted). Valid
-  /// while the handle lives (embind objects never move).
-  double Address() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
-
   /// A table for a rule needing no data prior (alpha1, siba, infinite): uniform prior.
   val Build(int32_t rule, int32_t trees, int32_t classes, double alpha) {
     HaltingTableOptions options;
@@ -727,7 +715,7 @@ Status ForestHandle::PredictHaltedAnswer(const DatasetHandle& data, const Haltin
   const size_t bytes = HaltedAnswerBytes(n, k, compare);
   uint8_t* block = static_cast<uint8_t*>(std::malloc(bytes));
   if (block == nullptr) OnAllocationFailure();
-  PackHaltedAnswer(result.value(), k, full_votes, block);
+  PackHaltedAnswer(result.value(), k, compare, full_votes, block);
   *answer = block;
   return Status::Ok();
 }
@@ -941,6 +929,13 @@ double TakeAllocationFailures() {
   return static_cast<double>(n);
 }
 
+/// The wasm address of an embind handle, for the plain C entry points (urnforest_predict_halted).
+/// Valid while the handle lives (embind objects never move).
+template <class Handle>
+double AddressOf(const Handle& handle) {
+  return static_cast<double>(reinterpret_cast<uintptr_t>(&handle));
+}
+
 // The error of the last failed plain C call (urnforest_predict_halted), for TakeLastError.
 Status g_last_error;
 
@@ -1002,7 +997,7 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_hasLabels", &DatasetHandle::HasLabels)
       .function("_labels", &DatasetHandle::Labels)
       .function("_rowMajor", &DatasetHandle::RowMajor)
-      .function("_address", &DatasetHandle::Address);
+      .function("_address", &urnforest::AddressOf<DatasetHandle>);
 
   class_<ForestHandle>("_ForestHandle")
       .constructor<>()
@@ -1024,7 +1019,7 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_targetName", &ForestHandle::TargetName)
       .function("_trainLabels", &ForestHandle::TrainLabels)
       .function("_prior", &ForestHandle::PriorOf)
-      .function("_address", &ForestHandle::Address)
+      .function("_address", &urnforest::AddressOf<ForestHandle>)
       .function("_trace", &ForestHandle::Trace)
       .function("_expectedCost", &ForestHandle::ExpectedCost)
       .function("_predictWeighted", &ForestHandle::PredictWeightedRows)
@@ -1054,7 +1049,7 @@ EMSCRIPTEN_BINDINGS(urnforest) {
       .function("_numClasses", &HaltingTableHandle::NumClasses)
       .function("_monotone", &HaltingTableHandle::Monotone)
       .function("_layout", &HaltingTableHandle::Layout)
-      .function("_address", &HaltingTableHandle::Address);
+      .function("_address", &urnforest::AddressOf<HaltingTableHandle>);
 
   function("_pstar", &urnforest::PStar);
   function("_runExperiment", &urnforest::RunExperimentJson, allow_raw_pointers());
