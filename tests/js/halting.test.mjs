@@ -378,6 +378,19 @@ test('halted prediction of data with other columns is ColumnMismatch', () => {
   other.dispose();
 });
 
+test('an empty dataset gets empty halted answers, with and without the full vote', () => {
+  const empty = iris.subset([]);
+  const both = irisForest.predict(empty, { rule: 'siba' });
+  assert.deepEqual([both.classIndex.length, both.treesUsed.length, both.fullClassIndex.length, both.fullVotes.length],
+    [0, 0, 0, 0]);
+  assert.equal(both.meanTrees, 0);
+  assert.equal(both.disagreement, 0);
+  const only = irisForest.predict(empty, { rule: 'siba', compare: false });
+  assert.equal(only.classIndex.length, 0);
+  assert.equal(only.fullVotes, undefined);
+  empty.dispose();
+});
+
 test('a failed halted prediction leaves the next one unaffected', () => {
   const other = uf.Dataset.fromArrays(new Float32Array(6), { rows: 2, cols: 3 });
   const want = irisForest.predict(iris, { rule: 'hyper', compare: false });
