@@ -894,7 +894,7 @@ function haltedAnswer(handle, data, table, h, compare) {
 }
 
 // predict()'s result from a packed answer (a Uint8Array of its own buffer; layout in bindings.cpp
-// PackHaltedAnswer): every array is a view of that one buffer.
+// PackHaltedAnswer): the halted arrays are views of that one buffer.
 function readHaltedAnswer(answer, names, h) {
   const n = (answer[0] | (answer[1] << 8) | (answer[2] << 16) | (answer[3] << 24)) >>> 0;
   const k = names.length;
@@ -902,7 +902,9 @@ function readHaltedAnswer(answer, names, h) {
   const buffer = answer.buffer;
   const classIndex = new Int32Array(buffer, 16 + 8 * n, n);
   const treesUsed = new Int32Array(buffer, 16 + 12 * n, n);
-  const fullClassIndex = hasFull ? new Int32Array(buffer, 16 + 16 * n, n) : undefined;
+  // The full vote's arrays get buffers of their own, as before the answer was packed: callers
+  // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
+  const fullClassIndex = hasFull ? new Int32Array(buffer, 16 + 16 * n, n).slice() : undefined;
   const labels = new Array(n);
   let differ = 0;
   let used = 0;
@@ -918,7 +920,7 @@ function readHaltedAnswer(answer, names, h) {
     confidence: new Float64Array(buffer, 16, n),
     haltedEarly: new Uint8Array(buffer, 16 + (hasFull ? 20 + 4 * k : 16) * n, n),
     fullClassIndex,
-    fullVotes: hasFull ? new Uint32Array(buffer, 16 + 20 * n, n * k) : undefined,
+    fullVotes: hasFull ? new Uint32Array(buffer, 16 + 20 * n, n * k).slice() : undefined,
     disagreement: !hasFull ? undefined : n === 0 ? 0 : differ / n,
     meanTrees: n === 0 ? 0 : used / n,
     trees: h.trees,

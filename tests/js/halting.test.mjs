@@ -378,6 +378,17 @@ test('halted prediction of data with other columns is ColumnMismatch', () => {
   other.dispose();
 });
 
+test('the halted arrays and each full-vote array can be transferred together in one message', () => {
+  const p = wdbcForest.predict(wdbc, { rule: 'hyper' });
+  const want = Array.from(p.fullClassIndex);
+  // As the demo's worker posts a heat-map grid: a buffer named twice in a transfer list throws.
+  const moved = structuredClone({ t: p.treesUsed, f: p.fullClassIndex, v: p.fullVotes },
+    { transfer: [p.treesUsed.buffer, p.fullClassIndex.buffer, p.fullVotes.buffer] });
+  assert.deepEqual(Array.from(moved.f), want);
+  assert.equal(moved.t.length, wdbc.numRows);
+  assert.equal(moved.v.length, 2 * wdbc.numRows);
+});
+
 test('an empty dataset gets empty halted answers, with and without the full vote', () => {
   const empty = iris.subset([]);
   const both = irisForest.predict(empty, { rule: 'siba' });
