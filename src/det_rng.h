@@ -29,6 +29,20 @@ class DetRng {
       if (x >= threshold) return x % n;
     }
   }
+
+  /// A bound n >= 1 prepared for many draws: Below(d) returns exactly what Below(n) returns, with
+  /// the rejection threshold's 64-bit division done once.
+  struct Divisor {
+    uint64_t n = 1;
+    uint64_t threshold = 0;  ///< 2^64 mod n: draws below it are rejected
+    explicit Divisor(uint64_t bound = 1) : n(bound), threshold((0 - bound) % bound) {}
+  };
+  uint64_t Below(const Divisor& d) {
+    while (true) {
+      uint64_t x = Next();
+      if (x >= d.threshold) return x % d.n;
+    }
+  }
   /// Uniform double in [0, 1) with 53 random bits.
   double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
 

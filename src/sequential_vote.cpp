@@ -40,10 +40,21 @@ void BaseOrder(const HaltingTable& table, const SequentialVoteOptions& o, std::v
   }
 }
 
-void Permute(uint64_t seed, size_t row, std::vector<int32_t>* order) {
+using Divisors = std::vector<internal::DetRng::Divisor>;
+
+/// divisors[i] prepares the bound i for i = 1..n (entry 0 unused), for Permute.
+Divisors PermuteDivisors(size_t n) {
+  Divisors divisors(n + 1);
+  for (size_t i = 1; i <= n; ++i) divisors[i] = internal::DetRng::Divisor(i);
+  return divisors;
+}
+
+/// Shuffles `order` with row `row`'s stream of `seed` (Fisher-Yates from the last position down,
+/// DetRng::Below(i) for position i - 1); `divisors` from PermuteDivisors(order->size()).
+void Permute(uint64_t seed, size_t row, const Divisors& divisors, std::vector<int32_t>* order) {
   internal::DetRng rng = internal::DetRng::ForItem(seed, row);
   for (size_t i = order->size(); i > 1; --i) {
-    size_t j = static_cast<size_t>(rng.Below(i));
+    size_t j = static_cast<size_t>(rng.Below(divisors[i]));
     std::swap((*order)[i - 1], (*order)[j]);
   }
 }
@@ -124,7 +135,9 @@ Result<std::vector<int32_t>> QueryOrderForRow(const HaltingTable& table, size_t 
   if (!s.ok()) return s;
   std::vector<int32_t> order;
   BaseOrder(table, options, &order);
-  if (options.order == QueryOrder::kRandomPerRow) Permute(options.seed, row, &order);
+  if (options.order == QueryOrder::kRandomPerRow) {
+    Permute(options.seed, row, PermuteDivisors(order.size()), &order);
+  }
   return order;
 }
 
@@ -141,9 +154,11 @@ Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t
   out.halted_early.resize(num_rows);
   std::vector<int32_t> base, order, tally(table.num_classes());
   BaseOrder(table, options, &base);
+  const Divisors divisors =
+      options.order == QueryOrder::kRandomPerRow ? PermuteDivisors(base.size()) : Divisors();
   for (size_t r = 0; r < num_rows; ++r) {
     order = base;
-    if (options.order == QueryOrder::kRandomPerRow) Permute(options.seed, r, &order);
+    if (options.order == QueryOrder::kRandomPerRow) Permute(options.seed, r, divisors, &order);
     int32_t label = 0, used = 0;
     double conf = 0.0;
     bool early = false;
@@ -240,9 +255,10 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   if (options.order == QueryOrder::kRandomPerRow) {
     std::vector<int32_t> order;
     std::vector<int32_t> row_tally(l);
+    const Divisors divisors = PermuteDivisors(base.size());
     for (size_t r = 0; r < num_rows; ++r) {
       order = base;
-      Permute(options.seed, r, &order);
+      Permute(options.seed, r, divisors, &order);
       std::fill(row_tally.begin(), row_tally.end(), 0);
       s = run_alone(r, order.data(), 0, row_tally.data());
       if (!s.ok()) return s;

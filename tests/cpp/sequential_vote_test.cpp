@@ -126,6 +126,34 @@ TEST_CASE("Random query orders are seeded permutations, fixed orders are followe
   REQUIRE(trace.value().trees_used <= 21);
 }
 
+TEST_CASE("A random query order is the seeded Fisher-Yates shuffle of the row's own stream",
+          "[sequential]") {
+  // The permutation is part of the results' determinism: pin it to its definition (shuffle from
+  // the last position down, DetRng::ForItem(seed, row), Below(i) for position i - 1).
+  for (int32_t T : {2, 21, 101}) {
+    HaltingTable t = Table(HaltingRule::kSiba, T);
+    for (uint64_t seed : {uint64_t{5}, uint64_t{0x123456789ABCDEFULL}}) {
+      SequentialVoteOptions o;
+      o.order = QueryOrder::kRandomPerRow;
+      o.seed = seed;
+      for (size_t row : {size_t{0}, size_t{1}, size_t{977}}) {
+        std::vector<int32_t> want(T);
+        for (int32_t i = 0; i < T; ++i) want[i] = i;
+        urnforest::internal::DetRng rng = urnforest::internal::DetRng::ForItem(seed, row);
+        for (size_t i = want.size(); i > 1; --i) std::swap(want[i - 1], want[rng.Below(i)]);
+        REQUIRE(urnforest::QueryOrderForRow(t, row, o).value() == want);
+      }
+    }
+  }
+  // And the stream itself, for 21 trees, seed 5, row 3 (any change of it changes seeded results).
+  HaltingTable t = Table(HaltingRule::kSiba, 21);
+  SequentialVoteOptions o;
+  o.order = QueryOrder::kRandomPerRow;
+  o.seed = 5;
+  const std::vector<int32_t> anchor = {18, 4, 15, 10, 20, 2, 1, 7, 14, 12, 5, 17, 11, 8, 16, 6, 19, 0, 9, 13, 3};
+  REQUIRE(urnforest::QueryOrderForRow(t, 3, o).value() == anchor);
+}
+
 TEST_CASE("Sequential voting rejects out-of-range votes and bad orders with codes",
           "[sequential][errors]") {
   HaltingTable t = Table(HaltingRule::kSiba, 21);
@@ -213,4 +241,16 @@ TEST_CASE("Blocked voting equals tree-by-tree voting with and without two-class 
     for (uint8_t e : slow.value().halted_early) early += e;
     CHECK(early > 100);  // both halt often: the stops themselves are compared
   }
+}
+
+TEST_CASE("A prepared bound draws exactly what Below draws", "[sequential][rng]") {
+  using urnforest::internal::DetRng;
+  for (uint64_t n : {uint64_t{1}, uint64_t{3}, uint64_t{101}, uint64_t{0x8000000000000001ULL}}) {
+    REQUIRE(DetRng::Divisor(n).threshold == (0 - n) % n);
+  }
+  // The same values from twin streams, also for a bound whose threshold rejects half the draws.
+  DetRng a(7), b(7);
+  for (uint64_t n = 1; n < 3000; ++n) REQUIRE(a.Below(DetRng::Divisor(n)) == b.Below(n));
+  const uint64_t half = 0x8000000000000001ULL;
+  for (int i = 0; i < 1000; ++i) REQUIRE(a.Below(DetRng::Divisor(half)) == b.Below(half));
 }
