@@ -1,6 +1,7 @@
 // Per-call cost of predict in wasm (issue 9): a 1-row dataset (where the call itself dominates)
 // and wdbc's 284 test rows, full vote and halted (hyper, alpha 0.99, compare: false), with the
-// share of the halted call. Not a test.
+// share of the halted call, and halted in random query order (each row shuffles its tree order).
+// Not a test.
 //
 //   node bench/call_overhead.mjs [--rounds 3]
 //
@@ -43,8 +44,11 @@ try {
         full.push(msPerCall(() => forest.predict(data)));
         stop.push(msPerCall(() => forest.predict(data, halted)));
       }
+      const random = [];
+      for (let k = 0; k < 3; k++) random.push(msPerCall(() => forest.predict(data, { ...halted, order: 'random', seed: 3 })));
       const share = median(full) / median(stop) / (forest.numTrees / meanTrees);
-      line.push(`${name}: full ${us(median(full))} us, halted ${us(median(stop))} us (share ${share.toFixed(2)})`);
+      line.push(`${name}: full ${us(median(full))} us, halted ${us(median(stop))} us (share ${share.toFixed(2)}), ` +
+        `random order ${us(median(random))} us`);
     }
     console.log(line.join(' | '));
   }
