@@ -792,9 +792,8 @@ val ForestHandle::PredictHaltedFixed(const DatasetHandle& data, const HaltingTab
   const std::vector<float>& rows = converted_rows->values;
   const size_t m = static_cast<size_t>(forest_.num_features());
   const size_t n = data.data().num_rows();
-  Result<SequentialVoteResult> result = PredictSequential(
-      h, n, [&](int32_t tree, size_t row) { return forest_.TreeVote(tree, rows.data() + row * m); },
-      options);
+  Result<SequentialVoteResult> result = urnforest::PredictHaltedRows(
+      forest_, rows.data(), n, h, options, converted_rows->without_nan.data());
   if (!result.ok()) return ErrorObject(result.status());
   const size_t k = static_cast<size_t>(forest_.num_classes());
   std::vector<uint32_t> votes(n * k, 0);
