@@ -86,7 +86,7 @@ val CopyOut(const std::vector<T>& values) {
 
 // ---- halted answers: one packed block (issue 9) ---------------------------------------------
 // Byte layout for n rows and k classes (index.js readHaltedAnswer reads it):
-//   0 u32 n | 4 u32 k | 8 u32 has_full | 12 u32 0
+//   0 u32 n | 4 u32 k | 8 u32 has_full | 12 u32 the answer's size in bytes
 //   16 f64 confidence[n] | i32 classIndex[n] | i32 treesUsed[n]
 //      [has_full: i32 fullClassIndex[n] | u32 fullVotes[n * k], row-major] | u8 haltedEarly[n]
 // One copy leaves wasm; index.js reads every array through views of it.
@@ -102,7 +102,7 @@ void PackHaltedAnswer(const SequentialVoteResult& s, size_t k, bool has_full,
                       const std::vector<uint32_t>& full_votes, uint8_t* out) {
   const size_t n = s.labels.size();
   const uint32_t header[4] = {static_cast<uint32_t>(n), static_cast<uint32_t>(k), has_full ? 1u : 0u,
-                              0u};
+                              static_cast<uint32_t>(HaltedAnswerBytes(n, k, has_full))};
   std::memcpy(out, header, kAnswerHeaderBytes);
   uint8_t* p = out + kAnswerHeaderBytes;
   std::memcpy(p, s.confidence.data(), 8 * n);

@@ -884,10 +884,7 @@ function haltedAnswer(handle, data, table, h, compare) {
     addressOf(table), h.orderCode, h.seedHi, h.seedLo, compare ? 1 : 0));
   if (address === 0) check(call(() => m._takeLastError()));
   try {
-    const n = m.HEAPU32[address >>> 2];
-    const k = m.HEAPU32[(address >>> 2) + 1];
-    const hasFull = m.HEAPU32[(address >>> 2) + 2] !== 0;
-    return m.HEAPU8.slice(address, address + 16 + 17 * n + (hasFull ? 4 * n + 4 * n * k : 0));
+    return m.HEAPU8.slice(address, address + m.HEAPU32[(address >>> 2) + 3]);  // header: its size
   } finally {
     m._free(address);
   }

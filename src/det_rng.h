@@ -21,15 +21,6 @@ class DetRng {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
   }
-  /// Uniform integer in [0, n), n >= 1, by rejection (no modulo bias).
-  uint64_t Below(uint64_t n) {
-    uint64_t threshold = (0 - n) % n;
-    while (true) {
-      uint64_t x = Next();
-      if (x >= threshold) return x % n;
-    }
-  }
-
   /// A bound n >= 1 prepared for many draws: Below(d) returns exactly what Below(n) returns, with
   /// the rejection threshold's 64-bit division done once.
   struct Divisor {
@@ -37,6 +28,8 @@ class DetRng {
     uint64_t threshold = 0;  ///< 2^64 mod n: draws below it are rejected
     explicit Divisor(uint64_t bound = 1) : n(bound), threshold((0 - bound) % bound) {}
   };
+  /// Uniform integer in [0, n), n >= 1, by rejection (no modulo bias).
+  uint64_t Below(uint64_t n) { return Below(Divisor(n)); }
   uint64_t Below(const Divisor& d) {
     while (true) {
       uint64_t x = Next();

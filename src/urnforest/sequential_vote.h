@@ -71,11 +71,11 @@ class BlockVoter {
 /// that have not halted reach, are shared by as many rows as possible; the trees voted before the
 /// fewest votes with which any tally can halt (HaltingTable::MinVotesToHalt) are walked without
 /// halting checks, 256 rows at a time; two-class tables with bounds (BinaryZeroWinsUpTo) check a
-/// row with two comparisons on its class-1 count. Once fewer than 4 rows of a block are left, each goes on
-/// alone through its next trees 4 at a time (BlockVoter::VoteTrees), and kRandomPerRow goes row by
-/// row the same way; votes past a row's stop are computed but never used nor checked. Fails like
-/// PredictSequential; a vote out of range is reported for the first (tree, row) met in the order
-/// the votes are computed.
+/// row with two comparisons on its class-1 count. Once fewer than 4 rows of a block are left, each
+/// goes on alone through its next trees 4 at a time (BlockVoter::VoteTrees), and kRandomPerRow goes
+/// row by row the same way; votes past a row's stop are computed but never used nor checked. Fails
+/// like PredictSequential; a vote out of range is reported for the first (tree, row) met in the
+/// order the votes are computed.
 Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table, size_t num_rows,
                                                       const BlockVoter& voter,
                                                       const SequentialVoteOptions& options = {});
