@@ -1,7 +1,11 @@
 // Per-call cost of predict in wasm (issue 9): a 1-row dataset (where the call itself dominates)
 // and wdbc's 284 test rows, full vote and halted (hyper, alpha 0.99, compare: false), with the
 // share of the halted call, and halted in random query order (each row shuffles its tree order).
-// Not a test.
+// It also times what the engine charges for one `new ArrayBuffer` of the size of the halted answer
+// (16 + 17 n bytes: the result's typed arrays live in one buffer of their own, which every call
+// must allocate), interleaved with the calls, and the share the halted call would reach if that
+// allocation were free (a bound, not a mode of the library); skipped for answers of at most 64
+// bytes, which V8 keeps on its heap. Not a test.
 //
 //   node bench/call_overhead.mjs [--rounds 3]
 //
@@ -44,11 +48,16 @@ try {
         full.push(msPerCall(() => forest.predict(data)));
         stop.push(msPerCall(() => forest.predict(data, halted)));
       }
+      const bytes = 16 + 17 * data.numRows;
+      const alloc = [];
+      if (bytes > 64) for (let k = 0; k < 7; k++) alloc.push(msPerCall(() => new ArrayBuffer(bytes)));
       const random = [];
       for (let k = 0; k < 3; k++) random.push(msPerCall(() => forest.predict(data, { ...halted, order: 'random', seed: 3 })));
       const share = median(full) / median(stop) / (forest.numTrees / meanTrees);
+      const shareWithoutAlloc = median(full) / (median(stop) - median(alloc)) / (forest.numTrees / meanTrees);
       line.push(`${name}: full ${us(median(full))} us, halted ${us(median(stop))} us (share ${share.toFixed(2)}), ` +
-        `random order ${us(median(random))} us`);
+        `random order ${us(median(random))} us` + (alloc.length === 0 ? '' : `, new ArrayBuffer(${bytes}) ` +
+        `${us(median(alloc))} us (halted share without it ${shareWithoutAlloc.toFixed(2)})`));
     }
     console.log(line.join(' | '));
   }
