@@ -40,24 +40,49 @@ void BaseOrder(const HaltingTable& table, const SequentialVoteOptions& o, std::v
   }
 }
 
-using Divisors = std::vector<internal::DetRng::Divisor>;
-
-/// divisors[i] prepares the bound i for i = 1..n (entry 0 unused), for Permute.
-Divisors PermuteDivisors(size_t n) {
-  Divisors divisors(n + 1);
-  for (size_t i = 1; i <= n; ++i) divisors[i] = internal::DetRng::Divisor(i);
-  return divisors;
-}
-
-/// Shuffles `order` with row `row`'s stream of `seed` (Fisher-Yates from the last position down,
-/// DetRng::Below(i) for position i - 1); `divisors` from PermuteDivisors(order->size()).
-void Permute(uint64_t seed, size_t row, const Divisors& divisors, std::vector<int32_t>* order) {
-  internal::DetRng rng = internal::DetRng::ForItem(seed, row);
-  for (size_t i = order->size(); i > 1; --i) {
-    size_t j = static_cast<size_t>(rng.Below(divisors[i]));
-    std::swap((*order)[i - 1], (*order)[j]);
+// Random query orders, one per row, over a base order (RowShuffles::ShuffleTo).
+// Fisher-Yates from the first position: position p swaps with p + Below(n - p) of the row's own
+// stream DetRng::ForItem(seed, row). Position p is final after p + 1 draws, so a row that stops
+// after k votes draws only about k times (not n - 1), and a row's order never depends on how far
+// it was taken.
+class RowShuffles {
+ public:
+  /// Orders of the rows of a run seeded `seed` over `order`'s n entries (borrowed; each Start puts
+  /// the previous row's swaps back, so the base order is restored between rows).
+  RowShuffles(uint64_t seed, int32_t* order, size_t n)
+      : seed_(seed), order_(order), n_(n), rng_(0) {
+    divisors_.reserve(n);
+    swaps_.reserve(n);
   }
-}
+
+  /// Begins row `row`'s order (no position final yet).
+  void Start(size_t row) {
+    for (size_t p = swaps_.size(); p-- > 0;) std::swap(order_[p], order_[swaps_[p]]);
+    swaps_.clear();
+    rng_ = internal::DetRng::ForItem(seed_, row);
+  }
+
+  /// Makes positions [0, min(count, n)) of the current row's order final.
+  void ShuffleTo(size_t count) {
+    const size_t end = std::min(count, n_ - 1);  // the last position is final when the others are
+    for (size_t p = swaps_.size(); p < end; ++p) {
+      // The bound's rejection threshold (a 64-bit division) once per run, and only as far as
+      // some row reaches: a one-row call that stops after 3 votes prepares 3 bounds, not n.
+      if (p == divisors_.size()) divisors_.emplace_back(n_ - p);
+      const size_t j = p + static_cast<size_t>(rng_.Below(divisors_[p]));
+      std::swap(order_[p], order_[j]);
+      swaps_.push_back(static_cast<uint32_t>(j));
+    }
+  }
+
+ private:
+  uint64_t seed_;
+  int32_t* order_;
+  size_t n_;
+  std::vector<internal::DetRng::Divisor> divisors_;  // entry p prepares Below(n - p)
+  std::vector<uint32_t> swaps_;                       // swaps_[p]: the position p swapped with
+  internal::DetRng rng_;
+};
 
 // Rows per block of the blocked halted vote: every tree is entered once per block by the rows still
 // voting, so a large block shares each tree's nodes among more rows (the later trees, which few rows
@@ -76,10 +101,11 @@ int32_t FullVote(const std::vector<int32_t>& tally) {
   return best;
 }
 
-// Runs one row; fills trace vectors when non-null.
+// Runs one row over `order`; fills trace vectors when non-null. With `shuffles` (random order,
+// started for this row), each position of `order` is made final just before it is queried.
 Status RunRow(const HaltingTable& table, size_t row, const std::vector<int32_t>& order,
-              const TreeVoteFn& vote, std::vector<int32_t>* tally, int32_t* label, int32_t* used,
-              double* conf, bool* early, VoteTrace* trace) {
+              RowShuffles* shuffles, const TreeVoteFn& vote, std::vector<int32_t>* tally,
+              int32_t* label, int32_t* used, double* conf, bool* early, VoteTrace* trace) {
   const int32_t T = table.num_trees();
   const int32_t l = table.num_classes();
   const bool finite = table.rule() != HaltingRule::kInfinite;
@@ -88,6 +114,7 @@ Status RunRow(const HaltingTable& table, size_t row, const std::vector<int32_t>&
   *early = false;
   bool stopped = false;
   for (int32_t i = 0; i < T; ++i) {
+    if (shuffles != nullptr) shuffles->ShuffleTo(static_cast<size_t>(i) + 1);
     int32_t v = vote(order[i], row);
     if (v < 0 || v >= l)
       return Invalid("tree " + std::to_string(order[i]) + " voted " + std::to_string(v) +
@@ -136,7 +163,9 @@ Result<std::vector<int32_t>> QueryOrderForRow(const HaltingTable& table, size_t 
   std::vector<int32_t> order;
   BaseOrder(table, options, &order);
   if (options.order == QueryOrder::kRandomPerRow) {
-    Permute(options.seed, row, PermuteDivisors(order.size()), &order);
+    RowShuffles shuffles(options.seed, order.data(), order.size());
+    shuffles.Start(row);
+    shuffles.ShuffleTo(order.size());
   }
   return order;
 }
@@ -152,17 +181,17 @@ Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t
   out.trees_used.resize(num_rows);
   out.confidence.resize(num_rows);
   out.halted_early.resize(num_rows);
-  std::vector<int32_t> base, order, tally(table.num_classes());
-  BaseOrder(table, options, &base);
-  const Divisors divisors =
-      options.order == QueryOrder::kRandomPerRow ? PermuteDivisors(base.size()) : Divisors();
+  std::vector<int32_t> order, tally(table.num_classes());
+  BaseOrder(table, options, &order);
+  const bool random = options.order == QueryOrder::kRandomPerRow;
+  RowShuffles shuffles(options.seed, order.data(), random ? order.size() : 0);
   for (size_t r = 0; r < num_rows; ++r) {
-    order = base;
-    if (options.order == QueryOrder::kRandomPerRow) Permute(options.seed, r, divisors, &order);
+    if (random) shuffles.Start(r);
     int32_t label = 0, used = 0;
     double conf = 0.0;
     bool early = false;
-    s = RunRow(table, r, order, vote, &tally, &label, &used, &conf, &early, nullptr);
+    s = RunRow(table, r, order, random ? &shuffles : nullptr, vote, &tally, &label, &used, &conf,
+               &early, nullptr);
     if (!s.ok()) return s;
     out.labels[r] = label;
     out.trees_used[r] = used;
@@ -236,11 +265,14 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   };
   // Row r alone from its (first + 1)-th vote in `order` on (tally `t` so far): the next trees are
   // walked kWalkGroup at a time (VoteTrees) and applied in order until the row halts; the votes
-  // past the stop are discarded unchecked. Returns the error of the first bad vote applied.
+  // past the stop are discarded unchecked. With `shuffles` (random order, started for row r), the
+  // positions are made final a group at a time. Returns the error of the first bad vote applied.
   int32_t tree_votes[kWalkTogether];
-  auto run_alone = [&](size_t r, const int32_t* order, int32_t first, int32_t* t) -> Status {
+  auto run_alone = [&](size_t r, const int32_t* order, RowShuffles* shuffles, int32_t first,
+                       int32_t* t) -> Status {
     for (int32_t next = first; next < T; next += kTreesTogether) {
       const int32_t n = std::min(T - next, kTreesTogether);
+      if (shuffles != nullptr) shuffles->ShuffleTo(static_cast<size_t>(next + n));
       voter.VoteTrees(order + next, static_cast<size_t>(n), r, tree_votes);
       for (int32_t q = 0; q < n; ++q) {
         const int32_t v = tree_votes[q];
@@ -253,14 +285,12 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     return Status::Ok();
   };
   if (options.order == QueryOrder::kRandomPerRow) {
-    std::vector<int32_t> order;
     std::vector<int32_t> row_tally(l);
-    const Divisors divisors = PermuteDivisors(base.size());
+    RowShuffles shuffles(options.seed, base.data(), base.size());
     for (size_t r = 0; r < num_rows; ++r) {
-      order = base;
-      Permute(options.seed, r, divisors, &order);
+      shuffles.Start(r);
       std::fill(row_tally.begin(), row_tally.end(), 0);
-      s = run_alone(r, order.data(), 0, row_tally.data());
+      s = run_alone(r, base.data(), &shuffles, 0, row_tally.data());
       if (!s.ok()) return s;
     }
     return out;
@@ -346,7 +376,7 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     for (size_t j = 0; j < live; ++j) {
       const size_t r = active[j];
       int32_t two[2] = {i - (by_bounds ? ones[j] : 0), by_bounds ? ones[j] : 0};
-      s = run_alone(r, base.data(), i, by_bounds ? two : tallies.data() + (r - begin) * L);
+      s = run_alone(r, base.data(), nullptr, i, by_bounds ? two : tallies.data() + (r - begin) * L);
       if (!s.ok()) return s;
     }
   }
@@ -385,8 +415,8 @@ Result<VoteTrace> TraceVotes(const HaltingTable& table, size_t row, const TreeVo
   std::vector<int32_t> tally(table.num_classes());
   double conf = 0.0;
   bool early = false;
-  Status s = RunRow(table, row, order.value(), vote, &tally, &trace.label, &trace.trees_used, &conf,
-                    &early, &trace);
+  Status s = RunRow(table, row, order.value(), nullptr, vote, &tally, &trace.label,
+                    &trace.trees_used, &conf, &early, &trace);
   if (!s.ok()) return s;
   trace.halted_early = early;
   return trace;

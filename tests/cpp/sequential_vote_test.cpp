@@ -129,7 +129,7 @@ TEST_CASE("Random query orders are seeded permutations, fixed orders are followe
 TEST_CASE("A random query order is the seeded Fisher-Yates shuffle of the row's own stream",
           "[sequential]") {
   // The permutation is part of the results' determinism: pin it to its definition (shuffle from
-  // the last position down, DetRng::ForItem(seed, row), Below(i) for position i - 1).
+  // the first position up, DetRng::ForItem(seed, row), position p swaps with p + Below(T - p)).
   for (int32_t T : {2, 21, 101}) {
     HaltingTable t = Table(HaltingRule::kSiba, T);
     for (uint64_t seed : {uint64_t{5}, uint64_t{0x123456789ABCDEFULL}}) {
@@ -140,7 +140,7 @@ TEST_CASE("A random query order is the seeded Fisher-Yates shuffle of the row's 
         std::vector<int32_t> want(T);
         for (int32_t i = 0; i < T; ++i) want[i] = i;
         urnforest::internal::DetRng rng = urnforest::internal::DetRng::ForItem(seed, row);
-        for (size_t i = want.size(); i > 1; --i) std::swap(want[i - 1], want[rng.Below(i)]);
+        for (size_t p = 0; p + 1 < want.size(); ++p) std::swap(want[p], want[p + rng.Below(want.size() - p)]);
         REQUIRE(urnforest::QueryOrderForRow(t, row, o).value() == want);
       }
     }
@@ -150,8 +150,38 @@ TEST_CASE("A random query order is the seeded Fisher-Yates shuffle of the row's 
   SequentialVoteOptions o;
   o.order = QueryOrder::kRandomPerRow;
   o.seed = 5;
-  const std::vector<int32_t> anchor = {18, 4, 15, 10, 20, 2, 1, 7, 14, 12, 5, 17, 11, 8, 16, 6, 19, 0, 9, 13, 3};
+  const std::vector<int32_t> anchor = {3, 14, 11, 0, 17, 2, 19, 15, 6, 9, 7, 5, 20, 12, 10, 4, 8, 16, 1, 13, 18};
   REQUIRE(urnforest::QueryOrderForRow(t, 3, o).value() == anchor);
+}
+
+TEST_CASE("A random-order prediction queries the prefix of the row's full order, drawn lazily",
+          "[sequential]") {
+  // Rows stop after a few votes, so each row's order is drawn only as far as it is queried; the
+  // queried trees must still be the first trees_used entries of QueryOrderForRow (the full
+  // shuffle), row after row (each row starts from the base order again).
+  const int32_t T = 101;
+  HaltingTable t = Table(HaltingRule::kSiba, T);
+  SequentialVoteOptions o;
+  o.order = QueryOrder::kRandomPerRow;
+  o.seed = 0x5EEDULL;
+  const size_t rows = 60;
+  std::vector<std::vector<int32_t>> queried(rows);
+  auto vote = [&](int32_t tree, size_t row) {
+    queried[row].push_back(tree);
+    return row % 7 == 0 ? tree % 2 : static_cast<int32_t>(row % 2);  // some rows never agree
+  };
+  auto res = PredictSequential(t, rows, vote, o);
+  REQUIRE(res.ok());
+  int32_t short_rows = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    const std::vector<int32_t> full = urnforest::QueryOrderForRow(t, r, o).value();
+    const size_t used = static_cast<size_t>(res.value().trees_used[r]);
+    REQUIRE(queried[r].size() == used);
+    REQUIRE(std::equal(queried[r].begin(), queried[r].end(), full.begin()));
+    short_rows += used < static_cast<size_t>(T);
+  }
+  REQUIRE(short_rows > 40);
+  REQUIRE(short_rows < static_cast<int32_t>(rows));
 }
 
 TEST_CASE("Sequential voting rejects out-of-range votes and bad orders with codes",
