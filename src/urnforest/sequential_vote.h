@@ -17,6 +17,8 @@ enum class QueryOrder : int32_t {
   kFixed = 1,         ///< fixed_order (e.g. an ordered-aggregation pruning order); required.
   kRandomPerRow = 2,  ///< A seeded random permutation per row of the base order (deterministic:
                       ///< SplitMix64 keyed by (seed, row); identical natively and in wasm).
+                      ///< Fisher-Yates from the first position, drawn only as far as the row
+                      ///< is queried; QueryOrderForRow gives the whole permutation.
 };
 
 /// Options of sequential voting.
