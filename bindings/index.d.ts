@@ -283,7 +283,10 @@ export interface HaltingOptions {
   rule: RuleName;
   /** Target confidence in (0, 1]; default 0.99. For 'infinite' it is the threshold pi (strict). */
   alpha?: number;
-  /** Query order: tree ids 0, 1, … (default) or a seeded random permutation per row. */
+  /**
+   * Query order: tree ids 0, 1, … (default) or a seeded random permutation per row (the default
+   * for a vote-boosted forest, whose finite-T rules hold only in a random order).
+   */
   order?: 'generation' | 'random';
   /** Seed of the random order (and of Monte Carlo draws): as TrainOptions.seed; default 1. */
   seed?: number | bigint;

@@ -596,6 +596,7 @@ export class Forest {
     const rows = data._numRows();
     if (row < 0 || row >= rows) throw new RangeError(`trace: row must be in [0, ${rows}), got ${row}`);
     const h = haltingOptions(options, 'trace', handle._numTrees());
+    defaultOrder(this, handle, options, h);
     const table = cachedTable(this, h);
     const out = call(() => handle._trace(data, row, table, h.orderCode, h.seedHi, h.seedLo));
     if (out.code !== undefined) check(out);
@@ -845,6 +846,7 @@ function predictHalted(forest, handle, data, options) {
   const fixed = fixedOrderOption(options, numTrees);
   const h = haltingOptions(fixed === null ? options : fixed.rest, 'predict',
     fixed === null ? numTrees : fixed.ids.length, PREDICT_EXTRA_OPTIONS);
+  defaultOrder(forest, handle, options, h);
   const compare = h.extra.compare ?? true;
   if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
   const table = cachedTable(forest, h);
@@ -858,6 +860,17 @@ function predictHalted(forest, handle, data, options) {
   // A forest's classes never change: read their names from wasm once (each call gets a copy).
   const names = forest[CLASS_NAMES] ?? (forest[CLASS_NAMES] = handle._classNames());
   return readHaltedAnswer(answer, names, h);
+}
+
+// Without an explicit `order`, a vote-boosted forest is queried in a random order per row, as the
+// CLI does: its trees are sequentially dependent, and the finite-T rules hold for them only in a
+// uniformly random order (docs/voteboost.md). Whether the forest is vote-boosted is asked once.
+const VOTE_BOOSTED = Symbol('voteBoosted');
+function defaultOrder(forest, handle, options, h) {
+  if (options.order !== undefined) return;
+  const boosted = forest[VOTE_BOOSTED] ??
+    (forest[VOTE_BOOSTED] = handle._learnerOptions().ensemble === ENSEMBLES.voteboost);
+  if (boosted) h.orderCode = 1;
 }
 
 // The wasm address of an embind handle (bindings.cpp Address()), asked once per handle.

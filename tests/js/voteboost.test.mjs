@@ -1,7 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,31 @@ test('vote-boosting trains, predicts and round-trips with the model bytes of the
     reloaded.dispose();
     forest.dispose();
   }
+  data.dispose();
+});
+
+test('a vote-boosted forest is queried in a random order unless told otherwise, as by the native CLI', () => {
+  // Vote-boosted trees are sequentially dependent: the finite-T rules hold only in a random order.
+  const want = nativeTrain('sonar', ['--ensemble', 'voteboost', '--emphasis', '5', '--trees', '41', '--seed', '6']);
+  const forest = uf.Forest.fromBytes(want.bytes);
+  const data = uf.Dataset.fromCSV(readDataset('sonar'), { schemaOf: forest });
+  const model = join(dir, 'vb-order.urnf');
+  writeFileSync(model, want.bytes);
+  const cliDefault = native(['predict', '--model', model, '--data', csvPath('sonar'), '--rule', 'siba']);
+  const byDefault = forest.predict(data, { rule: 'siba' });
+  const random = forest.predict(data, { rule: 'siba', order: 'random', seed: 1 });
+  const generation = forest.predict(data, { rule: 'siba', order: 'generation' });
+  assert.deepEqual(Array.from(byDefault.treesUsed), cliDefault.trees_used);
+  assert.deepEqual(byDefault.treesUsed, random.treesUsed);
+  assert.notDeepEqual(byDefault.treesUsed, generation.treesUsed);
+  const trace = forest.trace(data, 3, { rule: 'siba' });
+  assert.deepEqual(trace.trees, forest.trace(data, 3, { rule: 'siba', order: 'random' }).trees);
+  assert.equal(trace.treesUsed, byDefault.treesUsed[3]);
+  // A random forest keeps generation order by default.
+  const rf = uf.trainForest(data, { trees: 41, seed: 6 });
+  assert.deepEqual(rf.predict(data, { rule: 'siba' }).treesUsed, rf.predict(data, { rule: 'siba', order: 'generation' }).treesUsed);
+  rf.dispose();
+  forest.dispose();
   data.dispose();
 });
 
