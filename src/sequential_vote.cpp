@@ -41,8 +41,8 @@ void BaseOrder(const HaltingTable& table, const SequentialVoteOptions& o, std::v
 }
 
 // Random query orders, one per row, over a base order (RowShuffles::ShuffleTo).
-// Fisher-Yates from the first position: position p swaps with p + Below(n - p) of the row's own
-// stream DetRng::ForItem(seed, row). Position p is final after p + 1 draws, so a row that stops
+// Fisher-Yates from the first position: position p swaps with p + Below32(n - p) of the row's own
+// stream DetRng::ForItem(seed, row) (n = T < 2^31). Position p is final after p + 1 draws, so a row that stops
 // after k votes draws only about k times (not n - 1), and a row's order never depends on how far
 // it was taken.
 class RowShuffles {
@@ -66,10 +66,10 @@ class RowShuffles {
   void ShuffleTo(size_t count) {
     const size_t end = std::min(count, n_ - 1);  // the last position is final when the others are
     for (size_t p = swaps_.size(); p < end; ++p) {
-      // The bound's rejection threshold (a 64-bit division) once per run, and only as far as
-      // some row reaches: a one-row call that stops after 3 votes prepares 3 bounds, not n.
-      if (p == divisors_.size()) divisors_.emplace_back(n_ - p);
-      const size_t j = p + static_cast<size_t>(rng_.Below(divisors_[p]));
+      // The bound's rejection threshold (a division) once per run, and only as far as some row
+      // reaches: a one-row call that stops after 3 votes prepares 3 bounds, not n.
+      if (p == divisors_.size()) divisors_.emplace_back(static_cast<uint32_t>(n_ - p));
+      const size_t j = p + rng_.Below32(divisors_[p]);
       std::swap(order_[p], order_[j]);
       swaps_.push_back(static_cast<uint32_t>(j));
     }
@@ -79,7 +79,7 @@ class RowShuffles {
   uint64_t seed_;
   int32_t* order_;
   size_t n_;
-  std::vector<internal::DetRng::Divisor> divisors_;  // entry p prepares Below(n - p)
+  std::vector<internal::DetRng::Divisor32> divisors_;  // entry p prepares Below32(n - p)
   std::vector<uint32_t> swaps_;                       // swaps_[p]: the position p swapped with
   internal::DetRng rng_;
 };

@@ -129,7 +129,7 @@ TEST_CASE("Random query orders are seeded permutations, fixed orders are followe
 TEST_CASE("A random query order is the seeded Fisher-Yates shuffle of the row's own stream",
           "[sequential]") {
   // The permutation is part of the results' determinism: pin it to its definition (shuffle from
-  // the first position up, DetRng::ForItem(seed, row), position p swaps with p + Below(T - p)).
+  // the first position up, DetRng::ForItem(seed, row), position p swaps with p + Below32(T - p)).
   for (int32_t T : {2, 21, 101}) {
     HaltingTable t = Table(HaltingRule::kSiba, T);
     for (uint64_t seed : {uint64_t{5}, uint64_t{0x123456789ABCDEFULL}}) {
@@ -140,7 +140,10 @@ TEST_CASE("A random query order is the seeded Fisher-Yates shuffle of the row's 
         std::vector<int32_t> want(T);
         for (int32_t i = 0; i < T; ++i) want[i] = i;
         urnforest::internal::DetRng rng = urnforest::internal::DetRng::ForItem(seed, row);
-        for (size_t p = 0; p + 1 < want.size(); ++p) std::swap(want[p], want[p + rng.Below(want.size() - p)]);
+        for (size_t p = 0; p + 1 < want.size(); ++p) {
+          const auto bound = static_cast<uint32_t>(want.size() - p);
+          std::swap(want[p], want[p + rng.Below32(urnforest::internal::DetRng::Divisor32(bound))]);
+        }
         REQUIRE(urnforest::QueryOrderForRow(t, row, o).value() == want);
       }
     }
@@ -150,7 +153,7 @@ TEST_CASE("A random query order is the seeded Fisher-Yates shuffle of the row's 
   SequentialVoteOptions o;
   o.order = QueryOrder::kRandomPerRow;
   o.seed = 5;
-  const std::vector<int32_t> anchor = {3, 14, 11, 0, 17, 2, 19, 15, 6, 9, 7, 5, 20, 12, 10, 4, 8, 16, 1, 13, 18};
+  const std::vector<int32_t> anchor = {16, 15, 13, 10, 19, 2, 1, 20, 17, 18, 0, 12, 3, 5, 9, 14, 8, 11, 6, 4, 7};
   REQUIRE(urnforest::QueryOrderForRow(t, 3, o).value() == anchor);
 }
 
@@ -271,6 +274,56 @@ TEST_CASE("Blocked voting equals tree-by-tree voting with and without two-class 
     for (uint8_t e : slow.value().halted_early) early += e;
     CHECK(early > 100);  // both halt often: the stops themselves are compared
   }
+}
+
+TEST_CASE("Below32 is Lemire's multiply-shift with rejection below 2^32 mod n", "[sequential][rng]") {
+  using urnforest::internal::DetRng;
+  REQUIRE(DetRng::Divisor32(1).threshold == 0);
+  REQUIRE(DetRng::Divisor32(3).threshold == 1);            // 2^32 = 3 * 1431655765 + 1
+  REQUIRE(DetRng::Divisor32(0x80000001u).threshold == 0x7FFFFFFFu);
+  // Twin streams: each value is the high half of (draw >> 32) * n unless its low half is rejected.
+  DetRng a(11), b(11);
+  int32_t rejected = 0;
+  for (uint32_t n : {1u, 2u, 3u, 101u, 0x80000001u}) {
+    const DetRng::Divisor32 d(n);
+    for (int i = 0; i < 2000; ++i) {
+      const uint32_t got = a.Below32(d);
+      for (;;) {
+        const uint64_t m = (b.Next() >> 32) * n;
+        if (static_cast<uint32_t>(m) >= d.threshold) {
+          REQUIRE(got == static_cast<uint32_t>(m >> 32));
+          break;
+        }
+        ++rejected;
+      }
+      REQUIRE(got < n);
+    }
+  }
+  REQUIRE(rejected > 500);  // about half of the draws for n = 2^31 + 1 are rejected
+  // Counts of 0, 1, 2 over 30,000 draws below 3 are each within 3 % of 10,000.
+  int32_t counts[3] = {0, 0, 0};
+  for (int i = 0; i < 30000; ++i) ++counts[a.Below32(DetRng::Divisor32(3))];
+  for (int32_t c : counts) REQUIRE(std::abs(c - 10000) < 300);
+}
+
+TEST_CASE("Neighbouring rows draw from unrelated streams, not shifted copies of one stream",
+          "[sequential][rng]") {
+  // Started one increment apart, row r + 1's k-th draw would be row r's (k + 1)-th, and draws of
+  // one bound from them would agree for nearly every row.
+  using urnforest::internal::DetRng;
+  const DetRng::Divisor32 d(101);
+  int32_t same = 0;
+  int32_t same_next = 0;
+  for (uint64_t r = 0; r < 10000; ++r) {
+    DetRng a = DetRng::ForItem(99, r);
+    DetRng b = DetRng::ForItem(99, r + 1);
+    const uint32_t a_first = a.Below32(d);
+    same += a_first == b.Below32(d);
+    same_next += a.Below32(d) == DetRng::ForItem(99, r + 1).Below32(d);
+  }
+  // Independent draws agree about once in 101: 99 expected of 10,000.
+  CHECK(same < 200);
+  CHECK(same_next < 200);
 }
 
 TEST_CASE("A prepared bound draws exactly what Below draws", "[sequential][rng]") {
