@@ -31,7 +31,8 @@ class DetRng {
       if (x >= d.threshold) return x % d.n;
     }
   }
-  /// A bound 1 <= n < 2^32 prepared for Below32 (the rejection threshold 2^32 mod n, computed once).
+  /// A bound 1 <= n < 2^32 prepared for Below32 (its rejection threshold 2^32 mod n, computed
+  /// once).
   struct Divisor32 {
     uint32_t n = 1;
     uint32_t threshold = 0;

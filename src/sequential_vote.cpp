@@ -40,11 +40,11 @@ void BaseOrder(const HaltingTable& table, const SequentialVoteOptions& o, std::v
   }
 }
 
-// Random query orders, one per row, over a base order (RowShuffles::ShuffleTo).
-// Fisher-Yates from the first position: position p swaps with p + Below32(n - p) of the row's own
-// stream DetRng::ForItem(seed, row) (n = T < 2^31). Position p is final after p + 1 draws, so a row that stops
-// after k votes draws only about k times (not n - 1), and a row's order never depends on how far
-// it was taken.
+// Random query orders, one per row, over a base order (RowShuffles::ShuffleTo). Fisher-Yates from
+// the first position: position p swaps with p + Below32(n - p) of the row's own stream
+// DetRng::ForItem(seed, row) (n = T < 2^31). Position p is final after p + 1 draws, so a row that
+// stops after k votes draws only about k times (not n - 1), and a row's order never depends on how
+// far it was taken.
 class RowShuffles {
  public:
   /// Orders of the rows of a run seeded `seed` over `order`'s n entries (borrowed; each Start puts
@@ -64,7 +64,8 @@ class RowShuffles {
 
   /// Makes positions [0, min(count, n)) of the current row's order final.
   void ShuffleTo(size_t count) {
-    const size_t end = std::min(count, n_ - 1);  // the last position is final when the others are
+    // The last position is final when the others are.
+    const size_t end = n_ == 0 ? 0 : std::min(count, n_ - 1);
     for (size_t p = swaps_.size(); p < end; ++p) {
       // The bound's rejection threshold (a division) once per run, and only as far as some row
       // reaches: a one-row call that stops after 3 votes prepares 3 bounds, not n.

@@ -16,9 +16,10 @@ enum class QueryOrder : int32_t {
   kGeneration = 0,    ///< Tree ids 0, 1, ..., T-1 (or fixed_order if given).
   kFixed = 1,         ///< fixed_order (e.g. an ordered-aggregation pruning order); required.
   kRandomPerRow = 2,  ///< A seeded random permutation per row of the base order (deterministic:
-                      ///< SplitMix64 keyed by (seed, row); identical natively and in wasm).
-                      ///< Fisher-Yates from the first position, drawn only as far as the row
-                      ///< is queried; QueryOrderForRow gives the whole permutation.
+                      ///< SplitMix64 started at a hash of (seed, row); identical natively and
+                      ///< in wasm). Fisher-Yates from the first position with Lemire's bounded
+                      ///< draws, taken only as far as the row is queried; QueryOrderForRow gives
+                      ///< the whole permutation.
 };
 
 /// Options of sequential voting.

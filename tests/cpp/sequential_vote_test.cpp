@@ -153,7 +153,8 @@ TEST_CASE("A random query order is the seeded Fisher-Yates shuffle of the row's 
   SequentialVoteOptions o;
   o.order = QueryOrder::kRandomPerRow;
   o.seed = 5;
-  const std::vector<int32_t> anchor = {16, 15, 13, 10, 19, 2, 1, 20, 17, 18, 0, 12, 3, 5, 9, 14, 8, 11, 6, 4, 7};
+  const std::vector<int32_t> anchor = {16, 15, 13, 10, 19, 2, 1, 20, 17, 18, 0,
+                                       12, 3,  5,  9,  14, 8, 11, 6,  4,  7};
   REQUIRE(urnforest::QueryOrderForRow(t, 3, o).value() == anchor);
 }
 
@@ -276,7 +277,8 @@ TEST_CASE("Blocked voting equals tree-by-tree voting with and without two-class 
   }
 }
 
-TEST_CASE("Below32 is Lemire's multiply-shift with rejection below 2^32 mod n", "[sequential][rng]") {
+TEST_CASE("Below32 is Lemire's multiply-shift with rejection below 2^32 mod n",
+          "[sequential][rng]") {
   using urnforest::internal::DetRng;
   REQUIRE(DetRng::Divisor32(1).threshold == 0);
   REQUIRE(DetRng::Divisor32(3).threshold == 1);            // 2^32 = 3 * 1431655765 + 1
