@@ -16,19 +16,12 @@ class DetRng {
     return DetRng(Mix(Mix(seed ^ 0x6A09E667F3BCC909ULL) + index * kGamma));
   }
   uint64_t Next() { return Mix(state_ += kGamma); }
-  /// A bound n >= 1 prepared for many draws: Below(d) returns exactly what Below(n) returns, with
-  /// the rejection threshold's 64-bit division done once.
-  struct Divisor {
-    uint64_t n = 1;
-    uint64_t threshold = 0;  ///< 2^64 mod n: draws below it are rejected
-    explicit Divisor(uint64_t bound = 1) : n(bound), threshold((0 - bound) % bound) {}
-  };
   /// Uniform integer in [0, n), n >= 1, by rejection (no modulo bias).
-  uint64_t Below(uint64_t n) { return Below(Divisor(n)); }
-  uint64_t Below(const Divisor& d) {
+  uint64_t Below(uint64_t n) {
+    const uint64_t threshold = (0 - n) % n;  // 2^64 mod n: draws below it are rejected
     while (true) {
       uint64_t x = Next();
-      if (x >= d.threshold) return x % d.n;
+      if (x >= threshold) return x % n;
     }
   }
   /// A bound 1 <= n < 2^32 prepared for Below32 (its rejection threshold 2^32 mod n, computed

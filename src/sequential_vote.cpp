@@ -264,13 +264,14 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     confidence[r] = finite ? 1.0 : table.Confidence(t);
     halted_early[r] = 0;
   };
-  // Row r alone from its (first + 1)-th vote in `order` on (tally `t` so far): the next trees are
-  // walked kWalkGroup at a time (VoteTrees) and applied in order until the row halts; the votes
-  // past the stop are discarded unchecked. With `shuffles` (random order, started for row r), the
-  // positions are made final a group at a time. Returns the error of the first bad vote applied.
+  // Row r alone from its (first + 1)-th vote in the order `base` on (tally `t` so far): the next
+  // trees are walked kWalkGroup at a time (VoteTrees) and applied in order until the row halts; the
+  // votes past the stop are discarded unchecked. With `shuffles` (random order, started for row r
+  // over `base`), the positions are made final a group at a time. Returns the error of the first
+  // bad vote applied.
   int32_t tree_votes[kWalkTogether];
-  auto run_alone = [&](size_t r, const int32_t* order, RowShuffles* shuffles, int32_t first,
-                       int32_t* t) -> Status {
+  auto run_alone = [&](size_t r, RowShuffles* shuffles, int32_t first, int32_t* t) -> Status {
+    const int32_t* order = base.data();
     for (int32_t next = first; next < T; next += kTreesTogether) {
       const int32_t n = std::min(T - next, kTreesTogether);
       if (shuffles != nullptr) shuffles->ShuffleTo(static_cast<size_t>(next + n));
@@ -291,7 +292,7 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     for (size_t r = 0; r < num_rows; ++r) {
       shuffles.Start(r);
       std::fill(row_tally.begin(), row_tally.end(), 0);
-      s = run_alone(r, base.data(), &shuffles, 0, row_tally.data());
+      s = run_alone(r, &shuffles, 0, row_tally.data());
       if (!s.ok()) return s;
     }
     return out;
@@ -377,7 +378,7 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
     for (size_t j = 0; j < live; ++j) {
       const size_t r = active[j];
       int32_t two[2] = {i - (by_bounds ? ones[j] : 0), by_bounds ? ones[j] : 0};
-      s = run_alone(r, base.data(), nullptr, i, by_bounds ? two : tallies.data() + (r - begin) * L);
+      s = run_alone(r, nullptr, i, by_bounds ? two : tallies.data() + (r - begin) * L);
       if (!s.ok()) return s;
     }
   }
