@@ -595,8 +595,7 @@ export class Forest {
     if (typeof row !== 'number' || !Number.isInteger(row)) throw new TypeError(`trace: row must be an integer, got ${describe(row)}`);
     const rows = data._numRows();
     if (row < 0 || row >= rows) throw new RangeError(`trace: row must be in [0, ${rows}), got ${row}`);
-    const h = haltingOptions(options, 'trace', handle._numTrees());
-    defaultOrder(this, handle, options, h);
+    const h = haltingOptions(options, 'trace', handle._numTrees(), NO_EXTRA_OPTIONS, defaultOrder(this, handle));
     const table = cachedTable(this, h);
     const out = call(() => handle._trace(data, row, table, h.orderCode, h.seedHi, h.seedLo));
     if (out.code !== undefined) check(out);
@@ -844,9 +843,9 @@ function cachedTable(forest, h) {
 function predictHalted(forest, handle, data, options) {
   const numTrees = forestNumTrees(forest, handle);
   const fixed = fixedOrderOption(options, numTrees);
-  const h = haltingOptions(fixed === null ? options : fixed.rest, 'predict',
-    fixed === null ? numTrees : fixed.ids.length, PREDICT_EXTRA_OPTIONS);
-  defaultOrder(forest, handle, options, h);
+  const h = fixed === null
+    ? haltingOptions(options, 'predict', numTrees, PREDICT_EXTRA_OPTIONS, defaultOrder(forest, handle))
+    : haltingOptions(fixed.rest, 'predict', fixed.ids.length, PREDICT_EXTRA_OPTIONS);
   const compare = h.extra.compare ?? true;
   if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
   const table = cachedTable(forest, h);
@@ -862,15 +861,13 @@ function predictHalted(forest, handle, data, options) {
   return readHaltedAnswer(answer, names, h);
 }
 
-// Without an explicit `order`, a vote-boosted forest is queried in a random order per row, as the
-// CLI does: its trees are sequentially dependent, and the finite-T rules hold for them only in a
-// uniformly random order (docs/voteboost.md). Whether the forest is vote-boosted is asked once.
-const VOTE_BOOSTED = Symbol('voteBoosted');
-function defaultOrder(forest, handle, options, h) {
-  if (options.order !== undefined) return;
-  const boosted = forest[VOTE_BOOSTED] ??
-    (forest[VOTE_BOOSTED] = handle._learnerOptions().ensemble === ENSEMBLES.voteboost);
-  if (boosted) h.orderCode = 1;
+// The query order of predict/trace without an explicit `order`: 'random' for a vote-boosted forest,
+// as the CLI does (its trees are sequentially dependent, and the finite-T rules hold for them only
+// in a uniformly random order, docs/voteboost.md), else 'generation'. Asked from wasm once.
+const DEFAULT_ORDER = Symbol('defaultOrder');
+function defaultOrder(forest, handle) {
+  return forest[DEFAULT_ORDER] ?? (forest[DEFAULT_ORDER] =
+    handle._learnerOptions().ensemble === ENSEMBLES.voteboost ? 'random' : 'generation');
 }
 
 // The wasm address of an embind handle (bindings.cpp Address()), asked once per handle.
@@ -1109,9 +1106,9 @@ function alphaOption(alpha) {
   return alpha;
 }
 
-// Validates HaltingOptions; `maxTrees` bounds `trees` (the forest's size). Extra allowed keys are
-// returned untouched in `.extra`.
-function haltingOptions(options, what, maxTrees, extraKeys = NO_EXTRA_OPTIONS) {
+// Validates HaltingOptions; `maxTrees` bounds `trees` (the forest's size); `order` defaults to
+// `orderByDefault`. Extra allowed keys are returned untouched in `.extra`.
+function haltingOptions(options, what, maxTrees, extraKeys = NO_EXTRA_OPTIONS, orderByDefault = 'generation') {
   if (!isPlainObject(options)) throw new TypeError(`${what}: options must be an object with a 'rule', got ${describe(options)}`);
   let allowed = ALLOWED_OPTIONS.get(extraKeys);
   if (allowed === undefined) ALLOWED_OPTIONS.set(extraKeys, allowed = HALTING_OPTIONS.concat(extraKeys));
@@ -1119,14 +1116,12 @@ function haltingOptions(options, what, maxTrees, extraKeys = NO_EXTRA_OPTIONS) {
   if (options.rule === undefined) throw new TypeError(`${what}: option 'rule' is required (one of ${rules.join(', ')})`);
   const ruleIndex = ruleCode(options.rule, 'rule');
   const alpha = alphaOption(options.alpha);
-  let orderCode = 0;
-  if (options.order !== undefined) {
-    if (typeof options.order !== 'string') throw new TypeError(`order must be 'generation' or 'random', got ${describe(options.order)}`);
-    if (options.order !== 'generation' && options.order !== 'random') {
-      throw new RangeError(`order must be 'generation' or 'random', got ${describe(options.order)}`);
-    }
-    orderCode = options.order === 'random' ? 1 : 0;
+  const order = options.order === undefined ? orderByDefault : options.order;
+  if (typeof order !== 'string') throw new TypeError(`order must be 'generation' or 'random', got ${describe(order)}`);
+  if (order !== 'generation' && order !== 'random') {
+    throw new RangeError(`order must be 'generation' or 'random', got ${describe(order)}`);
   }
+  const orderCode = order === 'random' ? 1 : 0;
   const [seedHi, seedLo] = seedHalves(options.seed);
   const trees = intOption(options.trees, 'trees', 1, maxTrees, maxTrees);
   const extra = {};
