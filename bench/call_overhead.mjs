@@ -1,6 +1,6 @@
 // Per-call cost of predict in wasm (issue 9): a 1-row dataset (where the call itself dominates)
 // and wdbc's 284 test rows, full vote and halted (hyper, alpha 0.99, compare: false), with the
-// share of the halted call, and halted in random query order (each row shuffles its tree order).
+// share of the halted call, and halted in random query order (each row draws its own tree order).
 // It also times what the engine charges for one `new ArrayBuffer` of the size of the halted answer
 // (16 + 17 n bytes: the result's typed arrays live in one buffer of their own, which every call
 // must allocate), interleaved with the calls, and the share the halted call would reach if that
