@@ -26,7 +26,7 @@ const rounds = at >= 0 ? Number(argv[at + 1]) : 3;
 const uf = await init();
 const tmp = mkdtempSync(join(tmpdir(), 'urnforest-calls-'));
 try {
-  const [header, ...body] = readFileSync(join(root, 'web/datasets/wdbc.csv'), 'utf8').trim().split(/\r?\n/);
+  const [header, ...body] = readFileSync(join(root, 'datasets/wdbc.csv'), 'utf8').trim().split(/\r?\n/);
   const train = join(tmp, 'train.csv');
   const model = join(tmp, 'wdbc.urnf');
   writeFileSync(train, [header, ...body.filter((_, i) => i % 2 === 0)].join('\n') + '\n');

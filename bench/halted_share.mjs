@@ -39,7 +39,7 @@ try {
   run('/usr/bin/python3', ['bench/twonorm.py', '5000', '7', file('twonorm_train.csv'), '20']);
   run('/usr/bin/python3', ['bench/twonorm.py', '5000', '9', file('twonorm_test.csv'), '20']);
   for (const name of ['wdbc', 'sonar']) {
-    const [header, ...body] = readFileSync(join(root, 'web/datasets', `${name}.csv`), 'utf8').trim().split(/\r?\n/);
+    const [header, ...body] = readFileSync(join(root, 'datasets', `${name}.csv`), 'utf8').trim().split(/\r?\n/);
     writeFileSync(file(`${name}_train.csv`), [header, ...body.filter((_, i) => i % 2 === 0)].join('\n') + '\n');
     writeFileSync(file(`${name}_test.csv`), [header, ...body.filter((_, i) => i % 2 === 1)].join('\n') + '\n');
   }

@@ -27,7 +27,7 @@ SYNTHETIC = ["twonorm", "threenorm", "ringnorm"]
 DATA = REAL + SYNTHETIC
 
 # Thesis values (mean, sd) copied from ../shared/notes/seed-001-thesis-pruning.md sections 3.2-3.4
-# (10 x 10-fold CV, CART, alpha = 0.99). Only sonar and ionosphere of chapter 3 are in web/datasets.
+# (10 x 10-fold CV, CART, alpha = 0.99). Only sonar and ionosphere of chapter 3 are in datasets.
 T31 = {  # BAG101, BAG21, IB-BAG101 error; trees of IB-BAG101
     "ionosphere": [(9.7, 4.6), (9.8, 4.5), (9.7, 4.5), (8.6, 1.9)],
     "sonar": [(25.1, 9.7), (25.1, 9.2), (25.0, 9.7), (19.4, 5.4)],
@@ -49,7 +49,7 @@ T35 = {  # trees: BOOST101 FULL (alpha = 1), IB-SEQ, IB-PERM, GREEDY51 FULL (alp
     "sonar": [(82.4, 2.2), (44.8, 7.0), (45.0, 7.3), (39.7, 1.3), (24.3, 3.3)],
 }
 NOT_RUN = ("australian, breast, diabetes, german, heart, horse-colic, labor, liver, tic-tac-toe and "
-           "votes (chapter 3's other ten data sets) are not in web/datasets; the SDP51 columns need "
+           "votes (chapter 3's other ten data sets) are not in datasets; the SDP51 columns need "
            "the SDP relaxation, which is not implemented (greedy SDP is, the thesis's recommended "
            "replacement)")
 

@@ -69,7 +69,7 @@ try {
   twonorm(wideRows, 10, 'wide_train.csv', wideFeatures);
   // Real data: even rows train, odd rows test (the halting benchmarks need unseen rows).
   const split = (name) => {
-    const lines = readFileSync(join(root, 'web/datasets', `${name}.csv`), 'utf8').trim().split(/\r?\n/);
+    const lines = readFileSync(join(root, 'datasets', `${name}.csv`), 'utf8').trim().split(/\r?\n/);
     const [header, ...body] = lines;
     writeFileSync(file(`${name}_train.csv`), [header, ...body.filter((_, i) => i % 2 === 0)].join('\n') + '\n');
     writeFileSync(file(`${name}_test.csv`), [header, ...body.filter((_, i) => i % 2 === 1)].join('\n') + '\n');
@@ -218,7 +218,7 @@ try {
   for (const name of ['wdbc', 'wine', 'vehicle']) {
     log(`table building: ${name} ...`);
     const model = file(`${name}_full.urnf`);
-    trainNative(join(root, 'web/datasets', `${name}.csv`), model);
+    trainNative(join(root, 'datasets', `${name}.csv`), model);
     const n = json(NATIVE, ['tables', model, String(rounds), ...RULES]);
     const forest = Forest.fromBytes(new Uint8Array(readFileSync(model)));
     const entry = { dataset: name, classes: n.classes, trees: n.trees, nodes: n.nodes, model_bytes: n.model_bytes,

@@ -6,7 +6,7 @@
 
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
-#include "crc32.h"
+#include "base/crc32.h"
 
 int main(int argc, char** argv) {
   const size_t rows = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 5000;

@@ -101,7 +101,7 @@ def report(all_docs, full):
          "(paper 0/10/20/30). The ✓/✗ marks compare "
          "our mean with the paper's mean ± one paper standard deviation."), "",
         "Data: twonorm, threenorm, ringnorm are fresh 300-train / 2,000-test samples per partition "
-        "(generators.h); sonar and ionosphere are stratified 2/3-1/3 holdouts of web/datasets. Noise "
+        "(generators.h); sonar and ionosphere are stratified 2/3-1/3 holdouts of datasets. Noise "
         "flips the stated fraction of *training* labels only (FlipLabels, seeded per partition).", "",
         "Methods: bagging = unpruned CART; AdaBoost = AdaBoost.M1 by resampling, weighted vote, with "
         "pruned CART (minimal cost-complexity pruning, alpha by stratified 10-fold CV on each tree's "

@@ -190,8 +190,8 @@ async function loadChoice(value) {
   $('data-summary').textContent = `Loading ${value}…`;
   $('train').disabled = true; // until the new data set is read (describeData enables it)
   app.setStatus('loading');
-  const response = await fetch(`datasets/${value}.csv`);
-  if (!response.ok) throw new Error(`datasets/${value}.csv: HTTP ${response.status}`);
+  const response = await fetch(`../datasets/${value}.csv`);
+  if (!response.ok) throw new Error(`${value}.csv: HTTP ${response.status}`);
   useText(await response.text(), `${value}.csv`);
 }
 

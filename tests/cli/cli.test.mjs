@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'build', 'urnforest');
-const datasets = join(root, 'web', 'datasets');
+const datasets = join(root, 'datasets');
 const tmp = mkdtempSync(join(tmpdir(), 'urnforest-cli-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 

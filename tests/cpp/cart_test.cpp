@@ -1,4 +1,4 @@
-#include "cart.h"
+#include "tree/cart.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "cost_complexity_pruning.h"
+#include "tree/cost_complexity_pruning.h"
 
 #include <cmath>
 #include <cstdint>
@@ -8,7 +8,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "bootstrap.h"
+#include "ensemble/bootstrap.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
 #include "urnforest/voteboost.h"

@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "crc32.h"
+#include "base/crc32.h"
 
 using namespace urnforest;
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "det_rng.h"
+#include "base/det_rng.h"
 #include "urnforest/halting_table.h"
 
 using urnforest::Prior;

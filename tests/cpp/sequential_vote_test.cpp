@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "det_rng.h"
+#include "base/det_rng.h"
 #include "urnforest/expected_cost.h"
 
 using urnforest::BuildHaltingTable;

@@ -1,4 +1,4 @@
-#include "split_search.h"
+#include "tree/split_search.h"
 
 #include <cmath>
 #include <cstdint>
@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "rng.h"
+#include "base/rng.h"
 
 using urnforest::internal::kMissingKey;
 using urnforest::internal::KeyToFloat;

@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "crc32.h"
+#include "base/crc32.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/generators.h"

@@ -5,8 +5,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "crc32.h"
-#include "rng.h"
+#include "base/crc32.h"
+#include "base/rng.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"

@@ -193,7 +193,7 @@ test('opening CSV files: a good one trains, a malformed one shows the error code
 
 test('classify privately: predictions and the model download as blobs', async () => {
   await train('wdbc', { trees: 51, seed: 2 });
-  const lines = readFileSync(join(repoRoot, 'web', 'datasets', 'wdbc.csv'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(repoRoot, 'datasets', 'wdbc.csv'), 'utf8').trim().split('\n');
   const header = lines[0].split(',');
   const drop = header.length - 1; // the class column: rows to classify have no label
   const rows = [lines[0], ...lines.slice(1, 31)].map((l) => l.split(',').slice(0, drop).join(','));

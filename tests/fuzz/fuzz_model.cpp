@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "crc32.h"
+#include "base/crc32.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
 #include "urnforest/status.h"

@@ -3,7 +3,7 @@
 
     python3 tests/fuzz/make_corpus.py [path/to/urnforest-cli]
 
-CSV seeds are cuts of web/datasets/ plus hand-written edge cases, each prefixed with the option
+CSV seeds are cuts of datasets/ plus hand-written edge cases, each prefixed with the option
 bytes the target expects (see the comment at the top of each tests/fuzz/fuzz_*.cpp). Model seeds
 are small forests trained by the native CLI (default: build/urnforest); without it they are skipped.
 """

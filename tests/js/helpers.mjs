@@ -1,7 +1,7 @@
 // Shared fixtures for the node:test suites (not a test file itself).
 import { readFileSync } from 'node:fs';
 
-export const datasetsDir = new URL('../../web/datasets/', import.meta.url);
+export const datasetsDir = new URL('../../datasets/', import.meta.url);
 export const readDataset = (name) => readFileSync(new URL(`${name}.csv`, datasetsDir), 'utf8');
 
 /** Fraction of rows whose predicted class index equals the label. */

@@ -1,0 +1,157 @@
+// Forest: single-tree votes, out-of-bag error and full-ensemble prediction.
+#include "urnforest/forest.h"
+
+#include <cmath>
+#include <string>
+#include <unordered_map>
+
+#include "tree/tree_walk.h"
+
+namespace urnforest {
+
+static_assert(sizeof(Forest::Node) == 16, "nodes are 16 bytes");
+
+void Forest::RebuildCaches() {
+  category_counts_.assign(schema_.features.size(), 0u);
+  for (size_t f = 0; f < schema_.features.size(); ++f) {
+    if (schema_.features[f].type == FeatureType::kCategorical) {
+      category_counts_[f] = static_cast<uint32_t>(schema_.features[f].categories.size());
+    }
+  }
+}
+
+int32_t Forest::TreeVote(int32_t tree, const float* row) const {
+  return internal::Walk(nodes_.data(), category_bits_.data(), category_counts_.data(),
+                        tree_roots_[tree], row);
+}
+
+double Forest::oob_error() const {
+  const size_t k = static_cast<size_t>(num_classes());
+  if (k == 0) return 0.0;
+  const size_t rows = train_labels_.size();
+  size_t counted = 0;
+  double wrong = 0.0;
+  for (size_t r = 0; r < rows; ++r) {
+    const uint32_t* votes = oob_votes_.data() + r * k;
+    uint32_t total = 0;
+    uint32_t best = 0;
+    for (size_t c = 0; c < k; ++c) {
+      total += votes[c];
+      best = votes[c] > best ? votes[c] : best;
+    }
+    if (total == 0) continue;
+    ++counted;
+    size_t tied = 0;
+    for (size_t c = 0; c < k; ++c) tied += votes[c] == best;
+    const size_t truth = static_cast<size_t>(train_labels_[r]);
+    // Expected error of the OOB majority with ties broken uniformly at random.
+    wrong += votes[truth] == best ? 1.0 - 1.0 / static_cast<double>(tied) : 1.0;
+  }
+  return counted == 0 ? 0.0 : wrong / static_cast<double>(counted);
+}
+
+size_t Forest::num_nodes() const { return nodes_.size(); }
+
+Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data) {
+  const Schema& model = forest.schema();
+  if (forest.num_trees() == 0 || forest.num_classes() == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
+  }
+  const size_t m = model.features.size();
+  if (data.num_features() != m) {
+    return Status::Error(StatusCode::kColumnMismatch,
+                         "the model has " + std::to_string(m) + " feature columns, the data has " +
+                             std::to_string(data.num_features()));
+  }
+  // Per categorical feature: data category index -> model category index (by name), or -1.
+  std::vector<std::vector<float>> remap(m);
+  for (size_t f = 0; f < m; ++f) {
+    const FeatureInfo& want = model.features[f];
+    const FeatureInfo& have = data.schema().features[f];
+    if (want.type != have.type) {
+      return Status::Error(StatusCode::kColumnMismatch,
+                           "column " + std::to_string(f) + " ('" + have.name + "') is " +
+                               (have.type == FeatureType::kNumeric ? "numeric" : "categorical") +
+                               " but the model expects " +
+                               (want.type == FeatureType::kNumeric ? "numeric" : "categorical") +
+                               " ('" + want.name + "')");
+    }
+    if (want.type == FeatureType::kCategorical && have.categories != want.categories) {
+      std::unordered_map<std::string, float> index;
+      for (size_t c = 0; c < want.categories.size(); ++c) {
+        index.emplace(want.categories[c], static_cast<float>(c));
+      }
+      remap[f].resize(have.categories.size());
+      for (size_t c = 0; c < have.categories.size(); ++c) {
+        auto it = index.find(have.categories[c]);
+        remap[f][c] = it == index.end() ? NAN : it->second;
+      }
+    }
+  }
+  std::vector<float> rows = data.RowMajor();
+  const size_t n = data.num_rows();
+  for (size_t f = 0; f < m; ++f) {
+    if (remap[f].empty()) continue;
+    for (size_t r = 0; r < n; ++r) {
+      float& v = rows[r * m + f];
+      if (!std::isnan(v)) v = remap[f][static_cast<size_t>(v)];
+    }
+  }
+  return rows;
+}
+
+void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, int32_t num_trees,
+                     uint32_t* votes) {
+  // Rows in blocks, trees inside a block: one tree's top levels stay in cache for the whole block,
+  // and the block's rows (a few KB) stay in cache across the trees.
+  constexpr size_t kBlock = 256;
+  const internal::WalkView view(forest);
+  const size_t m = static_cast<size_t>(forest.num_features());
+  const size_t k = static_cast<size_t>(forest.num_classes());
+  int32_t out[kBlock];
+  bool no_nan[kBlock];
+  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
+    const size_t count = num_rows - begin < kBlock ? num_rows - begin : kBlock;
+    const float* block = rows + begin * m;
+    auto row_ptr = [block, m](size_t i) { return block + i * m; };
+    for (size_t i = 0; i < count; ++i) no_nan[i] = internal::NoNaN(row_ptr(i), m);
+    auto row_no_nan = [&no_nan](size_t i) { return no_nan[i]; };
+    uint32_t* block_votes = votes + begin * k;
+    for (int32_t t = 0; t < num_trees; ++t) {
+      if (view.numeric_only) {
+        view.VoteMany<true>(t, count, row_ptr, row_no_nan, out);
+      } else {
+        view.VoteMany<false>(t, count, row_ptr, row_no_nan, out);
+      }
+      for (size_t i = 0; i < count; ++i) ++block_votes[i * k + static_cast<size_t>(out[i])];
+    }
+  }
+}
+
+Result<FullVote> PredictFull(const Forest& forest, const Dataset& data) {
+  Result<std::vector<float>> model_rows = ModelRows(forest, data);
+  if (!model_rows.ok()) return model_rows.status();
+  return PredictFullRows(forest, model_rows.value().data(), data.num_rows());
+}
+
+Result<FullVote> PredictFullRows(const Forest& forest, const float* model_rows, size_t rows) {
+  if (forest.num_trees() == 0 || forest.num_classes() == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
+  }
+  const size_t k = static_cast<size_t>(forest.num_classes());
+  FullVote out;
+  out.votes.assign(rows * k, 0);
+  out.labels.assign(rows, 0);
+  AccumulateVotes(forest, model_rows, rows, forest.num_trees(), out.votes.data());
+  for (size_t r = 0; r < rows; ++r) {
+    const uint32_t* votes = out.votes.data() + r * k;
+    size_t best = 0;
+    for (size_t c = 1; c < k; ++c) {
+      if (votes[c] > votes[best]) best = c;
+    }
+    out.labels[r] = static_cast<int32_t>(best);
+  }
+  return out;
+}
+
+}  // namespace urnforest

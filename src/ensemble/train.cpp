@@ -1,0 +1,192 @@
+// Train: option validation, bootstrap sampling, tree growing and out-of-bag votes.
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ensemble/boost.h"
+#include "ensemble/bootstrap.h"
+#include "tree/cart.h"
+#include "tree/cost_complexity_pruning.h"
+#include "base/rng.h"
+#include "ensemble/voteboost_grow.h"
+#include "urnforest/forest.h"
+
+namespace urnforest {
+namespace {
+
+Status InvalidOption(const std::string& name, const std::string& why) {
+  return Status::Error(StatusCode::kInvalidArgument, "option " + name + " " + why);
+}
+
+Status ValidateOptions(const TrainOptions& o, size_t num_features) {
+  if (o.ensemble != EnsembleKind::kRandomForest && o.ensemble != EnsembleKind::kBagging &&
+      o.ensemble != EnsembleKind::kAdaBoost && o.ensemble != EnsembleKind::kVoteBoost) {
+    return InvalidOption("ensemble", "is not a known ensemble kind");
+  }
+  if (o.boosting != BoostingVariant::kResample && o.boosting != BoostingVariant::kReweight) {
+    return InvalidOption("boosting", "is not a known boosting variant");
+  }
+  if (o.num_trees < 1 || o.num_trees > TrainOptions::kMaxTrees) {
+    return InvalidOption("num_trees", "must be in 1.." + std::to_string(TrainOptions::kMaxTrees) +
+                                          ", got " + std::to_string(o.num_trees));
+  }
+  if (o.mtry < 0 || static_cast<size_t>(o.mtry) > num_features) {
+    return InvalidOption("mtry", "must be in 0.." + std::to_string(num_features) +
+                                     " (the number of features), got " + std::to_string(o.mtry));
+  }
+  if (o.mtry_rule != MtryRule::kSqrt && o.mtry_rule != MtryRule::kLog2 &&
+      o.mtry_rule != MtryRule::kLog2Plus1) {
+    return InvalidOption("mtry_rule", "is not a known rule");
+  }
+  if (o.max_depth < 0) {
+    return InvalidOption("max_depth", "must be >= 0 (0 = unlimited), got " +
+                                          std::to_string(o.max_depth));
+  }
+  if (o.min_leaf < 1) {
+    return InvalidOption("min_leaf", "must be >= 1, got " + std::to_string(o.min_leaf));
+  }
+  if (o.pruning.mode != TreePruning::kNone && o.pruning.mode != TreePruning::kCostComplexityCV) {
+    return InvalidOption("pruning", "is not a known tree pruning mode");
+  }
+  if (o.pruning.cv_folds < 2 || o.pruning.cv_folds > 100) {
+    return InvalidOption("pruning.cv_folds", "must be in 2..100, got " +
+                                                 std::to_string(o.pruning.cv_folds));
+  }
+  if (!(o.pruning.se_rule >= 0.0 && o.pruning.se_rule <= 10.0)) {
+    return InvalidOption("pruning.se_rule", "must be in [0, 10], got " +
+                                                std::to_string(o.pruning.se_rule));
+  }
+  if (o.ensemble == EnsembleKind::kVoteBoost) {
+    const VoteBoostOptions& vb = o.voteboost;
+    if (!(vb.a > 0.0) || !std::isfinite(vb.a)) {
+      return InvalidOption("voteboost.a", "must be positive and finite, got " + std::to_string(vb.a));
+    }
+    if (!(vb.b >= 0.0) || !std::isfinite(vb.b)) {
+      return InvalidOption("voteboost.b", "must be positive and finite (0 = same as a), got " +
+                                              std::to_string(vb.b));
+    }
+    if (vb.base != VoteBoostBase::kRandomTree && vb.base != VoteBoostBase::kUnprunedCart &&
+        vb.base != VoteBoostBase::kStump && vb.base != VoteBoostBase::kPrunedCart) {
+      return InvalidOption("voteboost.base", "is not a known base learner");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+int32_t ResolveMtry(const TrainOptions& options, int32_t num_features) {
+  if (num_features <= 0) return 0;
+  const bool random_trees =
+      options.ensemble == EnsembleKind::kRandomForest ||
+      (options.ensemble == EnsembleKind::kVoteBoost &&
+       options.voteboost.base == VoteBoostBase::kRandomTree);
+  if (!random_trees) return num_features;
+  if (options.mtry > 0) return options.mtry < num_features ? options.mtry : num_features;
+  int32_t k = 0;
+  switch (options.mtry_rule) {
+    case MtryRule::kSqrt:
+      while (static_cast<int64_t>(k + 1) * (k + 1) <= num_features) ++k;
+      break;
+    case MtryRule::kLog2:
+    case MtryRule::kLog2Plus1:
+      while ((int64_t{1} << (k + 1)) <= num_features) ++k;  // k = floor(log2(M))
+      if (options.mtry_rule == MtryRule::kLog2Plus1) ++k;
+      break;
+  }
+  if (k < 1) k = 1;
+  return k < num_features ? k : num_features;
+}
+
+bool PrunesTrees(const TrainOptions& options) {
+  return options.pruning.mode != TreePruning::kNone ||
+         (options.ensemble == EnsembleKind::kVoteBoost &&
+          options.voteboost.base == VoteBoostBase::kPrunedCart);
+}
+
+Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
+  Status status = ValidateOptions(options, data.num_features());
+  if (!status.ok()) return status;
+  if (!data.has_labels()) {
+    return Status::Error(StatusCode::kMissingLabel, "the training data has no target column");
+  }
+  if (data.num_features() == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "the training data has no feature columns");
+  }
+  const size_t rows = data.num_rows();
+  if (rows > 0xFFFFFFFEu) {
+    return Status::Error(StatusCode::kLimitExceeded, "too many training rows");
+  }
+  const int32_t num_classes = static_cast<int32_t>(data.num_classes());
+  std::vector<size_t> class_rows(num_classes, 0);
+  for (size_t r = 0; r < rows; ++r) {
+    const int32_t label = data.labels()[r];
+    if (label < 0) {
+      return Status::Error(StatusCode::kMissingLabel,
+                           "training row " + std::to_string(r) + " has no class label");
+    }
+    ++class_rows[label];
+  }
+  int32_t classes_present = 0;
+  for (size_t count : class_rows) classes_present += count > 0 ? 1 : 0;
+  if (classes_present < 2) {
+    return Status::Error(StatusCode::kTooFewClasses,
+                         "training needs rows of at least 2 classes, found " +
+                             std::to_string(classes_present));
+  }
+
+  Forest forest;
+  forest.schema_ = data.schema();
+  forest.options_ = options;
+  forest.options_.progress = nullptr;
+  forest.RebuildCaches();
+  forest.train_labels_ = data.labels();
+  forest.oob_votes_.assign(rows * num_classes, 0);
+  forest.tree_roots_.reserve(options.num_trees);
+
+  const internal::TrainingData td = internal::TrainingData::From(data);
+  const std::vector<float> row_major = data.RowMajor();
+  if (options.ensemble == EnsembleKind::kAdaBoost) {
+    status = internal::GrowAdaBoost(td, row_major, options, &forest);
+    if (!status.ok()) return status;
+    return forest;
+  }
+  if (options.ensemble == EnsembleKind::kVoteBoost) {
+    if (num_classes > 2 && options.voteboost.ResolvedB() != options.voteboost.a) {
+      return InvalidOption("voteboost.b", "must equal a (symmetric emphasis) with more than 2 classes");
+    }
+    status = internal::GrowVoteBoost(td, row_major, options, &forest);
+    if (!status.ok()) return status;
+    return forest;
+  }
+  internal::CartParams params;
+  params.sample_features = options.ensemble == EnsembleKind::kRandomForest;
+  params.mtry = ResolveMtry(options, static_cast<int32_t>(data.num_features()));
+  params.max_depth = options.max_depth;
+  params.min_leaf = options.min_leaf;
+  internal::TreeGrower builder(td, row_major.data(), params, options.pruning);
+
+  const size_t num_features = data.num_features();
+  std::vector<uint32_t> weights(rows);
+  const uint32_t n = static_cast<uint32_t>(rows);
+  for (int32_t t = 0; t < options.num_trees; ++t) {
+    internal::Rng rng = internal::Rng::ForStream(options.seed, static_cast<uint64_t>(t));
+    internal::DrawBootstrap(&rng, n, weights.data());
+    uint32_t root = 0;
+    status = builder.Grow(weights.data(), &rng, &forest, &root);
+    if (!status.ok()) return status;
+    forest.tree_roots_.push_back(root);
+    for (size_t r = 0; r < rows; ++r) {
+      if (weights[r] != 0) continue;
+      const int32_t vote = forest.TreeVote(t, row_major.data() + r * num_features);
+      ++forest.oob_votes_[r * num_classes + vote];
+    }
+    if (options.progress && !options.progress(t + 1, options.num_trees)) {
+      return Status::Error(StatusCode::kInvalidArgument, "cancelled");
+    }
+  }
+  return forest;
+}
+
+}  // namespace urnforest

@@ -1,0 +1,85 @@
+// Cross-validated choice of the vote-boosting emphasis a = b (seed 004, Section 4.2).
+#include <cmath>
+#include <string>
+
+#include "base/rng.h"
+#include "urnforest/protocol.h"
+#include "urnforest/voteboost.h"
+
+namespace urnforest {
+
+Result<EmphasisSelection> SelectEmphasisByCV(const Dataset& data, const TrainOptions& options,
+                                             const EmphasisCvOptions& cv) {
+  if (options.ensemble != EnsembleKind::kVoteBoost) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "emphasis selection needs ensemble = vote-boosting");
+  }
+  if (cv.grid.empty()) {
+    return Status::Error(StatusCode::kInvalidArgument, "the emphasis grid is empty");
+  }
+  for (double a : cv.grid) {
+    if (!(a > 0.0) || !std::isfinite(a)) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "emphasis grid values must be positive, got " + std::to_string(a));
+    }
+  }
+  if (cv.num_trees < 0 || cv.num_trees > TrainOptions::kMaxTrees) {
+    return Status::Error(StatusCode::kInvalidArgument, "CV num_trees out of range");
+  }
+  if (!data.has_labels()) {
+    return Status::Error(StatusCode::kMissingLabel, "the training data has no target column");
+  }
+  KFoldOptions folds;
+  folds.folds = cv.folds;
+  folds.repeats = 1;
+  folds.stratified = true;
+  folds.seed = cv.seed;
+  Result<std::vector<Partition>> parts =
+      RepeatedKFold(data.labels(), static_cast<int32_t>(data.num_classes()), folds);
+  if (!parts.ok()) return parts.status();
+
+  EmphasisSelection selection;
+  selection.grid = cv.grid;
+  std::vector<size_t> errors(cv.grid.size(), 0);
+  for (size_t p = 0; p < parts.value().size(); ++p) {
+    const Partition& part = parts.value()[p];
+    const Dataset train = data.Subset(part.train);
+    const Dataset test = data.Subset(part.test);
+    uint64_t state = cv.seed ^ (0xA0761D6478BD642FULL * (p + 1));
+    const uint64_t fold_seed = internal::SplitMix64(state);
+    for (size_t g = 0; g < cv.grid.size(); ++g) {
+      TrainOptions o = options;
+      o.voteboost.a = cv.grid[g];
+      o.voteboost.b = 0.0;
+      o.seed = fold_seed;
+      o.progress = nullptr;
+      if (cv.num_trees > 0) o.num_trees = cv.num_trees;
+      Result<Forest> forest = Train(train, o);
+      if (!forest.ok()) return forest.status();
+      Result<FullVote> vote = PredictFull(forest.value(), test);
+      if (!vote.ok()) return vote.status();
+      for (size_t r = 0; r < part.test.size(); ++r) {
+        if (vote.value().labels[r] != test.labels()[r]) ++errors[g];
+      }
+    }
+  }
+  size_t best = 0;
+  for (size_t g = 1; g < cv.grid.size(); ++g) {
+    const double d = std::fabs(std::log(cv.grid[g]));
+    const double d_best = std::fabs(std::log(cv.grid[best]));
+    if (errors[g] < errors[best] ||
+        (errors[g] == errors[best] &&
+         (d < d_best || (d == d_best && cv.grid[g] < cv.grid[best])))) {
+      best = g;
+    }
+  }
+  selection.chosen = cv.grid[best];
+  selection.cv_error.resize(cv.grid.size());
+  for (size_t g = 0; g < cv.grid.size(); ++g) {
+    selection.cv_error[g] = 100.0 * static_cast<double>(errors[g]) /
+                            static_cast<double>(data.num_rows());
+  }
+  return selection;
+}
+
+}  // namespace urnforest

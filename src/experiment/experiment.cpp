@@ -1,0 +1,413 @@
+// RunExperiment: protocol loop, training, vote matrix, every rule at every alpha, aggregation.
+#include "urnforest/experiment.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/rng.h"
+#include "urnforest/expected_cost.h"
+#include "urnforest/forest_halting.h"
+#include "urnforest/generators.h"
+#include "urnforest/halting_table.h"
+#include "urnforest/label_noise.h"
+#include "urnforest/prior.h"
+#include "urnforest/protocol.h"
+#include "urnforest/weighted_vote.h"
+#include "urnforest/prune.h"
+#include "urnforest/vote_matrix.h"
+
+namespace urnforest {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Status Invalid(const std::string& message) {
+  return Status::Error(StatusCode::kInvalidArgument, message);
+}
+
+uint64_t DeriveSeed(uint64_t seed, uint64_t salt, uint64_t index) {
+  return internal::Rng::ForStream(seed ^ salt, index).Next();
+}
+
+MeanStd Aggregate(const std::vector<double>& values) {
+  MeanStd out;
+  double sum = 0.0;
+  for (double v : values) {
+    if (std::isnan(v)) continue;
+    sum += v;
+    ++out.count;
+  }
+  if (out.count == 0) {
+    out.mean = out.std = kNaN;
+    return out;
+  }
+  out.mean = sum / out.count;
+  if (out.count > 1) {
+    double sq = 0.0;
+    for (double v : values)
+      if (!std::isnan(v)) sq += (v - out.mean) * (v - out.mean);
+    out.std = std::sqrt(sq / (out.count - 1));
+  }
+  return out;
+}
+
+Status CheckOptions(const ExperimentOptions& o) {
+  if (o.protocol == ProtocolKind::kSynthetic) {
+    if (o.train_rows < 2 || o.test_rows < 1) {
+      return Invalid("synthetic protocol needs train_rows >= 2 and test_rows >= 1");
+    }
+  } else {
+    if (o.data == nullptr) return Invalid("no data set given");
+    if (!o.data->has_labels()) return Invalid("the data set has no target column");
+    for (int32_t label : o.data->labels())
+      if (label < 0) return Invalid("the data set has rows without a label");
+  }
+  if (o.repeats < 1) return Invalid("repeats must be >= 1");
+  if (o.alphas.empty()) return Invalid("no alpha given");
+  for (double a : o.alphas)
+    if (!(a > 0.0 && a <= 1.0)) return Invalid("every alpha must be in (0, 1]");
+  if (o.rules.empty()) return Invalid("no rule given");
+  if (o.proxy_trees < 0 || o.proxy_trees > TrainOptions::kMaxTrees) {
+    return Invalid("proxy_trees must be in 0.." + std::to_string(TrainOptions::kMaxTrees));
+  }
+  if (o.monte_carlo_samples < 1) return Invalid("monte_carlo_samples must be >= 1");
+  if (o.prune && (o.keep < 0 || o.keep > o.train.num_trees)) {
+    return Invalid("keep must be in 0.." + std::to_string(o.train.num_trees) +
+                   " (the ensemble's trees; 0 = the default 20%)");
+  }
+  return Status::Ok();
+}
+
+/// Train/test data of one partition.
+struct Split {
+  Dataset train;
+  Dataset test;
+};
+
+bool IsUnsupported(const Status& s) { return s.code == StatusCode::kLimitExceeded; }
+
+/// The ensemble's own combiner on a vote matrix (votes[r * num_trees + t]): the weighted vote
+/// summed in tree order in double (as PredictWeighted), or the plurality when `weights` is empty;
+/// ties go to the lowest class index.
+std::vector<int32_t> CombinedLabels(const std::vector<int32_t>& votes, size_t num_rows,
+                                    int32_t num_trees, int32_t num_classes,
+                                    const std::vector<double>& weights) {
+  if (weights.empty()) return MajorityOfFirst(votes, num_rows, num_trees, num_classes, num_trees);
+  std::vector<int32_t> labels(num_rows);
+  std::vector<double> score(num_classes);
+  for (size_t r = 0; r < num_rows; ++r) {
+    std::fill(score.begin(), score.end(), 0.0);
+    for (int32_t t = 0; t < num_trees; ++t) score[votes[r * num_trees + t]] += weights[t];
+    int32_t best = 0;
+    for (int32_t c = 1; c < num_classes; ++c)
+      if (score[c] > score[best]) best = c;
+    labels[r] = best;
+  }
+  return labels;
+}
+
+double ErrorPercent(const std::vector<int32_t>& labels, const std::vector<int32_t>& truth) {
+  size_t wrong = 0;
+  for (size_t r = 0; r < labels.size(); ++r) wrong += labels[r] != truth[r];
+  return labels.empty() ? kNaN : 100.0 * wrong / labels.size();
+}
+
+}  // namespace
+
+Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
+  Status s = CheckOptions(options);
+  if (!s.ok()) return s;
+  const bool synthetic = options.protocol == ProtocolKind::kSynthetic;
+
+  // Partitions (real data) or the problem's shape (synthetic).
+  std::vector<Partition> partitions;
+  ExperimentResult result;
+  result.dataset = options.dataset_name;
+  if (synthetic) {
+    Result<Dataset> probe = GenerateProblem(options.generator, 1, 0);
+    if (!probe.ok()) return probe.status();
+    result.rows = options.train_rows + options.test_rows;
+    result.features = static_cast<int32_t>(probe.value().num_features());
+    result.classes = static_cast<int32_t>(probe.value().num_classes());
+    result.partitions = options.repeats;
+    if (result.dataset.empty()) result.dataset = options.generator;
+  } else {
+    const Dataset& data = *options.data;
+    result.rows = data.num_rows();
+    result.features = static_cast<int32_t>(data.num_features());
+    result.classes = static_cast<int32_t>(data.num_classes());
+    Result<std::vector<Partition>> parts = Status::Ok();
+    if (options.protocol == ProtocolKind::kKFold) {
+      KFoldOptions k;
+      k.folds = options.folds;
+      k.repeats = options.repeats;
+      k.stratified = options.stratified;
+      k.seed = options.seed;
+      parts = RepeatedKFold(data.labels(), result.classes, k);
+    } else {
+      HoldoutOptions h;
+      h.test_fraction = options.test_fraction;
+      h.repeats = options.repeats;
+      h.stratified = options.stratified;
+      h.seed = options.seed;
+      parts = RepeatedHoldout(data.labels(), result.classes, h);
+    }
+    if (!parts.ok()) return parts.status();
+    partitions = std::move(parts).value();
+    result.partitions = static_cast<int32_t>(partitions.size());
+  }
+  result.trees = options.train.num_trees;
+  result.mtry = ResolveMtry(options.train, result.features);
+
+  const size_t num_alphas = options.alphas.size();
+  const size_t num_rules = options.rules.size();
+  result.rules.resize(num_alphas * num_rules);
+  for (size_t a = 0; a < num_alphas; ++a) {
+    for (size_t i = 0; i < num_rules; ++i) {
+      RuleResult& rr = result.rules[result.RuleIndex(a, i, num_rules)];
+      rr.rule = options.rules[i];
+      rr.alpha = options.alphas[a];
+    }
+  }
+  std::vector<double> full_error, full_a1, oob_error, proxy_error;
+  std::vector<double> weighted_error;  // issue 6: AdaBoost's own (weighted) vote
+  std::vector<double> full_unweighted_error, pruned_error;
+
+  const int32_t total = result.partitions;
+  if (options.progress && !options.progress(0, total)) return Invalid("cancelled");
+  for (int32_t p = 0; p < total; ++p) {
+    // 1. Data of this partition.
+    Split split;
+    if (synthetic) {
+      Result<Dataset> train = GenerateProblem(options.generator, options.train_rows,
+                                              DeriveSeed(options.seed, 0x7472616E, p));
+      if (!train.ok()) return train.status();
+      Result<Dataset> test = GenerateProblem(options.generator, options.test_rows,
+                                             DeriveSeed(options.seed, 0x74657374, p));
+      if (!test.ok()) return test.status();
+      split.train = std::move(train).value();
+      split.test = std::move(test).value();
+    } else {
+      split.train = options.data->Subset(partitions[p].train);
+      split.test = options.data->Subset(partitions[p].test);
+    }
+    const size_t n = split.test.num_rows();
+    const int32_t l = result.classes;
+    TrainOptions train = options.train;
+
+    // 1b. Issue 6 (vote-boosting): training-label noise, then the CV choice of a = b.
+    if (options.label_noise > 0.0) {
+      Result<Dataset> noisy =
+          FlipLabels(split.train, options.label_noise, DeriveSeed(options.seed, 0x6E6F697365, p));
+      if (!noisy.ok()) return noisy.status();
+      split.train = std::move(noisy).value();
+    }
+    const bool vote_boost = train.ensemble == EnsembleKind::kVoteBoost;
+    if (vote_boost && options.select_emphasis) {
+      EmphasisCvOptions cv = options.emphasis_cv;
+      cv.seed = DeriveSeed(options.seed, 0x656D706873, p);
+      Result<EmphasisSelection> chosen = SelectEmphasisByCV(split.train, train, cv);
+      if (!chosen.ok()) return chosen.status();
+      train.voteboost.a = chosen.value().chosen;
+      train.voteboost.b = 0.0;
+    }
+    if (vote_boost) result.emphasis.push_back(train.voteboost.a);
+
+    // 2. Forest, vote matrix, full vote and the alpha = 1 trees.
+    train.seed = DeriveSeed(options.seed, 0x666F72657374, p);
+    train.progress = nullptr;
+    Result<Forest> forest_or = Train(split.train, train);
+    if (!forest_or.ok()) return forest_or.status();
+    const Forest& forest = forest_or.value();
+    const int32_t full_T = forest.num_trees();
+    Result<std::vector<int32_t>> full_votes_or = ComputeRowVotes(forest, split.test);
+    if (!full_votes_or.ok()) return full_votes_or.status();
+    const std::vector<int32_t>& full_votes = full_votes_or.value();
+    const std::vector<int32_t>& truth = split.test.labels();
+    // The ensemble's own prediction (weighted for AdaBoost) is "full"; halting approximates the
+    // unweighted plurality, reported beside it.
+    full_error.push_back(
+        ErrorPercent(CombinedLabels(full_votes, n, full_T, l, forest.tree_weights()), truth));
+    full_unweighted_error.push_back(
+        ErrorPercent(MajorityOfFirst(full_votes, n, full_T, l, full_T), truth));
+    oob_error.push_back(100.0 * forest.oob_error());
+    if (!forest.tree_weights().empty()) {
+      Result<WeightedVote> weighted = PredictWeighted(forest, split.test);
+      if (!weighted.ok()) return weighted.status();
+      size_t ww = 0;
+      for (size_t r = 0; r < n; ++r) ww += weighted.value().labels[r] != truth[r];
+      weighted_error.push_back(100.0 * ww / n);
+    }
+
+    SequentialVoteOptions vote_options;
+    // Vote-boosted trees are not exchangeable in generation order: the finite-T rules hold for a
+    // uniformly random query order (part D), so vote-boosting always queries a random permutation.
+    if (options.query_order == PrunedQueryOrder::kRandomPerRow || vote_boost) {
+      vote_options.order = QueryOrder::kRandomPerRow;
+      vote_options.seed = DeriveSeed(options.seed, 0x7065726D, p);
+    }
+    auto alpha1_trees = [&](const std::vector<int32_t>& m, int32_t trees)
+        -> Result<std::vector<int32_t>> {
+      HaltingTableOptions a1_options;
+      a1_options.rule = HaltingRule::kAlpha1;
+      a1_options.num_trees = trees;
+      a1_options.num_classes = l;
+      a1_options.alpha = 1.0;
+      Result<HaltingTable> a1_table = BuildHaltingTable(a1_options);
+      if (!a1_table.ok()) return a1_table.status();
+      Result<SequentialVoteResult> a1 =
+          PredictSequentialFromMatrix(a1_table.value(), m, n, trees, vote_options);
+      if (!a1.ok()) return a1.status();
+      return std::move(a1).value().trees_used;
+    };
+    Result<std::vector<int32_t>> full_a1_trees = alpha1_trees(full_votes, full_T);
+    if (!full_a1_trees.ok()) return full_a1_trees.status();
+    double a1_sum = 0;
+    for (int32_t t : full_a1_trees.value()) a1_sum += t;
+    full_a1.push_back(a1_sum / n);
+
+    // 2b. Double pruning (issue 5): the rules run on the first `keep` trees of the ordering.
+    Forest pruned;
+    if (options.prune) {
+      Result<std::vector<int32_t>> order = OrderForest(forest, split.train, options.ordering);
+      if (!order.ok()) return order.status();
+      const int32_t keep = options.keep > 0 ? options.keep : DefaultKeep(full_T);
+      Result<Forest> pruned_or = PruneForest(forest, order.value(), keep, &split.train);
+      if (!pruned_or.ok()) return pruned_or.status();
+      pruned = std::move(pruned_or).value();
+      result.pruned_size = keep;
+    }
+    const Forest& ensemble = options.prune ? pruned : forest;
+    const int32_t T = ensemble.num_trees();
+    Result<std::vector<int32_t>> pruned_votes =
+        options.prune ? ComputeRowVotes(pruned, split.test) : Result<std::vector<int32_t>>(full_votes);
+    if (!pruned_votes.ok()) return pruned_votes.status();
+    const std::vector<int32_t>& votes = pruned_votes.value();
+    if (options.prune) {
+      pruned_error.push_back(
+          ErrorPercent(CombinedLabels(votes, n, T, l, pruned.tree_weights()), truth));
+    }
+    // Priors: a pruned AdaBoost model has no OOB votes: the full model's, rescaled to T trees.
+    const Forest& prior_source =
+        options.prune && forest.options().ensemble == EnsembleKind::kAdaBoost ? forest : ensemble;
+    Result<std::vector<int32_t>> rule_a1_trees =
+        options.prune ? alpha1_trees(votes, T) : full_a1_trees;
+    if (!rule_a1_trees.ok()) return rule_a1_trees.status();
+    const std::vector<int32_t>& a1_trees = rule_a1_trees.value();
+
+    // 3. Optional proxy of the infinite ensemble: independent seed.
+    std::vector<int32_t> proxy_labels;
+    if (options.proxy_trees > 0) {
+      TrainOptions big = train;
+      big.num_trees = options.proxy_trees;
+      big.seed = DeriveSeed(options.seed, 0x70726F7879, p);
+      Result<Forest> proxy = Train(split.train, big);
+      if (!proxy.ok()) return proxy.status();
+      Result<FullVote> proxy_vote = PredictFull(proxy.value(), split.test);
+      if (!proxy_vote.ok()) return proxy_vote.status();
+      proxy_labels = std::move(proxy_vote).value().labels;
+      size_t pw = 0;
+      for (size_t r = 0; r < n; ++r) pw += proxy_labels[r] != truth[r];
+      proxy_error.push_back(100.0 * pw / n);
+    }
+
+    // 4. The predictor of costs from training data alone (one per partition, all tables).
+    TrainingCostOptions cost_options;
+    cost_options.monte_carlo_samples = l <= 4 ? 0 : options.monte_carlo_samples;
+    cost_options.seed = DeriveSeed(options.seed, 0x6D63, p);
+    Result<TrainingCostPredictor> predictor =
+        TrainingCostPredictor::FromForest(prior_source, T, cost_options);
+    if (!predictor.ok()) return predictor.status();
+
+    // 5. Every rule: prior once, then a table per alpha; the training-data predictions of all the
+    // partition's tables afterwards, in one call (one shared recursion for l <= 4).
+    struct Pending {
+      HaltingTable table;
+      RuleResult* result;  // its last partition gets the prediction
+    };
+    std::vector<Pending> pending;
+    for (size_t i = 0; i < num_rules; ++i) {
+      const HaltingRule rule = options.rules[i];
+      if (!result.rules[result.RuleIndex(0, i, num_rules)].available) continue;
+      Result<Prior> prior = Prior::Uniform(l);
+      if (RuleNeedsPrior(rule)) prior = PriorForForest(prior_source, rule, T);
+      auto mark_unavailable = [&](const Status& why) {
+        for (size_t a = 0; a < num_alphas; ++a) {
+          RuleResult& rr = result.rules[result.RuleIndex(a, i, num_rules)];
+          rr.available = false;
+          rr.note = why.ToString();
+          rr.partitions.clear();
+        }
+      };
+      if (!prior.ok()) {
+        if (!IsUnsupported(prior.status())) return prior.status();
+        mark_unavailable(prior.status());
+        continue;
+      }
+      for (size_t a = 0; a < num_alphas; ++a) {
+        RuleResult& rr = result.rules[result.RuleIndex(a, i, num_rules)];
+        HaltingTableOptions t_options;
+        t_options.rule = rule;
+        t_options.num_trees = T;
+        t_options.num_classes = l;
+        t_options.alpha = options.alphas[a];
+        Result<HaltingTable> table =
+            BuildHaltingTable(t_options, RuleNeedsPrior(rule) ? &prior.value() : nullptr);
+        if (!table.ok()) {
+          if (!IsUnsupported(table.status())) return table.status();
+          mark_unavailable(table.status());
+          break;
+        }
+        Result<RuleStats<double>> m =
+            MeasureRule(table.value(), votes, n, T, l, truth, a1_trees, proxy_labels, vote_options);
+        if (!m.ok()) return m.status();
+        RuleStats<double> stats = m.value();
+        rr.partitions.push_back(stats);
+        pending.push_back({std::move(table).value(), &rr});
+      }
+    }
+    std::vector<const HaltingTable*> tables;
+    for (const Pending& q : pending) tables.push_back(&q.table);
+    Result<std::vector<TrainingCost>> expected = predictor.value().PredictMany(tables);
+    for (size_t k = 0; k < pending.size(); ++k) {
+      RuleResult& rr = *pending[k].result;
+      if (!rr.available || rr.partitions.empty()) continue;  // a later alpha was unsupported
+      RuleStats<double>& stats = rr.partitions.back();
+      if (expected.ok()) {
+        stats.expected_trees = expected.value()[k].estimate.expected_trees;
+        stats.expected_disagreement = 100.0 * expected.value()[k].estimate.disagreement;
+        rr.expected_method = expected.value()[k].method;
+      } else {
+        rr.expected_method = "unavailable: " + expected.status().ToString();
+      }
+    }
+    if (options.progress && !options.progress(p + 1, total)) return Invalid("cancelled");
+  }
+
+  result.full_error = Aggregate(full_error);
+  result.full_trees_alpha1 = Aggregate(full_a1);
+  result.oob_error = Aggregate(oob_error);
+  result.proxy_error = Aggregate(proxy_error);
+  result.weighted_error = Aggregate(weighted_error);
+  result.full_unweighted_error = Aggregate(full_unweighted_error);
+  if (options.prune) result.pruned_error = Aggregate(pruned_error);
+  if (proxy_error.empty()) result.proxy_error = MeanStd{kNaN, kNaN, 0};
+  for (RuleResult& rr : result.rules) {
+    if (!rr.available) continue;
+    for (const auto& field : RuleStatFields<double>()) {
+      std::vector<double> values;
+      values.reserve(rr.partitions.size());
+      for (const RuleStats<double>& ps : rr.partitions) values.push_back(ps.*(field.second));
+      // The MeanStd member with the same name sits at the same position in the field list.
+      for (const auto& out : RuleStatFields<MeanStd>()) {
+        if (out.first == field.first) rr.summary.*(out.second) = Aggregate(values);
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace urnforest

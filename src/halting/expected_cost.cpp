@@ -1,0 +1,286 @@
+#include "urnforest/expected_cost.h"
+
+#include <algorithm>
+#include <string>
+
+#include "base/det_rng.h"
+#include "halting/tally_lattice.h"
+
+namespace urnforest {
+namespace {
+
+constexpr int64_t kMaxStates = 50'000'000;
+constexpr int64_t kMaxPriorWork = 400'000'000;
+
+int32_t FullLabel(const std::vector<int32_t>& f) {
+  int32_t best = 0;
+  for (size_t c = 1; c < f.size(); ++c)
+    if (f[c] > f[best]) best = static_cast<int32_t>(c);
+  return best;
+}
+
+Status CheckFinal(const HaltingTable& table, const std::vector<int32_t>& f) {
+  if (static_cast<int32_t>(f.size()) != table.num_classes())
+    return Status::Error(StatusCode::kShapeMismatch,
+                         "final tally has " + std::to_string(f.size()) + " counts, table " +
+                             std::to_string(table.num_classes()) + " classes");
+  int64_t sum = 0;
+  for (int32_t v : f) {
+    if (v < 0) return Status::Error(StatusCode::kInvalidArgument, "negative vote count");
+    sum += v;
+  }
+  if (sum != table.num_trees())
+    return Status::Error(StatusCode::kShapeMismatch,
+                         "final tally sums to " + std::to_string(sum) + ", table is for T = " +
+                             std::to_string(table.num_trees()));
+  return Status::Ok();
+}
+
+int64_t StateCount(const std::vector<int32_t>& f) {
+  int64_t n = 1;
+  for (int32_t v : f) {
+    n *= v + 1;
+    if (n > kMaxStates) return kMaxStates + 1;
+  }
+  return n;
+}
+
+// Adds weight * (cost of final tally f) into out (stop_probability sized T + 1).
+Status AccumulateExact(const HaltingTable& table, const std::vector<int32_t>& f, double weight,
+                       CostEstimate* out) {
+  const int32_t l = table.num_classes();
+  const int32_t T = table.num_trees();
+  const int64_t states = StateCount(f);
+  if (states > kMaxStates)
+    return Status::Error(StatusCode::kLimitExceeded, "too many partial tallies for an exact DP");
+  const int32_t full = FullLabel(f);
+  std::vector<int64_t> stride(l);
+  int64_t st = 1;
+  for (int32_t j = l - 1; j >= 0; --j) {
+    stride[j] = st;
+    st *= f[j] + 1;
+  }
+  std::vector<double> prob(states, 0.0);
+  prob[0] = 1.0;
+  std::vector<int32_t> t(l, 0);
+  for (int64_t idx = 0; idx < states; ++idx) {
+    // t = digits of idx (mixed radix, last class fastest)
+    int64_t rem = idx;
+    int32_t n = 0;
+    for (int32_t j = 0; j < l; ++j) {
+      t[j] = static_cast<int32_t>(rem / stride[j]);
+      rem %= stride[j];
+      n += t[j];
+    }
+    double p = prob[idx];
+    if (p == 0.0) continue;
+    if (n == T) {
+      out->stop_probability[T] += weight * p;
+      out->expected_trees += weight * p * T;
+      continue;
+    }
+    if (n > 0 && table.Halts(t.data())) {
+      out->stop_probability[n] += weight * p;
+      out->expected_trees += weight * p * n;
+      if (table.Leader(t.data()) != full) out->disagreement += weight * p;
+      continue;
+    }
+    const double left = static_cast<double>(T - n);
+    for (int32_t j = 0; j < l; ++j)
+      if (t[j] < f[j]) prob[idx + stride[j]] += p * (f[j] - t[j]) / left;
+  }
+  return Status::Ok();
+}
+
+// One random-order run; returns trees used and whether the label disagrees.
+void RunOnce(const HaltingTable& table, const std::vector<int32_t>& f, int32_t full,
+             internal::DetRng* rng, std::vector<int32_t>* t, int32_t* used, bool* disagree) {
+  const int32_t l = table.num_classes();
+  const int32_t T = table.num_trees();
+  std::fill(t->begin(), t->end(), 0);
+  for (int32_t n = 0; n < T; ++n) {
+    uint64_t x = rng->Below(static_cast<uint64_t>(T - n));
+    int32_t j = 0;
+    for (; j < l; ++j) {
+      uint64_t avail = static_cast<uint64_t>(f[j] - (*t)[j]);
+      if (x < avail) break;
+      x -= avail;
+    }
+    ++(*t)[j];
+    if (table.Halts(t->data())) {
+      *used = n + 1;
+      *disagree = n + 1 < T && table.Leader(t->data()) != full;
+      return;
+    }
+  }
+  *used = T;
+  *disagree = false;
+}
+
+}  // namespace
+
+Result<CostEstimate> ExactCostForFinalTally(const HaltingTable& table,
+                                            const std::vector<int32_t>& final_tally) {
+  Status s = CheckFinal(table, final_tally);
+  if (!s.ok()) return s;
+  CostEstimate out;
+  out.stop_probability.assign(table.num_trees() + 1, 0.0);
+  s = AccumulateExact(table, final_tally, 1.0, &out);
+  if (!s.ok()) return s;
+  return out;
+}
+
+Result<CostEstimate> ExactCostOverPrior(const HaltingTable& table, const Prior& prior) {
+  if (prior.num_classes() != table.num_classes())
+    return Status::Error(StatusCode::kShapeMismatch, "prior and table differ in classes");
+  Result<std::vector<double>> mass = FinalTallyMass(prior, table.num_trees());
+  if (!mass.ok()) return mass.status();
+  const int32_t l = table.num_classes();
+  const int32_t T = table.num_trees();
+  internal::Compositions comp(T, l);
+  int64_t work = 0;
+  comp.ForEach(T, [&](const int32_t* f) {
+    int64_t n = 1;
+    for (int32_t j = 0; j < l; ++j) n *= f[j] + 1;
+    work += n;
+  });
+  if (work > kMaxPriorWork)
+    return Status::Error(StatusCode::kLimitExceeded,
+                         "exact prior-averaged cost needs " + std::to_string(work) +
+                             " states; use Monte Carlo");
+  CostEstimate out;
+  out.stop_probability.assign(T + 1, 0.0);
+  std::vector<int32_t> f(l);
+  Status s;
+  comp.ForEach(T, [&](const int32_t* p) {
+    if (!s.ok()) return;
+    double w = mass.value()[comp.Rank(p)];
+    if (w <= 0.0) return;
+    f.assign(p, p + l);
+    s = AccumulateExact(table, f, w, &out);
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+namespace {
+
+// Monte Carlo: `samples` times, draw a final tally with `draw(rng, &tally)` (tally has l entries
+// summing to T), then query a random permutation of its votes until the table halts.
+template <typename DrawTally>
+CostEstimate SampleCost(const HaltingTable& table, int64_t samples, uint64_t seed,
+                        const DrawTally& draw) {
+  const int32_t l = table.num_classes();
+  internal::DetRng rng(seed);
+  std::vector<int32_t> f(l), t(l);
+  double trees = 0.0, dis = 0.0;
+  for (int64_t i = 0; i < samples; ++i) {
+    draw(&rng, &f);
+    int32_t used;
+    bool d;
+    RunOnce(table, f, FullLabel(f), &rng, &t, &used, &d);
+    trees += used;
+    dis += d ? 1.0 : 0.0;
+  }
+  CostEstimate out;
+  out.expected_trees = trees / samples;
+  out.disagreement = dis / samples;
+  out.samples = samples;
+  return out;
+}
+
+}  // namespace
+
+Result<CostEstimate> MonteCarloCostForFinalTally(const HaltingTable& table,
+                                                 const std::vector<int32_t>& final_tally,
+                                                 int64_t samples, uint64_t seed) {
+  Status s = CheckFinal(table, final_tally);
+  if (!s.ok()) return s;
+  if (samples < 1) return Status::Error(StatusCode::kInvalidArgument, "samples must be >= 1");
+  return SampleCost(table, samples, seed,
+                    [&](internal::DetRng*, std::vector<int32_t>* f) { *f = final_tally; });
+}
+
+Result<CostEstimate> MonteCarloCostOverTallies(const HaltingTable& table,
+                                               const std::vector<int32_t>& tallies,
+                                               int64_t samples, uint64_t seed) {
+  const int32_t l = table.num_classes();
+  const int32_t T = table.num_trees();
+  if (samples < 1) return Status::Error(StatusCode::kInvalidArgument, "samples must be >= 1");
+  if (tallies.empty() || tallies.size() % static_cast<size_t>(l) != 0) {
+    return Status::Error(StatusCode::kShapeMismatch,
+                         "tallies must hold a positive multiple of the table's classes");
+  }
+  const size_t count = tallies.size() / l;
+  for (size_t i = 0; i < count; ++i) {
+    int64_t sum = 0;
+    for (int32_t c = 0; c < l; ++c) {
+      if (tallies[i * l + c] < 0) {
+        return Status::Error(StatusCode::kShapeMismatch, "a tally has a negative count");
+      }
+      sum += tallies[i * l + c];
+    }
+    if (sum != T) {
+      return Status::Error(StatusCode::kShapeMismatch,
+                           "tally " + std::to_string(i) + " sums to " + std::to_string(sum) +
+                               ", the table has " + std::to_string(T) + " trees");
+    }
+  }
+  return SampleCost(table, samples, seed, [&](internal::DetRng* rng, std::vector<int32_t>* f) {
+    size_t pick = static_cast<size_t>(rng->Uniform() * static_cast<double>(count));
+    if (pick >= count) pick = count - 1;
+    f->assign(tallies.begin() + pick * l, tallies.begin() + (pick + 1) * l);
+  });
+}
+
+Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prior, int64_t samples,
+                                    uint64_t seed) {
+  const int32_t l = table.num_classes();
+  const int32_t T = table.num_trees();
+  if (prior.num_classes() != l)
+    return Status::Error(StatusCode::kShapeMismatch, "prior and table differ in classes");
+  if (samples < 1) return Status::Error(StatusCode::kInvalidArgument, "samples must be >= 1");
+  std::vector<double> cdf;
+  std::vector<std::vector<int32_t>> tallies;
+  if (l <= 4) {
+    Result<std::vector<double>> mass = FinalTallyMass(prior, T);
+    if (!mass.ok()) return mass.status();
+    internal::Compositions comp(T, l);
+    cdf.assign(mass.value().size(), 0.0);
+    tallies.resize(mass.value().size());
+    comp.ForEach(T, [&](const int32_t* p) {
+      int64_t r = comp.Rank(p);
+      tallies[r].assign(p, p + l);
+    });
+    double acc = 0.0;
+    for (size_t r = 0; r < cdf.size(); ++r) cdf[r] = acc += mass.value()[r];
+  } else if (prior.kind() != PriorKind::kUniform && prior.kind() != PriorKind::kDirichlet) {
+    return Status::Error(StatusCode::kLimitExceeded,
+                         "Monte Carlo for l > 4 needs a uniform or Dirichlet prior");
+  }
+  return SampleCost(table, samples, seed, [&](internal::DetRng* rng, std::vector<int32_t>* out) {
+    std::vector<int32_t>& f = *out;
+    if (l <= 4) {
+      double u = rng->Uniform() * cdf.back();
+      size_t r = std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
+      if (r >= cdf.size()) r = cdf.size() - 1;
+      f = tallies[r];
+    } else {  // Polya urn
+      const std::vector<double>& beta = prior.components()[0].beta;
+      double bsum = 0.0;
+      for (double b : beta) bsum += b;
+      std::fill(f.begin(), f.end(), 0);
+      for (int32_t n = 0; n < T; ++n) {
+        double u = rng->Uniform() * (n + bsum);
+        int32_t j = 0;
+        for (; j < l - 1; ++j) {
+          u -= f[j] + beta[j];
+          if (u < 0.0) break;
+        }
+        ++f[j];
+      }
+    }
+  });
+}
+
+}  // namespace urnforest

@@ -1,0 +1,427 @@
+#include "urnforest/sequential_vote.h"
+
+#include <algorithm>
+#include <string>
+
+#include "base/det_rng.h"
+
+namespace urnforest {
+namespace {
+
+Status Invalid(const std::string& m) { return Status::Error(StatusCode::kInvalidArgument, m); }
+
+Status CheckOrder(const HaltingTable& table, const SequentialVoteOptions& o) {
+  const int32_t T = table.num_trees();
+  if (T < 1) return Invalid("halting table is empty");
+  if (o.order != QueryOrder::kGeneration && o.order != QueryOrder::kFixed &&
+      o.order != QueryOrder::kRandomPerRow)
+    return Invalid("unknown query order");
+  if (o.order == QueryOrder::kFixed && o.fixed_order.empty())
+    return Invalid("query order 'fixed' needs fixed_order");
+  if (!o.fixed_order.empty()) {
+    if (static_cast<int32_t>(o.fixed_order.size()) != T)
+      return Invalid("fixed_order has " + std::to_string(o.fixed_order.size()) +
+                     " trees, the table is for " + std::to_string(T));
+    std::vector<int32_t> sorted = o.fixed_order;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted[0] < 0) return Invalid("fixed_order has a negative tree id");
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      return Invalid("fixed_order repeats a tree id");
+  }
+  return Status::Ok();
+}
+
+void BaseOrder(const HaltingTable& table, const SequentialVoteOptions& o, std::vector<int32_t>* out) {
+  if (!o.fixed_order.empty()) {
+    *out = o.fixed_order;
+  } else {
+    out->resize(table.num_trees());
+    for (int32_t i = 0; i < table.num_trees(); ++i) (*out)[i] = i;
+  }
+}
+
+// Random query orders, one per row, over a base order (RowShuffles::ShuffleTo). Fisher-Yates from
+// the first position: position p swaps with p + Below32(n - p) of the row's own stream
+// DetRng::ForItem(seed, row) (n = T < 2^31). Position p is final after p + 1 draws, so a row that
+// stops after k votes draws only about k times (not n - 1), and a row's order never depends on how
+// far it was taken.
+class RowShuffles {
+ public:
+  /// Orders of the rows of a run seeded `seed` over `order`'s n entries (borrowed; each Start puts
+  /// the previous row's swaps back, so the base order is restored between rows).
+  RowShuffles(uint64_t seed, int32_t* order, size_t n)
+      : seed_(seed), order_(order), n_(n), rng_(0) {
+    divisors_.reserve(n);
+    swaps_.reserve(n);
+  }
+
+  /// Begins row `row`'s order (no position final yet).
+  void Start(size_t row) {
+    for (size_t p = swaps_.size(); p-- > 0;) std::swap(order_[p], order_[swaps_[p]]);
+    swaps_.clear();
+    rng_ = internal::DetRng::ForItem(seed_, row);
+  }
+
+  /// Makes positions [0, min(count, n)) of the current row's order final.
+  void ShuffleTo(size_t count) {
+    // The last position is final when the others are.
+    const size_t end = n_ == 0 ? 0 : std::min(count, n_ - 1);
+    for (size_t p = swaps_.size(); p < end; ++p) {
+      // The bound's rejection threshold (a division) once per run, and only as far as some row
+      // reaches: a one-row call that stops after 3 votes prepares 3 bounds, not n.
+      if (p == divisors_.size()) divisors_.emplace_back(static_cast<uint32_t>(n_ - p));
+      const size_t j = p + rng_.Below32(divisors_[p]);
+      std::swap(order_[p], order_[j]);
+      swaps_.push_back(static_cast<uint32_t>(j));
+    }
+  }
+
+ private:
+  uint64_t seed_;
+  int32_t* order_;
+  size_t n_;
+  std::vector<internal::DetRng::Divisor32> divisors_;  // entry p prepares Below32(n - p)
+  std::vector<uint32_t> swaps_;                       // swaps_[p]: the position p swapped with
+  internal::DetRng rng_;
+};
+
+// Rows per block of the blocked halted vote: every tree is entered once per block by the rows still
+// voting, so a large block shares each tree's nodes among more rows (the later trees, which few rows
+// reach, are otherwise cold in cache on every visit).
+constexpr size_t kHaltBlock = 4096;
+// Rows per sub-block for the trees that every row votes: their rows stay in L1 across the trees.
+constexpr size_t kWalkBlock = 256;
+// Walks done together: rows per tree while at least this many rows of a block are voting, then
+// trees per row for the rest (BlockVoter::VoteTrees; the forest's walker interleaves 4 walks).
+constexpr size_t kWalkTogether = 4;
+constexpr int32_t kTreesTogether = static_cast<int32_t>(kWalkTogether);
+int32_t FullVote(const std::vector<int32_t>& tally) {
+  int32_t best = 0;
+  for (size_t c = 1; c < tally.size(); ++c)
+    if (tally[c] > tally[best]) best = static_cast<int32_t>(c);
+  return best;
+}
+
+// Runs one row over `order`; fills trace vectors when non-null. With `shuffles` (random order,
+// started for this row), each position of `order` is made final just before it is queried.
+Status RunRow(const HaltingTable& table, size_t row, const std::vector<int32_t>& order,
+              RowShuffles* shuffles, const TreeVoteFn& vote, std::vector<int32_t>* tally,
+              int32_t* label, int32_t* used, double* conf, bool* early, VoteTrace* trace) {
+  const int32_t T = table.num_trees();
+  const int32_t l = table.num_classes();
+  const bool finite = table.rule() != HaltingRule::kInfinite;
+  std::fill(tally->begin(), tally->end(), 0);
+  *used = T;
+  *early = false;
+  bool stopped = false;
+  for (int32_t i = 0; i < T; ++i) {
+    if (shuffles != nullptr) shuffles->ShuffleTo(static_cast<size_t>(i) + 1);
+    int32_t v = vote(order[i], row);
+    if (v < 0 || v >= l)
+      return Invalid("tree " + std::to_string(order[i]) + " voted " + std::to_string(v) +
+                     " for row " + std::to_string(row) + ", not a class in [0, " +
+                     std::to_string(l) + ")");
+    if (trace) {
+      trace->trees.push_back(order[i]);
+      trace->votes.push_back(v);
+    }
+    ++(*tally)[v];
+    if (stopped) {  // tracing only: keep the confidence curve after the stop
+      trace->confidence.push_back(table.Confidence(tally->data()));
+      continue;
+    }
+    if (trace) trace->confidence.push_back(table.Confidence(tally->data()));
+    if (table.Halts(tally->data())) {
+      *used = i + 1;
+      *early = i + 1 < T;
+      *label = table.Leader(tally->data());
+      // The confidence is only needed at the stop (it is a table lookup or a product).
+      *conf = (finite && i + 1 == T) ? 1.0 : table.Confidence(tally->data());
+      stopped = true;
+      if (!trace) break;
+    }
+  }
+  if (!stopped) {
+    *label = FullVote(*tally);
+    *conf = finite ? 1.0 : table.Confidence(tally->data());
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+double SequentialVoteResult::MeanTrees() const {
+  if (trees_used.empty()) return 0.0;
+  double s = 0.0;
+  for (int32_t t : trees_used) s += t;
+  return s / static_cast<double>(trees_used.size());
+}
+
+Result<std::vector<int32_t>> QueryOrderForRow(const HaltingTable& table, size_t row,
+                                              const SequentialVoteOptions& options) {
+  Status s = CheckOrder(table, options);
+  if (!s.ok()) return s;
+  std::vector<int32_t> order;
+  BaseOrder(table, options, &order);
+  if (options.order == QueryOrder::kRandomPerRow) {
+    RowShuffles shuffles(options.seed, order.data(), order.size());
+    shuffles.Start(row);
+    shuffles.ShuffleTo(order.size());
+  }
+  return order;
+}
+
+Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t num_rows,
+                                               const TreeVoteFn& vote,
+                                               const SequentialVoteOptions& options) {
+  Status s = CheckOrder(table, options);
+  if (!s.ok()) return s;
+  if (!vote) return Invalid("vote callable is empty");
+  SequentialVoteResult out;
+  out.labels.resize(num_rows);
+  out.trees_used.resize(num_rows);
+  out.confidence.resize(num_rows);
+  out.halted_early.resize(num_rows);
+  std::vector<int32_t> order, tally(table.num_classes());
+  BaseOrder(table, options, &order);
+  const bool random = options.order == QueryOrder::kRandomPerRow;
+  RowShuffles shuffles(options.seed, order.data(), random ? order.size() : 0);
+  for (size_t r = 0; r < num_rows; ++r) {
+    if (random) shuffles.Start(r);
+    int32_t label = 0, used = 0;
+    double conf = 0.0;
+    bool early = false;
+    s = RunRow(table, r, order, random ? &shuffles : nullptr, vote, &tally, &label, &used, &conf,
+               &early, nullptr);
+    if (!s.ok()) return s;
+    out.labels[r] = label;
+    out.trees_used[r] = used;
+    out.confidence[r] = conf;
+    out.halted_early[r] = early ? 1 : 0;
+  }
+  return out;
+}
+
+Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table, size_t num_rows,
+                                                      const BlockVoter& voter,
+                                                      const SequentialVoteOptions& options) {
+  Status s = CheckOrder(table, options);
+  if (!s.ok()) return s;
+  const int32_t T = table.num_trees();
+  const int32_t l = table.num_classes();
+  const bool finite = table.rule() != HaltingRule::kInfinite;
+  SequentialVoteResult out;
+  out.labels.resize(num_rows);
+  out.trees_used.resize(num_rows);
+  out.confidence.resize(num_rows);
+  out.halted_early.resize(num_rows);
+  std::vector<int32_t> base;
+  BaseOrder(table, options, &base);
+  auto bad_vote = [&](int32_t tree, size_t row, int32_t v) {
+    return Invalid("tree " + std::to_string(tree) + " voted " + std::to_string(v) + " for row " +
+                   std::to_string(row) + ", not a class in [0, " + std::to_string(l) + ")");
+  };
+  // Binary threshold tables (the common case) are checked inline, reading the same thresholds as
+  // HaltingTable::Halts (halt iff the strict leader k has at least row_k[other's count] votes) and
+  // the same P* as HaltingTable::Confidence (BinaryPStar), so the results are bit-identical.
+  const uint16_t* row0 = table.BinaryThresholdRow(0);
+  const uint16_t* row1 = table.BinaryThresholdRow(1);
+  const float* pstar = table.BinaryPStar();
+  const bool binary = row0 != nullptr && pstar != nullptr;
+  // Records row r's stop after i + 1 votes, `leader` ahead with confidence `conf`.
+  // (Through plain pointers: a byte store may alias anything, so the vectors' pointers would be
+  // reloaded after every halted_early store.)
+  int32_t* const labels = out.labels.data();
+  int32_t* const trees_used = out.trees_used.data();
+  double* const confidence = out.confidence.data();
+  uint8_t* const halted_early = out.halted_early.data();
+  auto stop = [=](size_t r, int32_t i, int32_t leader, double conf) {
+    labels[r] = leader;
+    trees_used[r] = i + 1;
+    confidence[r] = (finite && i + 1 == T) ? 1.0 : conf;
+    halted_early[r] = i + 1 < T ? 1 : 0;
+  };
+  // True (and the stop recorded) when row r's tally `t`, after its (i + 1)-th vote, halts.
+  auto halts_at = [&](size_t r, int32_t i, const int32_t* t) {
+    if (binary) {
+      const int32_t a = t[0];
+      const int32_t b = t[1];
+      if (!(a > b ? a >= row0[b] : (b > a && b >= row1[a]))) return false;
+      const int32_t m = a + b;
+      stop(r, i, a > b ? 0 : 1, pstar[a + m * (m + 1) / 2]);
+      return true;
+    }
+    if (!table.Halts(t)) return false;
+    stop(r, i, table.Leader(t), (finite && i + 1 == T) ? 1.0 : table.Confidence(t));
+    return true;
+  };
+  // Records row r's answer after all T votes without a stop (tally `t`).
+  std::vector<int32_t> tally(l);
+  auto full_vote = [&](size_t r, const int32_t* t) {
+    std::copy(t, t + l, tally.begin());
+    labels[r] = FullVote(tally);
+    trees_used[r] = T;
+    confidence[r] = finite ? 1.0 : table.Confidence(t);
+    halted_early[r] = 0;
+  };
+  // Row r alone from its (first + 1)-th vote in the order `base` on (tally `t` so far): the next
+  // trees are walked kWalkGroup at a time (VoteTrees) and applied in order until the row halts; the
+  // votes past the stop are discarded unchecked. With `shuffles` (random order, started for row r
+  // over `base`), the positions are made final a group at a time. Returns the error of the first
+  // bad vote applied.
+  int32_t tree_votes[kWalkTogether];
+  auto run_alone = [&](size_t r, RowShuffles* shuffles, int32_t first, int32_t* t) -> Status {
+    const int32_t* order = base.data();
+    for (int32_t next = first; next < T; next += kTreesTogether) {
+      const int32_t n = std::min(T - next, kTreesTogether);
+      if (shuffles != nullptr) shuffles->ShuffleTo(static_cast<size_t>(next + n));
+      voter.VoteTrees(order + next, static_cast<size_t>(n), r, tree_votes);
+      for (int32_t q = 0; q < n; ++q) {
+        const int32_t v = tree_votes[q];
+        if (static_cast<uint32_t>(v) >= static_cast<uint32_t>(l)) return bad_vote(order[next + q], r, v);
+        ++t[v];
+        if (halts_at(r, next + q, t)) return Status::Ok();
+      }
+    }
+    full_vote(r, t);
+    return Status::Ok();
+  };
+  if (options.order == QueryOrder::kRandomPerRow) {
+    std::vector<int32_t> row_tally(l);
+    RowShuffles shuffles(options.seed, base.data(), base.size());
+    for (size_t r = 0; r < num_rows; ++r) {
+      shuffles.Start(r);
+      std::fill(row_tally.begin(), row_tally.end(), 0);
+      s = run_alone(r, &shuffles, 0, row_tally.data());
+      if (!s.ok()) return s;
+    }
+    return out;
+  }
+  // No tally of fewer votes halts, so the trees before are voted by every row without a halting
+  // check (the same walks as the full vote).
+  const int32_t before_check = std::min(T, table.MinVotesToHalt() - 1);
+  const size_t block = std::min(num_rows, kHaltBlock);
+  const size_t L = static_cast<size_t>(l);
+  std::vector<size_t> active(block);
+  std::vector<int32_t> votes(block);
+  // Two-class threshold tables with nondecreasing rows (all built ones): a row's class-1 count and
+  // two bounds per vote count decide (HaltingTable::BinaryZeroWinsUpTo). The counts are kept
+  // compacted with `active`. Other tables: a tally per row of the block.
+  const int32_t* zero_wins_up_to = binary ? table.BinaryZeroWinsUpTo() : nullptr;
+  const int32_t* one_wins_from = table.BinaryOneWinsFrom();
+  const bool by_bounds = zero_wins_up_to != nullptr;
+  std::vector<int32_t> ones(by_bounds ? block : 0);
+  std::vector<int32_t> tallies(by_bounds ? 0 : block * L);
+  for (size_t begin = 0; begin < num_rows; begin += block) {
+    const size_t count = std::min(block, num_rows - begin);
+    if (by_bounds) {
+      std::fill(ones.begin(), ones.begin() + count, 0);
+    } else {
+      std::fill(tallies.begin(), tallies.begin() + count * L, 0);
+    }
+    for (size_t j = 0; j < count; ++j) active[j] = begin + j;
+    // Trees no row can halt before: in sub-blocks that stay in L1 across the trees.
+    for (size_t sub = 0; sub < count; sub += kWalkBlock) {
+      const size_t n = std::min(kWalkBlock, count - sub);
+      for (int32_t i = 0; i < before_check; ++i) {
+        voter.Vote(base[i], active.data() + sub, n, votes.data());
+        for (size_t j = 0; j < n; ++j) {
+          const int32_t v = votes[j];
+          if (static_cast<uint32_t>(v) >= static_cast<uint32_t>(l)) return bad_vote(base[i], active[sub + j], v);
+          if (by_bounds) {
+            ones[sub + j] += v;
+          } else {
+            ++tallies[(sub + j) * L + static_cast<size_t>(v)];
+          }
+        }
+      }
+    }
+    // Tree by tree while enough rows are left to walk a tree together.
+    size_t live = count;
+    int32_t i = before_check;
+    for (; i < T && live >= kWalkTogether; ++i) {
+      voter.Vote(base[i], active.data(), live, votes.data());
+      size_t keep = 0;
+      if (by_bounds) {  // every live row has now voted trees 0..i
+        const int32_t m = i + 1;
+        const int32_t zero_wins = zero_wins_up_to[m];
+        const int32_t one_wins = one_wins_from[m];
+        const float* pstar_m = pstar + m * (m + 1) / 2;  // P* of (a, m - a) at entry a
+        size_t* const rows = active.data();
+        int32_t* const counts = ones.data();
+        const int32_t* const tree_votes = votes.data();
+        for (size_t j = 0; j < live; ++j) {
+          const int32_t v = tree_votes[j];
+          const size_t r = rows[j];
+          if (static_cast<uint32_t>(v) > 1u) return bad_vote(base[i], r, v);
+          const int32_t b = counts[j] + v;
+          if (b <= zero_wins || b >= one_wins) {
+            stop(r, i, b <= zero_wins ? 0 : 1, pstar_m[m - b]);
+          } else {
+            rows[keep] = r;
+            counts[keep++] = b;
+          }
+        }
+      } else {
+        for (size_t j = 0; j < live; ++j) {
+          const size_t r = active[j];
+          const int32_t v = votes[j];
+          if (static_cast<uint32_t>(v) >= static_cast<uint32_t>(l)) return bad_vote(base[i], r, v);
+          int32_t* t = tallies.data() + (r - begin) * L;
+          ++t[v];
+          if (!halts_at(r, i, t)) active[keep++] = r;
+        }
+      }
+      live = keep;
+    }
+    // The last few rows (or all rows after T votes): each alone through its remaining trees.
+    for (size_t j = 0; j < live; ++j) {
+      const size_t r = active[j];
+      int32_t two[2] = {i - (by_bounds ? ones[j] : 0), by_bounds ? ones[j] : 0};
+      s = run_alone(r, nullptr, i, by_bounds ? two : tallies.data() + (r - begin) * L);
+      if (!s.ok()) return s;
+    }
+  }
+  return out;
+}
+
+Result<SequentialVoteResult> PredictSequentialFromMatrix(const HaltingTable& table,
+                                                         const std::vector<int32_t>& votes,
+                                                         size_t num_rows,
+                                                         int32_t num_trees_in_matrix,
+                                                         const SequentialVoteOptions& options) {
+  if (num_trees_in_matrix < 1 ||
+      votes.size() != num_rows * static_cast<size_t>(num_trees_in_matrix))
+    return Status::Error(StatusCode::kShapeMismatch,
+                         "vote matrix has " + std::to_string(votes.size()) + " entries, expected " +
+                             std::to_string(num_rows) + " x " + std::to_string(num_trees_in_matrix));
+  int32_t max_id = table.num_trees() - 1;
+  for (int32_t id : options.fixed_order) max_id = std::max(max_id, id);
+  if (options.fixed_order.empty() ? table.num_trees() > num_trees_in_matrix
+                                  : max_id >= num_trees_in_matrix)
+    return Status::Error(StatusCode::kShapeMismatch, "vote matrix has fewer trees than queried");
+  return PredictSequential(
+      table, num_rows,
+      [&](int32_t tree, size_t row) {
+        return votes[row * static_cast<size_t>(num_trees_in_matrix) + tree];
+      },
+      options);
+}
+
+Result<VoteTrace> TraceVotes(const HaltingTable& table, size_t row, const TreeVoteFn& vote,
+                             const SequentialVoteOptions& options) {
+  Result<std::vector<int32_t>> order = QueryOrderForRow(table, row, options);
+  if (!order.ok()) return order.status();
+  if (!vote) return Invalid("vote callable is empty");
+  VoteTrace trace;
+  std::vector<int32_t> tally(table.num_classes());
+  double conf = 0.0;
+  bool early = false;
+  Status s = RunRow(table, row, order.value(), nullptr, vote, &tally, &trace.label,
+                    &trace.trees_used, &conf, &early, &trace);
+  if (!s.ok()) return s;
+  trace.halted_early = early;
+  return trace;
+}
+
+}  // namespace urnforest

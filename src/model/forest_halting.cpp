@@ -1,0 +1,133 @@
+#include "urnforest/forest_halting.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tree/tree_walk.h"
+
+namespace urnforest {
+namespace {
+
+// Votes of the forest's trees for rows in the model layout, walked several rows at a time.
+class ForestVoter final : public BlockVoter {
+ public:
+  // `no_nan`: per row 1 when it has no NaN (borrowed), or null to scan the rows here.
+  ForestVoter(const Forest& forest, const float* rows, size_t num_rows, const uint8_t* no_nan)
+      : view_(forest), rows_(rows), m_(static_cast<size_t>(forest.num_features())) {
+    if (no_nan == nullptr) {
+      scanned_ = RowsWithoutNaN(rows, num_rows, m_);
+      no_nan = scanned_.data();
+    }
+    no_nan_ = no_nan;
+  }
+
+  void Vote(int32_t tree, const size_t* rows, size_t count, int32_t* out) const override {
+    const float* base = rows_;
+    const size_t m = m_;
+    const uint8_t* no_nan = no_nan_;
+    auto row_ptr = [base, m, rows](size_t i) { return base + rows[i] * m; };
+    auto row_no_nan = [no_nan, rows](size_t i) { return no_nan[rows[i]] != 0; };
+    if (view_.numeric_only) {
+      view_.VoteMany<true>(tree, count, row_ptr, row_no_nan, out);
+    } else {
+      view_.VoteMany<false>(tree, count, row_ptr, row_no_nan, out);
+    }
+  }
+
+  void VoteTrees(const int32_t* trees, size_t count, size_t row, int32_t* out) const override {
+    const float* x = rows_ + row * m_;
+    if (view_.numeric_only) {
+      view_.VoteTrees<true>(trees, count, x, no_nan_[row] != 0, out);
+    } else {
+      view_.VoteTrees<false>(trees, count, x, no_nan_[row] != 0, out);
+    }
+  }
+
+ private:
+  internal::WalkView view_;
+  const float* rows_;
+  size_t m_;
+  std::vector<uint8_t> scanned_;  // the flags when not given
+  const uint8_t* no_nan_;          // per row: 1 when it has no NaN
+};
+
+}  // namespace
+
+std::vector<uint8_t> RowsWithoutNaN(const float* rows, size_t num_rows, size_t num_features) {
+  std::vector<uint8_t> out(num_rows);
+  for (size_t r = 0; r < num_rows; ++r) out[r] = internal::NoNaN(rows + r * num_features, num_features);
+  return out;
+}
+
+Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num_trees) {
+  const int32_t t = num_trees > 0 ? num_trees : forest.num_trees();
+  return PriorForRule(rule, forest.oob_votes(), forest.train_labels(), forest.num_classes(), t);
+}
+
+Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, double alpha,
+                                      int32_t num_trees, bool* from_store) {
+  const int32_t t = num_trees > 0 ? num_trees : forest.num_trees();
+  if (from_store != nullptr) *from_store = false;
+  if (const HaltingTable* stored = forest.FindStoredTable(rule, alpha, t)) {
+    if (from_store != nullptr) *from_store = true;
+    return *stored;
+  }
+  if (t > forest.num_trees()) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "a table for " + std::to_string(t) + " trees cannot be used with a forest of " +
+                             std::to_string(forest.num_trees()));
+  }
+  HaltingTableOptions options;
+  options.rule = rule;
+  options.num_trees = t;
+  options.num_classes = forest.num_classes();
+  options.alpha = alpha;
+  if (!RuleNeedsPrior(rule)) return BuildHaltingTable(options);
+  Result<Prior> prior = PriorForForest(forest, rule, t);
+  if (!prior.ok()) return prior.status();
+  return BuildHaltingTable(options, &prior.value());
+}
+
+Status StoreForestTable(Forest* forest, HaltingRule rule, double alpha, int32_t num_trees) {
+  Result<HaltingTable> table = BuildForestTable(*forest, rule, alpha, num_trees);
+  if (!table.ok()) return table.status();
+  return forest->StoreTable(std::move(table).value());
+}
+
+Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& data,
+                                           const HaltingTable& table,
+                                           const SequentialVoteOptions& options) {
+  Result<std::vector<float>> model_rows = ModelRows(forest, data);
+  if (!model_rows.ok()) return model_rows.status();
+  return PredictHaltedRows(forest, model_rows.value().data(), data.num_rows(), table, options);
+}
+
+Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float* rows,
+                                               size_t num_rows, const HaltingTable& table,
+                                               const SequentialVoteOptions& options,
+                                               const uint8_t* rows_without_nan) {
+  if (forest.num_trees() == 0 || forest.num_classes() == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
+  }
+  if (table.num_classes() != forest.num_classes()) {
+    return Status::Error(StatusCode::kShapeMismatch,
+                         "the table has " + std::to_string(table.num_classes()) +
+                             " classes, the forest " + std::to_string(forest.num_classes()));
+  }
+  if (table.num_trees() > forest.num_trees()) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "the table is for " + std::to_string(table.num_trees()) +
+                             " trees, the forest has " + std::to_string(forest.num_trees()));
+  }
+  for (int32_t tree : options.fixed_order) {
+    if (tree < 0 || tree >= forest.num_trees()) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "query order names tree " + std::to_string(tree) +
+                               ", the forest has " + std::to_string(forest.num_trees()));
+    }
+  }
+  return PredictSequentialBlocked(table, num_rows, ForestVoter(forest, rows, num_rows, rows_without_nan), options);
+}
+
+}  // namespace urnforest
