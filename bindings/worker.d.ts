@@ -1,10 +1,13 @@
 // Hand-written types for `urnforest/worker` (bindings/worker.js). Checked by tests/js/types_check.ts.
-import type { CostEstimate, EmphasisSelection, ExperimentOptions, ExperimentReport, FromArraysOptions, FromCSVOptions, GeneratorName, HaltingOptions, HaltingTableOptions, RuleName, TrainOptions } from './index.js';
+import type { CostEstimate, EmphasisSelection, ExperimentOptions, ExperimentReport, FeatureType, FixedOrderOptions, FromArraysOptions, FromCSVOptions, GeneratorName, HaltedOnlyPrediction, HaltedPrediction, HaltingOptions, HaltingTableOptions, LearnerInfo, OrderOptions, Prediction, PriorInfo, RuleName, StoreTableOptions, StoredTableInfo, TrainOptions, VoteTrace } from './index.js';
 
 /** Data sent to the worker (copied; wasm objects cannot cross threads). */
 export type WorkerData =
-  | { csv: string; options?: FromCSVOptions & { schemaOf?: never } }
-  | { x: Float32Array; options: FromArraysOptions };
+  | { csv: string; options?: FromCSVOptions & { schemaOf?: never }; rows?: RowIndices }
+  | { x: Float32Array; options: FromArraysOptions; rows?: RowIndices };
+
+/** `rows`: only these rows of the data (Dataset#subset: indices, repeats allowed), read after the whole text. */
+export type RowIndices = Uint32Array | Int32Array | number[];
 
 /** A progress event: the current stage and the fraction of it done, in [0, 1]. */
 export interface WorkerProgress {
@@ -59,8 +62,85 @@ export class UrnforestWorker {
    * cross threads). Progress: stage 'experiment', fraction = partitions done / total.
    */
   experiment(options: Omit<ExperimentOptions, 'data'> & { data: GeneratorName | WorkerData }, control?: JobControl): Promise<ExperimentReport>;
+  /** Loads `model` (forest bytes) into the worker and keeps it there (progress stage 'load'). */
+  load(model: Uint8Array, control?: JobControl): Promise<RemoteForest>;
   /** Stops the worker; running and queued jobs reject with an AbortError. Idempotent. */
   terminate(): void;
+}
+
+/** Data for a RemoteForest call: WorkerData, or CSV text read against the session model's columns. */
+export type SessionData =
+  | WorkerData
+  | { csv: string; schemaOfModel: true; options?: { target?: string | null }; rows?: RowIndices };
+
+/** A data argument of a RemoteForest call: the name given to addData, or data loaded for that call only. */
+export type DataRef = string | SessionData;
+
+/** What a RemoteForest's model is, read once when it was loaded. */
+export interface RemoteInfo {
+  numTrees: number;
+  numClasses: number;
+  numFeatures: number;
+  numNodes: number;
+  oobError: number;
+  classNames: string[];
+  featureNames: string[];
+  featureTypes: FeatureType[];
+  learner: LearnerInfo;
+  /** True when the trees carry vote weights (AdaBoost). */
+  weighted: boolean;
+  /** The query order predict/trace use when `options.order` is not given. */
+  defaultOrder: 'generation' | 'random';
+  /** The halting tables stored with the model when it was loaded. */
+  storedTables: StoredTableInfo[];
+}
+
+/** A data set loaded into a session (RemoteForest#addData). */
+export interface RemoteDataInfo {
+  numRows: number;
+  numFeatures: number;
+  hasLabels: boolean;
+  classNames: string[];
+}
+
+/**
+ * A model kept in an UrnforestWorker (`await worker.load(bytes)`); every method runs in the worker.
+ * Jobs queue with the worker's other jobs and take the same JobControl. After dispose(), calls reject
+ * with an Error whose `code` is 'RemoteDisposed'. Arguments that cannot be structured-cloned (e.g. a
+ * function) reject that call with a TypeError; the worker goes on.
+ */
+export class RemoteForest {
+  private constructor();
+  readonly info: RemoteInfo;
+  readonly disposed: boolean;
+  addData(name: string, data: SessionData, control?: JobControl): Promise<RemoteDataInfo>;
+  dropData(name: string, control?: JobControl): Promise<void>;
+  predict(data: DataRef, options?: undefined, control?: JobControl): Promise<Prediction>;
+  predict(data: DataRef, options: HaltingOptions & { compare?: true }, control?: JobControl): Promise<HaltedPrediction>;
+  predict(data: DataRef, options: HaltingOptions & { compare: false }, control?: JobControl): Promise<HaltedOnlyPrediction>;
+  predict(data: DataRef, options: FixedOrderOptions, control?: JobControl): Promise<HaltedPrediction>;
+  trace(data: DataRef, row: number, options: HaltingOptions, control?: JobControl): Promise<VoteTrace>;
+  prior(rule: RuleName, options?: { trees?: number }, control?: JobControl): Promise<PriorInfo>;
+  expectedCost(options: HaltingOptions & { samples?: number }, control?: JobControl): Promise<CostEstimate>;
+  order(data: DataRef, options?: OrderOptions, control?: JobControl): Promise<Int32Array>;
+  errorCurve(data: DataRef, order: Int32Array | readonly number[], control?: JobControl): Promise<Float64Array>;
+  storeTable(options: StoreTableOptions, control?: JobControl): Promise<void>;
+  storedTables(control?: JobControl): Promise<StoredTableInfo[]>;
+  /** forest.haltingTable(options), built once per session and kept for the tally queries below. */
+  haltingTable(options: HaltingOptions, control?: JobControl): Promise<TableResult>;
+  /** Per tally (`tallies`: n x classes, row-major): 1 if the table halts, else 0. */
+  halts(options: HaltingOptions, tallies: Int32Array, control?: JobControl): Promise<Uint8Array>;
+  /** Per tally: the table's confidence for the strict leader (0 without one). */
+  confidence(options: HaltingOptions, tallies: Int32Array, control?: JobControl): Promise<Float64Array>;
+  /** Per tally: the strict leader's class index, -1 on a tie for first place. */
+  leader(options: HaltingOptions, tallies: Int32Array, control?: JobControl): Promise<Int32Array>;
+  oobVotes(control?: JobControl): Promise<Uint32Array>;
+  trainLabels(control?: JobControl): Promise<Int32Array>;
+  treeWeights(control?: JobControl): Promise<Float64Array>;
+  /** The model's bytes, with the tables stored so far. */
+  toBytes(control?: JobControl): Promise<Uint8Array>;
+  /** Frees the model in the worker; queued calls reject ('RemoteDisposed'). Idempotent. */
+  dispose(): void;
 }
 
 /** Trains in a fresh worker, then terminates it. */

@@ -6,6 +6,11 @@
 // Cancellation: the core is synchronous inside the worker, so aborting the running job terminates
 // the worker (immediately, wherever it is) and the next job starts a fresh one. Jobs run one at a
 // time, in submission order; aborting a queued job just removes it.
+//
+// Sessions: `await worker.load(bytes)` keeps a model in the worker and returns a RemoteForest whose
+// methods run there (predict, trace, prior, ...). The remote keeps a copy of the bytes and of the
+// calls that changed the model's state (addData, dropData, storeTable): a fresh worker (after an
+// abort) gets them with the next job and rebuilds the session before running it.
 // Keep in sync with bindings/worker_thread.js and bindings/worker.d.ts.
 import { UrnforestError } from './index.js';
 
@@ -84,6 +89,12 @@ function control(options, what) {
   return options;
 }
 
+function disposedError(what) {
+  const e = new Error(`${what}: this RemoteForest has been disposed; load the model again`);
+  e.code = 'RemoteDisposed';
+  return e;
+}
+
 function checkModel(model, what) {
   if (!(model instanceof Uint8Array)) throw new TypeError(`${what}: model must be a Uint8Array (forest.toBytes()), got ${describe(model)}`);
 }
@@ -104,6 +115,7 @@ export class UrnforestWorker {
     this._queue = [];
     this._active = null;
     this._nextId = 1;
+    this._nextSession = 1;
     this._terminated = false;
   }
 
@@ -163,6 +175,24 @@ export class UrnforestWorker {
     return this._submit({ op: 'experiment', options }, ctl, 'experiment');
   }
 
+  /**
+   * Loads `model` (forest bytes) into the worker and keeps it there: resolves to a RemoteForest whose
+   * methods run in the worker. Progress: stage 'load'.
+   */
+  load(model, ctl) {
+    try {
+      checkModel(model, 'load');
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const remote = new RemoteForest(INTERNAL, this, this._nextSession++, model.slice());
+    return this._submit({ op: 'session', session: remote._id, method: 'load', args: { model: remote._model } }, ctl, 'load')
+      .then((info) => {
+        remote._info = info;
+        return remote;
+      });
+  }
+
   /** Stops the worker; running and queued jobs reject with an AbortError. Idempotent. */
   terminate() {
     if (this._terminated) return;
@@ -177,7 +207,7 @@ export class UrnforestWorker {
     this._kill();
   }
 
-  _submit(message, ctl, what) {
+  _submit(message, ctl, what, extra = {}) {
     let c;
     try {
       c = control(ctl, what);
@@ -188,7 +218,7 @@ export class UrnforestWorker {
     const { signal, onProgress } = c;
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise((resolve, reject) => {
-      const job = { id: this._nextId++, message, onProgress, resolve, reject, signal, onAbort: null };
+      const job = { id: this._nextId++, message, what, onProgress, resolve, reject, signal, onAbort: null, ...extra };
       if (signal) {
         job.onAbort = () => this._abort(job);
         signal.addEventListener('abort', job.onAbort, { once: true });
@@ -253,7 +283,10 @@ export class UrnforestWorker {
           this._pump();
         }
       };
-      spawn(this._url, onMessage, onFailure).then((w) => { spawned = w; }, onFailure);
+      spawn(this._url, onMessage, onFailure).then((w) => {
+        w.sessions = new Set(); // ids of the RemoteForests this worker holds
+        spawned = w;
+      }, onFailure);
       this._worker = promise;
       promise.catch(() => {});
     }
@@ -266,8 +299,32 @@ export class UrnforestWorker {
     this._active = job;
     this._ensureWorker().then((w) => {
       if (this._active !== job) return;
+      const message = { id: job.id, ...job.message };
+      const sid = message.session;
+      if (sid !== undefined && !w.sessions.has(sid)) {
+        if (message.op === 'release') {
+          this._active = null;
+          job.resolve(undefined);
+          this._pump();
+          return;
+        }
+        if (message.method !== 'load') message.restore = job.remote._restore();
+      }
+      try {
+        w.post(message);
+      } catch (e) {
+        // Not structured-cloneable (a function, a Dataset, ...): this job fails, the worker is fine.
+        this._active = null;
+        job.reject(new TypeError(`${job.what}: its arguments cannot be sent to the worker (${e.message})`));
+        this._pump();
+        return;
+      }
+      if (sid !== undefined) {
+        if (message.op === 'release') w.sessions.delete(sid);
+        else w.sessions.add(sid);
+      }
+      job.opens = sid !== undefined && (message.method === 'load' || message.restore !== undefined) ? w : null;
       w.busy(true);
-      w.post({ id: job.id, ...job.message });
     }, (e) => {
       if (this._active === job) {
         this._active = null;
@@ -292,10 +349,110 @@ export class UrnforestWorker {
     }
     this._active = null;
     this._worker?.then((w) => w.busy(false));
-    if (m.type === 'result') job.resolve(m.value);
-    else job.reject(reviveError(m.error));
+    // After a failed load or restore the session may be missing: the next call sends the restore again.
+    if (m.type !== 'result' && job.opens) job.opens.sessions.delete(job.message.session);
+    if (m.type === 'result') {
+      job.onResult?.();
+      job.resolve(m.value);
+    } else {
+      job.reject(reviveError(m.error));
+    }
     this._pump();
   }
+}
+
+const INTERNAL = Symbol('internal');
+
+// Session calls that change the model's state in the worker, replayed on a fresh worker.
+const LOGGED = new Set(['addData', 'dropData', 'storeTable']);
+
+/**
+ * A model held in an UrnforestWorker (from `worker.load(bytes)`). Every method runs in the worker and
+ * returns a promise; the last argument is the job control {signal?, onProgress?}. `data` arguments:
+ * the name of a data set added with addData, or data loaded for that call only ({csv, options?,
+ * rows?, schemaOfModel?} or {x, options, rows?}). Typed arrays in results are transferred.
+ */
+export class RemoteForest {
+  constructor(token, worker, id, model) {
+    if (token !== INTERNAL) throw new TypeError('RemoteForest: use `await worker.load(bytes)`');
+    this._worker = worker;
+    this._id = id;
+    this._model = model;
+    this._log = [];
+    this._info = null;
+    this._disposed = false;
+  }
+
+  /**
+   * What the model is, read once at load: {numTrees, numClasses, numFeatures, numNodes, oobError,
+   * classNames, featureNames, featureTypes, learner, weighted, defaultOrder, storedTables}.
+   * defaultOrder: the query order predict/trace use when options.order is not given.
+   */
+  get info() { return this._info; }
+
+  /** True once dispose() has been called. */
+  get disposed() { return this._disposed; }
+
+  /** Loads `data` in the worker under `name` (replacing one of that name). → {numRows, numFeatures, hasLabels, classNames} */
+  addData(name, data, ctl) { return this._call('addData', { name, data }, ctl); }
+  /** Frees the data set `name` (no-op when there is none). */
+  dropData(name, ctl) { return this._call('dropData', { name }, ctl); }
+  /** forest.predict(data, options?) in the worker. */
+  predict(data, options, ctl) { return this._call('predict', { data, options }, ctl); }
+  /** forest.trace(data, row, options?) in the worker. */
+  trace(data, row, options, ctl) { return this._call('trace', { data, row, options }, ctl); }
+  /** forest.prior(rule, options?) in the worker. */
+  prior(rule, options, ctl) { return this._call('prior', { rule, options }, ctl); }
+  /** forest.expectedCost(options) in the worker. */
+  expectedCost(options, ctl) { return this._call('expectedCost', { options }, ctl); }
+  /** forest.order(data, options?) in the worker. */
+  order(data, options, ctl) { return this._call('order', { data, options }, ctl); }
+  /** forest.errorCurve(data, order) in the worker. */
+  errorCurve(data, order, ctl) { return this._call('errorCurve', { data, order }, ctl); }
+  /** forest.storeTable(options) in the worker (kept across worker restarts). */
+  storeTable(options, ctl) { return this._call('storeTable', { options }, ctl); }
+  /** forest.storedTables() in the worker. */
+  storedTables(ctl) { return this._call('storedTables', {}, ctl); }
+  /** The HaltingTable of forest.haltingTable(options), built once per session: {bytes, rule, alpha, numTrees, numClasses, binaryThresholds}. */
+  haltingTable(options, ctl) { return this._call('haltingTable', { options }, ctl); }
+  /** table.halts(tally) of the (options) table for each tally; `tallies`: Int32Array, n x classes, row-major. → Uint8Array (1 = halts) */
+  halts(options, tallies, ctl) { return this._call('halts', { options, tallies }, ctl); }
+  /** table.confidence(tally) for each tally, as halts(). → Float64Array */
+  confidence(options, tallies, ctl) { return this._call('confidence', { options, tallies }, ctl); }
+  /** table.leader(tally) for each tally, as halts(). → Int32Array (-1: no strict leader) */
+  leader(options, tallies, ctl) { return this._call('leader', { options, tallies }, ctl); }
+  /** forest.oobVotes() in the worker. */
+  oobVotes(ctl) { return this._call('oobVotes', {}, ctl); }
+  /** forest.trainLabels() in the worker. */
+  trainLabels(ctl) { return this._call('trainLabels', {}, ctl); }
+  /** forest.treeWeights() in the worker. */
+  treeWeights(ctl) { return this._call('treeWeights', {}, ctl); }
+  /** forest.toBytes() in the worker: the model with the tables stored so far. */
+  toBytes(ctl) { return this._call('toBytes', {}, ctl); }
+
+  /**
+   * Frees the model in the worker. Queued calls and later calls reject with an Error whose code is
+   * 'RemoteDisposed'; a running one finishes. Idempotent.
+   */
+  dispose() {
+    if (this._disposed) return;
+    this._disposed = true;
+    const w = this._worker;
+    for (const job of w._queue.filter((j) => j.remote === this)) {
+      w._queue.splice(w._queue.indexOf(job), 1);
+      job.reject(disposedError(job.what));
+    }
+    if (!w._terminated) w._submit({ op: 'release', session: this._id }, undefined, 'dispose').catch(() => {});
+  }
+
+  _call(method, args, ctl) {
+    if (this._disposed) return Promise.reject(disposedError(method));
+    const extra = { remote: this };
+    if (LOGGED.has(method)) extra.onResult = () => { this._log.push({ method, args }); };
+    return this._worker._submit({ op: 'session', session: this._id, method, args }, ctl, method, extra);
+  }
+
+  _restore() { return { model: this._model, log: this._log }; }
 }
 
 /** One-shot helper: trains in a fresh worker and terminates it. Same arguments as UrnforestWorker#train. */

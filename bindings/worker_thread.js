@@ -1,8 +1,11 @@
 // urnforest/worker: the script that runs inside a Web Worker or a Node worker_threads Worker.
 // Not a public entry: bindings/worker.js starts it. One job at a time; messages:
 //   in:  {id, op: 'train' | 'haltingTable' | 'expectedCost' | 'experiment', ...arguments}
+//   in:  {id, op: 'session', session, method, args, restore?}: a call on a model held here (sessions, below)
+//   in:  {id, op: 'release', session}: frees a session's model, data sets and tables
 //   out: {id, type: 'progress', stage, fraction} | {id, type: 'result', value} | {id, type: 'error', error}
 // Results are plain data (model / table bytes, numbers, typed arrays): wasm handles cannot cross threads.
+// Typed arrays in a result are transferred, not copied.
 // Keep in sync with bindings/worker.js.
 import { init, Dataset, Forest, HaltingTable, trainForest, haltingTable, runExperiment } from './index.js';
 
@@ -26,12 +29,39 @@ function serializeError(e) {
   return { name: 'Error', message: String(e) };
 }
 
-// A Dataset from the job's `data`: {csv, options} or {x, options} (Dataset.fromArrays).
-function loadDataset(data) {
+// A Dataset from the job's `data`: {csv, options} or {x, options} (Dataset.fromArrays), of the
+// given `rows` only when data.rows is set. `forest`: the session's model, for {schemaOfModel: true}.
+function loadDataset(data, forest = null) {
   if (data === null || typeof data !== 'object') throw new TypeError('data must be {csv, options?} or {x, options}');
-  if (typeof data.csv === 'string') return Dataset.fromCSV(data.csv, data.options);
-  if (data.x !== undefined) return Dataset.fromArrays(data.x, data.options);
-  throw new TypeError('data must be {csv, options?} or {x, options}');
+  let all;
+  if (typeof data.csv === 'string') {
+    if (data.schemaOfModel !== undefined && typeof data.schemaOfModel !== 'boolean') {
+      throw new TypeError('data.schemaOfModel must be a boolean');
+    }
+    if (data.schemaOfModel && forest === null) throw new TypeError('data.schemaOfModel needs a loaded model (a session)');
+    all = Dataset.fromCSV(data.csv, data.schemaOfModel ? { ...data.options, schemaOf: forest } : data.options);
+  } else if (data.x !== undefined) {
+    all = Dataset.fromArrays(data.x, data.options);
+  } else {
+    throw new TypeError('data must be {csv, options?} or {x, options}');
+  }
+  if (data.rows === undefined) return all;
+  try {
+    return all.subset(data.rows);
+  } finally {
+    all.dispose();
+  }
+}
+
+// Every distinct ArrayBuffer behind the typed arrays among `value`'s own properties (or `value`).
+function buffersOf(value) {
+  const buffers = new Set();
+  const add = (v) => { if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) buffers.add(v.buffer); };
+  add(value);
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+    for (const v of Object.values(value)) add(v);
+  }
+  return [...buffers];
 }
 
 const jobs = {
@@ -110,13 +140,183 @@ jobs.experiment = ({ options }, progress) => {
   }
 };
 
+// ---- sessions: a model that stays in this worker ------------------------------------------------
+// A session holds a Forest, named Datasets (addData) and the HaltingTable objects its tally queries
+// use. The caller's side (RemoteForest in worker.js) numbers sessions and, when this worker is a fresh
+// one (after an abort terminated the previous one), sends `restore`: the model bytes and the calls
+// that changed the session (addData, dropData, storeTable), replayed before the job.
+const sessions = new Map();
+
+function session(id) {
+  const s = sessions.get(id);
+  if (s === undefined) throw new Error(`urnforest worker: no model is loaded for RemoteForest #${id}`);
+  return s;
+}
+
+function release(id) {
+  const s = sessions.get(id);
+  if (s === undefined) return;
+  sessions.delete(id);
+  for (const table of s.tables.values()) table.dispose();
+  for (const data of s.data.values()) data.dispose();
+  s.forest.dispose();
+}
+
+// The query order predict/trace use when none is given. The library's getter when it has one; else
+// the default index.d.ts documents for HaltingOptions.order ('random' for a vote-boosted forest).
+function defaultOrderOf(forest) {
+  if (typeof forest.defaultOrder === 'string') return forest.defaultOrder;
+  return forest.learner.ensemble === 'voteboost' ? 'random' : 'generation';
+}
+
+function modelInfo(forest) {
+  return {
+    numTrees: forest.numTrees,
+    numClasses: forest.numClasses,
+    numFeatures: forest.numFeatures,
+    numNodes: forest.numNodes,
+    oobError: forest.oobError,
+    classNames: forest.classNames,
+    featureNames: forest.featureNames,
+    featureTypes: forest.featureTypes,
+    learner: forest.learner,
+    weighted: forest.treeWeights().length > 0,
+    defaultOrder: defaultOrderOf(forest),
+    storedTables: forest.storedTables(),
+  };
+}
+
+function dataInfo(dataset) {
+  return { numRows: dataset.numRows, numFeatures: dataset.numFeatures, hasLabels: dataset.hasLabels, classNames: dataset.classNames };
+}
+
+// Runs fn(dataset) on a named data set of the session, or on `data` loaded for this call only.
+function withData(s, ref, fn) {
+  if (typeof ref === 'string') {
+    const dataset = s.data.get(ref);
+    if (dataset === undefined) throw new RangeError(`no data set named '${ref}' in this session (addData first)`);
+    return fn(dataset);
+  }
+  const dataset = loadDataset(ref, s.forest);
+  try {
+    return fn(dataset);
+  } finally {
+    dataset.dispose();
+  }
+}
+
+// The session's HaltingTable for {rule, alpha?, trees?}, built on first use and kept.
+function tableOf(s, options, progress) {
+  if (options === null || typeof options !== 'object') throw new TypeError('table options must be {rule, alpha?, trees?}');
+  const key = `${options.rule}|${options.alpha}|${options.trees}`;
+  let table = s.tables.get(key);
+  if (table === undefined) {
+    progress('table', 0);
+    table = s.forest.haltingTable(options);
+    progress('table', 1);
+    s.tables.set(key, table);
+  }
+  return table;
+}
+
+// tallies: n x numClasses, row-major; out[i] = read(table, tally i).
+function queryTallies(s, options, tallies, Out, read, progress) {
+  if (!(tallies instanceof Int32Array)) throw new TypeError('tallies must be an Int32Array (rows x classes, row-major)');
+  const table = tableOf(s, options, progress);
+  const l = table.numClasses;
+  if (tallies.length % l !== 0) throw new RangeError(`tallies must hold a multiple of ${l} (classes) counts, got ${tallies.length}`);
+  const n = tallies.length / l;
+  const out = new Out(n);
+  for (let i = 0; i < n; i++) out[i] = read(table, tallies.subarray(i * l, (i + 1) * l));
+  return out;
+}
+
+const methods = {
+  load: (s) => modelInfo(s.forest),
+  info: (s) => modelInfo(s.forest),
+  addData(s, { name, data }, progress) {
+    if (typeof name !== 'string') throw new TypeError('addData: name must be a string');
+    progress('load', 0);
+    const dataset = loadDataset(data, s.forest);
+    s.data.get(name)?.dispose();
+    s.data.set(name, dataset);
+    return dataInfo(dataset);
+  },
+  dropData(s, { name }) {
+    s.data.get(name)?.dispose();
+    s.data.delete(name);
+  },
+  predict: (s, { data, options }) => withData(s, data, (d) => s.forest.predict(d, options)),
+  trace: (s, { data, row, options }) => withData(s, data, (d) => s.forest.trace(d, row, options)),
+  prior: (s, { rule, options }) => s.forest.prior(rule, options),
+  expectedCost(s, { options }, progress) {
+    progress('expectedCost', 0);
+    const value = s.forest.expectedCost(options);
+    progress('expectedCost', 1);
+    return value;
+  },
+  order: (s, { data, options }) => withData(s, data, (d) => s.forest.order(d, options)),
+  errorCurve: (s, { data, order }) => withData(s, data, (d) => s.forest.errorCurve(d, order)),
+  storeTable: (s, { options }) => s.forest.storeTable(options),
+  storedTables: (s) => s.forest.storedTables(),
+  haltingTable(s, { options }, progress) {
+    const table = tableOf(s, options, progress);
+    const bytes = table.toBytes();
+    const binary = table.numClasses === 2 ? [table.binaryThresholds(0), table.binaryThresholds(1)] : null;
+    return { bytes, rule: table.rule, alpha: table.alpha, numTrees: table.numTrees, numClasses: table.numClasses, binaryThresholds: binary };
+  },
+  halts: (s, { options, tallies }, progress) =>
+    queryTallies(s, options, tallies, Uint8Array, (t, tally) => (t.halts(tally) ? 1 : 0), progress),
+  confidence: (s, { options, tallies }, progress) =>
+    queryTallies(s, options, tallies, Float64Array, (t, tally) => t.confidence(tally), progress),
+  leader: (s, { options, tallies }, progress) =>
+    queryTallies(s, options, tallies, Int32Array, (t, tally) => t.leader(tally), progress),
+  oobVotes: (s) => s.forest.oobVotes(),
+  trainLabels: (s) => s.forest.trainLabels(),
+  treeWeights: (s) => s.forest.treeWeights(),
+  toBytes: (s) => s.forest.toBytes(),
+};
+
+// Loads a session's model and replays the calls that changed it (`log`), on a fresh worker.
+function open(id, model, log, progress) {
+  progress('load', 0);
+  release(id);
+  const s = { forest: Forest.fromBytes(model), data: new Map(), tables: new Map() };
+  sessions.set(id, s);
+  try {
+    for (const { method, args } of log) methods[method](s, args, progress);
+  } catch (e) {
+    release(id);
+    throw e;
+  }
+  progress('load', 1);
+  return s;
+}
+
+jobs.session = ({ session: id, method, args, restore }, progress) => {
+  if (!Object.hasOwn(methods, method)) throw new TypeError(`unknown session method '${method}'`);
+  if (method === 'load') open(id, args.model, [], progress);
+  else if (restore !== undefined && !sessions.has(id)) open(id, restore.model, restore.log, progress);
+  const value = methods[method](session(id), args ?? {}, progress);
+  return { value, transfer: buffersOf(value) };
+};
+
+jobs.release = ({ session: id }) => {
+  release(id);
+  return { value: undefined, transfer: [] };
+};
+
 function handle(message) {
   const { id, op } = message;
   const progress = (stage, fraction) => post({ id, type: 'progress', stage, fraction });
   try {
     if (!Object.hasOwn(jobs, op)) throw new TypeError(`unknown worker operation '${op}'`);
     const { value, transfer } = jobs[op](message, progress);
-    post({ id, type: 'result', value }, transfer);
+    try {
+      post({ id, type: 'result', value }, transfer);
+    } catch {
+      post({ id, type: 'result', value }); // a buffer that cannot move (e.g. wasm memory): copy it
+    }
   } catch (e) {
     post({ id, type: 'error', error: serializeError(e) });
   }
