@@ -33,19 +33,49 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
   let generation = 0;
 
   /**
-   * Classifies the rows of `csv` (null: the test rows) in the compute worker, which reads them against the
-   * model's columns: the full vote, and the halting rule of the rule bar when the library has it.
+   * The rows of `csv` (null: the test rows) classified by the model in the worker, read against the model's
+   * columns with or without a class column: the full vote, and the halting rule of the rule bar (when the
+   * rule cannot run on this model, e.g. beyond its class limit, the full vote is still given).
    */
+  async function classifyRows(remote, csv, opts) {
+    let data = 'test';
+    if (csv !== null) {
+      data = { csv, schemaOfModel: true };
+      try {
+        await remote.addData('classify', data);
+      } catch (e) {
+        if (e.code !== 'TargetNotFound') throw e;
+        data = { csv, schemaOfModel: true, options: { target: null } };
+        await remote.addData('classify', data);
+      }
+      data = 'classify';
+    }
+    try {
+      const full = await remote.predict(data);
+      let halting = null;
+      let haltingError = null;
+      try {
+        halting = await remote.predict(data, opts);
+      } catch (e) {
+        haltingError = { code: e.code ?? e.name, message: e.message };
+      }
+      return { full, halting, haltingError, numRows: full.classIndex.length };
+    } finally {
+      if (csv !== null) remote.dropData('classify').catch(() => {});
+    }
+  }
+
+  /** Classifies the rows of `csv` (null: the test rows) in the worker and shows them, ready to download. */
   async function classify(csv, name) {
     const my = ++generation;
     clearError($('classify-error'));
     if (!app.forest) { summary('Train or load a model first.'); return; }
-    const opts = app.hasHalting ? app.haltingOptions() : null;
+    const opts = app.haltingOptions();
     const numTrees = app.forest.numTrees;
     summary(`Classifying ${name} in the background…`);
     let msg;
     try {
-      msg = await app.work({ op: 'classify', csv, opts }, 'classify');
+      msg = await app.work('classifying', (remote) => classifyRows(remote, csv, opts), 'classify');
     } catch (e) {
       if (my !== generation) return;
       result = null;
@@ -103,10 +133,9 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
     if (!file) return;
     file.arrayBuffer().then((buf) => {
       clearError($('classify-error'));
-      try {
-        useLoadedModel(app.uf.Forest.fromBytes(new Uint8Array(buf)));
+      useLoadedModel(new Uint8Array(buf)).then(() => {
         summary(`Loaded ${file.name}: ${app.forest.numTrees} trees, classes ${app.forest.classNames.join(', ')}.`);
-      } catch (err) { showError($('classify-error'), err, `${file.name}: `); }
+      }, (err) => showError($('classify-error'), err, `${file.name}: `));
     });
   });
   $('download-preds').addEventListener('click', () => {

@@ -2,6 +2,7 @@
 // the smoothed histogram of 'hyper' and the fitted Dirichlet priors ('1dir', 'ndir') from forest.prior(rule),
 // and how each prior moves the halting staircase (forest.haltingTable).
 import { classColor, errText, fmt, frame, h, linePath, pending, s, slowGate } from './charts.js';
+import { MAX_POSTERIOR_TALLIES, numTallies, priorMarginal } from './math.js';
 
 const $ = (id) => document.getElementById(id);
 const RULES = [
@@ -50,7 +51,7 @@ export function createPriorView(app) {
     const version = app.version;
     const priors = new Map();
     for (const [rule] of RULES) {
-      try { priors.set(rule, await app.ask(`prior:${rule}`, { op: 'prior', rule })); } catch (e) { priors.set(rule, e); }
+      try { priors.set(rule, await app.prior(rule)); } catch (e) { priors.set(rule, e); }
     }
     if (version !== app.version) return;
     const names = app.forest.classNames;
@@ -62,11 +63,12 @@ export function createPriorView(app) {
     const params = [];
     for (const [rule, label, cls] of RULES) {
       try {
-        const msg = priors.get(rule);
-        if (msg === null) return; // the model changed meanwhile
-        if (msg instanceof Error) throw msg;
-        const prior = msg.value;
-        if (msg.marginal) curves.push({ label, cls, values: msg.marginal });
+        const prior = priors.get(rule);
+        if (prior === null) return; // the model changed meanwhile
+        if (prior instanceof Error) throw prior;
+        const marginal = prior.finalTallyMass && numTallies(l, T) <= MAX_POSTERIOR_TALLIES
+          ? priorMarginal(prior.finalTallyMass, T, l) : null;
+        if (marginal) curves.push({ label, cls, values: marginal });
         if (prior.components?.length && rule !== 'siba') {
           params.push(`${rule}: ` + prior.components.map((c) =>
             `${prior.components.length > 1 ? `w=${fmt(c.weight, 2)} ` : ''}β=(${Array.from(c.beta).map((b) => fmt(b, 2)).join(', ')})`).join('; '));
@@ -162,7 +164,6 @@ export function createPriorView(app) {
 
   function render() {
     if (!app.forest || !app.testDs) return;
-    if (!app.hasHalting) { note('Needs forest.prior and forest.haltingTable from the halting API, which this build does not have yet.'); return; }
     note(null);
     renderHistogram().catch((e) => note(`${errText(e)}`));
     renderStairs().catch((e) => note(`${errText(e)}`));
@@ -172,5 +173,5 @@ export function createPriorView(app) {
     if (app.forest && app.testDs) pending($('prior-hist'), $('prior-stairs'));
     render();
   });
-  app.onRule(() => { if (app.forest && app.hasHalting && app.testDs) renderStairs().catch(() => { /* shown on model change */ }); });
+  app.onRule(() => { if (app.forest && app.testDs) renderStairs().catch(() => { /* shown on model change */ }); });
 }

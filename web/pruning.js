@@ -53,15 +53,28 @@ export function createPruningView(app) {
       `${ordering} order: ${pct(test[keep - 1])} (training order: ${pct(testBase[keep - 1])}). Ordering took ${fmt(ms, 0)} ms in the worker.`;
   }
 
+  /**
+   * The trees' order by `ordering` on the training rows and the error curves it gives on the training and
+   * test rows, with the same curves in training order (the reference every ordering is compared with).
+   */
+  async function curves(remote, ordering, T) {
+    const t0 = performance.now();
+    const order = await remote.order('train', { ordering });
+    const [train, test] = await Promise.all([remote.errorCurve('train', order), remote.errorCurve('test', order)]);
+    const ms = performance.now() - t0;
+    const asTrained = Int32Array.from({ length: T }, (_, i) => i);
+    const [trainBase, testBase] = await Promise.all([remote.errorCurve('train', asTrained), remote.errorCurve('test', asTrained)]);
+    return { order, train, test, trainBase, testBase, ms };
+  }
+
   async function render() {
     if (!app.forest) { message('Train a model to see its pruning curve.'); return; }
     if (!app.testDs) { message('A model loaded from a file has no training rows to order its trees with.'); return; }
-    if (typeof app.forest.order !== 'function') { message('This build of the library has no forest.order().'); return; }
     const ordering = $('prune-ordering').value;
     box.dataset.state = 'building';
     box.setAttribute('aria-busy', 'true');
     try {
-      const msg = await app.work({ op: 'pruning', ordering }, 'pruning');
+      const msg = await app.work('ordering the trees', (remote) => curves(remote, ordering, app.forest.numTrees), 'pruning');
       if (msg) draw({ ...msg, ordering });
     } catch (e) {
       message(`No pruning curve: ${errText(e)}`);

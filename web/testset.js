@@ -111,7 +111,8 @@ export function createTestView(app) {
     }
     let pred;
     try {
-      pred = await app.work({ op: 'grid', x: grid, cols: 2, opts }, 'grid', [grid.buffer]);
+      const data = { x: grid, options: { rows: GRID * GRID, cols: 2, featureNames: app.forest.featureNames } };
+      pred = await app.work('predicting the heat-map grid', (remote) => remote.predict(data, opts), 'grid');
     } catch (e) {
       $('test-heat').replaceChildren(h('p', { class: 'muted small', text: `No heat map: ${errText(e)}` }));
       return;
@@ -153,13 +154,22 @@ export function createTestView(app) {
     $('test-heat').dataset.cells = String(GRID * GRID);
   }
 
+  /** Error, disagreement and mean trees on the test rows for each α (an α the rule cannot use is left out). */
+  async function sweepAlphas(remote, opts, alphas) {
+    const labels = app.testLabels;
+    const rows = [];
+    for (const alpha of alphas) {
+      try {
+        const p = await remote.predict('test', { ...opts, alpha });
+        rows.push({ alpha, error: errorRate(p.classIndex, labels), disagreement: p.disagreement, meanTrees: p.meanTrees });
+      } catch { /* e.g. an alpha the rule cannot use: the point is left out */ }
+    }
+    return { rows };
+  }
+
   async function render(force = false) {
     const my = ++generation;
     if (!app.forest || !app.testDs) return;
-    if (!app.hasHalting) {
-      note('Needs the halting API (forest.predict with a rule), which this build of the library does not have yet.');
-      return;
-    }
     note(null);
     const opts = app.haltingOptions();
     let pred;
@@ -173,8 +183,8 @@ export function createTestView(app) {
     const heat = renderHeat(opts, my);
     // The expected cost (Monte Carlo beyond 4 classes) and the error-versus-alpha sweep (one table per alpha)
     // run in the compute worker. Many classes: each exact table takes seconds, so the sweep waits for a click.
-    const cost = app.work({ op: 'cost', rule: opts.rule, alpha: opts.alpha }, 'cost').then((msg) => {
-      if (msg && my === generation) renderMetrics(pred, msg.value);
+    const cost = app.work('predicting the cost from training data', (remote) => remote.expectedCost({ rule: opts.rule, alpha: opts.alpha }), 'cost').then((value) => {
+      if (value && my === generation) renderMetrics(pred, value);
     }, () => { /* no prediction from training data for this rule */ });
     const l = app.forest.classNames.length;
     const slow = (opts.rule === 'optimal' && l > 2) || l >= 4;
@@ -189,7 +199,7 @@ export function createTestView(app) {
     $('test-alpha').setAttribute('aria-busy', 'true');
     let sweep = null;
     try {
-      sweep = await app.work({ op: 'sweep', opts, alphas }, 'sweep');
+      sweep = await app.work('sweeping α (one table per value)', (remote) => sweepAlphas(remote, opts, alphas), 'sweep');
     } catch (e) {
       $('test-alpha').replaceChildren(h('p', { class: 'muted small', text: `No sweep: ${errText(e)}` }));
     }

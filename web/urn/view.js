@@ -1,9 +1,9 @@
 // View 2, the urn: one test row's T tree votes become T marbles, drawn one by one until the halting table
 // says stop. Everything shown comes from the library (forest.trace for the draw order and P*, forest.predict
 // for treesUsed, forest.haltingTable for the staircase, forest.prior for the posterior bars) except the
-// posterior over final tallies, computed here from the prior's finalTallyMass as in seed 000.
-import { classColor, errText, fmt, frame, h, linePath, paintSwatches, pending, s, svgRoot } from './charts.js';
-import { MAX_POSTERIOR_TALLIES, numTallies, rng } from './math.js';
+// posterior over final tallies, computed on the page from the prior's finalTallyMass as in [SSM16] §2.
+import { classColor, errText, fmt, frame, h, linePath, paintSwatches, pending, s, svgRoot } from '../charts.js';
+import { MAX_POSTERIOR_TALLIES, numTallies, rng } from '../math.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -60,13 +60,6 @@ export function createUrnView(app) {
     view.error = null;
     lattice.f = null;
     if (!app.forest || !app.testDs) { enable(false); setState('empty'); return; }
-    if (!app.hasHalting) {
-      enable(false);
-      setState('unavailable');
-      unavailable('The urn needs the halting API (forest.trace, forest.prior, forest.haltingTable), which this build of ' +
-        'the library does not have yet. Training and the ensemble views work; rebuild once the API lands.');
-      return;
-    }
     unavailable(null);
     const nTest = app.testDs.numRows;
     $('urn-row').max = String(nTest);
@@ -255,14 +248,14 @@ export function createUrnView(app) {
     }
   }
 
-  /** Asks the worker for the posterior after the current draw (the latest request wins) and draws it. */
+  /** Computes the posterior after the current draw (the latest request wins) and draws it. */
   async function renderPosterior(t) {
     const el = $('urn-posterior');
     const key = view.loadedKey;
     const drawn = view.drawn;
     const opts = app.haltingOptions();
     let msg;
-    try { msg = await app.work({ op: 'posterior', rule: opts.rule, tally: Int32Array.from(t) }, 'posterior'); } catch { msg = { value: null }; }
+    try { msg = await app.posterior(opts.rule, Int32Array.from(t)); } catch { msg = { value: null }; }
     if (!msg || key !== view.loadedKey || drawn !== view.drawn || !view.trace) return;
     const post = msg.value;
     const names = app.forest.classNames;
@@ -483,7 +476,7 @@ export function createUrnView(app) {
     pickRow(Math.floor(Math.random() * app.testDs.numRows));
   });
   $('urn-hard').addEventListener('click', async () => {
-    if (!app.testDs || !app.hasHalting) return;
+    if (!app.testDs) return;
     enable(false); // until the hardest row is loaded
     try {
       const pred = await app.predictHalting(app.haltingOptions());

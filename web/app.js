@@ -1,0 +1,157 @@
+// The demo's shared state: the current data set and model, the rule bar's options, and the jobs every view
+// sends to the model held in the library's worker (urnforest/worker: a RemoteForest per model). Views
+// subscribe with app.onModel / app.onRule. The page's thread only keeps a copy of the model for cheap reads
+// (names, sizes, out-of-bag votes, the full vote of the test rows); everything slow runs in the worker.
+import { h } from './charts.js';
+import { UrnforestWorker } from '/dist/worker.js';
+import { finalTallyPosterior, MAX_POSTERIOR_TALLIES, numTallies, prepareTallies } from './math.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** Says what the worker is doing; `label` of the most recent job still running. */
+function showWork(busy, label) {
+  document.body.dataset.computing = busy ? 'yes' : 'no';
+  $('work').textContent = busy ? `Working in the background: ${label}…` : '';
+}
+
+export const app = {
+  uf: null,
+  text: null, // CSV text of the current data set (bundled, generated or the user's file)
+  name: '',
+  is2d: false,
+  forest: null, // the page's copy of the model (metadata and the full vote of the test rows)
+  remote: null, // the same model held in the worker (RemoteForest): every halting job runs there
+  ensemble: 'rf', // how the current model was trained ('' for a model loaded from a file)
+  version: 0, // bumped on every new model: results of jobs asked for an older one are dropped
+  all: null, // Dataset of every row (page copy)
+  testDs: null,
+  trainDs: null,
+  testRows: null,
+  trainRows: null,
+  testLabels: null,
+  fullTest: null, // forest.predict(testDs): full vote of the test rows
+  trainMs: 0,
+  compute: new UrnforestWorker(), // holds the current model (RemoteForest)
+  lanes: new Map(), // lane -> {running: boolean, waiting: job | null}
+  busy: [], // labels of the jobs sent and not finished
+  modelListeners: [],
+  ruleListeners: [],
+  /** The rule bar's options as a HaltingOptions object. */
+  haltingOptions() {
+    const opts = { rule: $('rule').value, alpha: Number($('alpha').value) };
+    if ($('order').value === 'random') { opts.order = 'random'; opts.seed = Number($('seed').value) || 0; }
+    return opts;
+  },
+  /**
+   * Runs `job(remote)` (a call on the current model in the worker) and resolves to its result, or to null
+   * when the model changed meanwhile. In a `lane`, one job runs at a time and a newer job replaces one that
+   * is still waiting (which then resolves to null): clicking through rules never queues up stale work.
+   */
+  work(label, job, lane = null) {
+    const version = this.version;
+    const start = () => {
+      if (version !== this.version || this.remote === null) return Promise.resolve(null);
+      const remote = this.remote;
+      this.busy.push(label);
+      showWork(true, label);
+      return job(remote).finally(() => {
+        this.busy.splice(this.busy.indexOf(label), 1);
+        showWork(this.busy.length > 0, this.busy.at(-1));
+      }).then((value) => (version === this.version ? value : null), (e) => {
+        if (version !== this.version || e?.code === 'RemoteDisposed') return null;
+        throw e;
+      });
+    };
+    if (lane === null) return start();
+    let state = this.lanes.get(lane);
+    if (state === undefined) this.lanes.set(lane, state = { running: false, waiting: null });
+    return new Promise((resolve, reject) => {
+      state.waiting?.resolve(null);
+      state.waiting = { start, resolve, reject };
+      const next = () => {
+        if (state.running || state.waiting === null) return;
+        const w = state.waiting;
+        state.waiting = null;
+        state.running = true;
+        w.start().then(w.resolve, w.reject).finally(() => { state.running = false; next(); });
+      };
+      next();
+    });
+  },
+  /** Shared results of worker jobs for the current model, by key (promises; cleared on a new model). */
+  cache: new Map(),
+  ask(key, label, job, lane = null) {
+    if (!this.cache.has(key)) {
+      const pending = this.work(label, job, lane).then((value) => {
+        if (value === null && this.cache.get(key) === pending) this.cache.delete(key); // superseded: ask again next time
+        return value;
+      });
+      this.cache.set(key, pending);
+    }
+    return this.cache.get(key);
+  },
+  /** The halting prediction of every test row under opts (HaltedPrediction); null when superseded. */
+  predictHalting(opts) {
+    return this.ask(`p:${JSON.stringify(opts)}`, 'building the halting table and predicting the test rows',
+      (remote) => remote.predict('test', opts), 'halting');
+  },
+  /** The trace of test row `row` under opts (VoteTrace), or null when superseded. */
+  trace(row, opts) {
+    return this.work('building the halting table', (remote) => remote.trace('test', row, opts), 'trace');
+  },
+  /** halts() of the (rule, alpha) table for each tally (Int32Array, n × classes): a Uint8Array, or null. */
+  halts(opts, tallies, lane) {
+    return this.work('reading the halting table', (remote) => remote.halts({ rule: opts.rule, alpha: opts.alpha }, tallies), lane);
+  },
+  /** forest.prior(rule) of the current model, computed once per model in the worker. */
+  prior(rule) {
+    return this.ask(`prior:${rule}`, 'fitting the prior', (remote) => remote.prior(rule));
+  },
+  /**
+   * The posterior over final tallies after the partial tally `tally` under `rule`'s prior ({value}: value null
+   * when the rule has no final-tally prior or there are too many tallies to list), or null when superseded.
+   */
+  async posterior(rule, tally) {
+    const l = this.forest.numClasses;
+    const T = this.forest.numTrees;
+    if (numTallies(l, T) > MAX_POSTERIOR_TALLIES) return { value: null };
+    const key = `prep:${rule}`;
+    if (!this.cache.has(key)) {
+      this.cache.set(key, this.prior(rule).then((prior) => {
+        if (prior === null) { this.cache.delete(key); return null; }
+        return { prep: prior.finalTallyMass ? prepareTallies(prior.finalTallyMass, l, T) : null };
+      }));
+    }
+    const prepared = await this.cache.get(key);
+    if (prepared === null) return null;
+    return { value: prepared.prep ? finalTallyPosterior(prepared.prep, tally) : null };
+  },
+  clearCache() {
+    this.cache.clear();
+    for (const state of this.lanes.values()) {
+      state.waiting?.resolve(null);
+      state.waiting = null;
+    }
+  },
+  onModel(fn) { this.modelListeners.push(fn); },
+  onRule(fn) { this.ruleListeners.push(fn); },
+  setStatus(text) { $('status').textContent = text; },
+};
+
+/** Renders an error (UrnforestError code, line, column) into an alert box. */
+export function showError(box, e, context = '') {
+  box.hidden = false;
+  box.replaceChildren();
+  const code = e?.code ?? e?.name ?? 'Error';
+  box.dataset.code = code;
+  const where = e?.line > 0 ? ` at line ${e.line}${e.column > 0 ? `, column ${e.column}` : ''}` : '';
+  // The library's message repeats the code and position ("CsvRaggedRow: line 3, column 3: ..."): show them once.
+  const message = String(e?.message ?? e).replace(/^\w+: (line \d+(, column \d+)?: )?/, '');
+  box.append(h('strong', { text: `${context}${code}${where}` }), h('br'), document.createTextNode(message));
+}
+
+export function clearError(box) {
+  box.hidden = true;
+  box.replaceChildren();
+  delete box.dataset.code;
+}
