@@ -1,4 +1,4 @@
-// View 5, ensemble concepts from the lecture (seed 003), computed live: Condorcet's jury curve and
+// View 5, ensemble concepts from the lecture [Gag], computed live: Condorcet's jury curve and
 // bootstrap samples. No library call: these hold for any ensemble.
 import { frame, h, linePath, pct, s } from './charts.js';
 import { bootstrapCounts, majorityCorrect, rng } from './math.js';

@@ -1,4 +1,4 @@
-// View 5d, vote-boosting's emphasis function (seed 004, Eqs. 5-9): g(p) = p^(a-1) (1-p)^(b-1) over the
+// View 5d, vote-boosting's emphasis function ([SMS18] Eqs. 5-9): g(p) = p^(a-1) (1-p)^(b-1) over the
 // Laplace-corrected vote share p, and the training weights it gives with the current model's votes on its
 // training rows (the weights the next vote-boosted tree would be drawn with). Two classes: p is the share
 // of class index 1 ("+", as in the paper); more classes: the share of the leading class (docs/voteboost.md).

@@ -34,13 +34,13 @@ export function shuffledRows(n, seed) {
 
 /**
  * Generated 2-D problems as CSV text (header x,y,class), drawn with a seeded RNG.
- * - circle (seed 002, Fig. 4): x uniform on [-1,1]^2, class "in" inside the circle of radius sqrt(2/pi)
+ * - circle ([HMS11] Fig. 4): x uniform on [-1,1]^2, class "in" inside the circle of radius sqrt(2/pi)
  *   (equal areas), 5 % of labels flipped.
- * - twonorm2d: N(±(a, a), I) with a = 1 (the 20-D twonorm of seed 004 squeezed into the plane).
+ * - twonorm2d: N(±(a, a), I) with a = 1 (the 20-D twonorm of [SMS18] squeezed into the plane).
  * - ringnorm2d: class "ring" N(0, 4I), class "core" N((a, a), I) with a = 1/sqrt(2).
  */
 export const GENERATED = {
-  circle: { label: 'circle (2-D, seed 002 Fig. 4)', classes: ['in', 'out'] },
+  circle: { label: 'circle (2-D, [HMS11] Fig. 4)', classes: ['in', 'out'] },
   twonorm2d: { label: 'twonorm-like (2-D)', classes: ['a', 'b'] },
   ringnorm2d: { label: 'ringnorm-like (2-D)', classes: ['core', 'ring'] },
 };
@@ -171,7 +171,7 @@ export function priorMarginal(mass, T, l) {
 }
 
 /**
- * Posterior over final tallies given the partial tally t (the urn model of seed 000):
+ * Posterior over final tallies given the partial tally t (the urn model of [SSM16]):
  * P(T | t) ∝ P(T) · prod_i C(T_i, t_i). Returns {l2: Float64Array over T_1 (l = 2 only) | null,
  * win: P(class k is the strict final winner | t), agree: P(strict final winner = current strict leader)}.
  */
@@ -214,7 +214,7 @@ export function finalTallyPosterior(prep, t) {
   return { l2, win, agree: tie ? 0 : win[leader], leader: tie ? -1 : leader };
 }
 
-// ---- ensemble concepts (seed 003) -------------------------------------------------------------
+// ---- ensemble concepts [Gag] -----------------------------------------------------------------
 
 /** Condorcet: probability that a strict majority of L independent voters, each right with prob p, is right. */
 export function majorityCorrect(L, p) {
@@ -235,5 +235,5 @@ export function bootstrapCounts(n, rand) {
   return counts;
 }
 
-/** Vote-boosting's grid of emphasis values a = b (seed 004, §4: chosen by 10-fold CV over these). */
+/** Vote-boosting's grid of emphasis values a = b ([SMS18] §4: chosen by 10-fold CV over these). */
 export const EMPHASIS_GRID = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2.5, 5, 10, 20, 40];

@@ -1,4 +1,4 @@
-// View 5c, static pruning by ordered aggregation (seed 001, thesis Fig. 3.1): the trained ensemble's trees
+// View 5c, static pruning by ordered aggregation ([Sot11] Fig. 3.1): the trained ensemble's trees
 // reordered by a heuristic (forest.order on the training rows) and the error of the first u trees, u = 1..T
 // (forest.errorCurve), on the training and the held-out rows, against the same curves in training order.
 // The pruning point keep = round(0.2 T) is marked. Both run in the compute worker.

@@ -1,5 +1,5 @@
 // View 3, the whole test set: trees used per row, speed-up, disagreement, error versus alpha, the expected
-// cost predicted from training data, and for 2-D data a heat map of trees needed over the plane (seed 002 Fig. 4).
+// cost predicted from training data, and for 2-D data a heat map of trees needed over the plane ([HMS11] Fig. 4).
 import { errText, fmt, frame, h, linePath, pct, pending, s, slowGate, viridis } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
