@@ -224,7 +224,7 @@ test('ensemble concepts are computed live; the page fits a phone', async () => {
   await page.$eval('#cj-p', (el) => { el.value = '0.55'; el.dispatchEvent(new Event('input')); });
   const after = Number(await page.getAttribute('#cj-readout', 'data-l101'));
   assert.notEqual(String(after), before);
-  assert.ok(Math.abs(after - 0.8438) < 1e-3, `Condorcet L=101, p=0.55: ${after}`); // seed 003 anchor table
+  assert.ok(Math.abs(after - 0.8438) < 1e-3, `Condorcet L=101, p=0.55: ${after}`); // [Gag] §11.1
   await page.$eval('#bs-n', (el) => { el.value = '400'; el.dispatchEvent(new Event('input')); });
   const unique = Number(await page.getAttribute('#bs-readout', 'data-unique'));
   assert.ok(unique > 0.55 && unique < 0.71, `unique fraction ${unique}`);

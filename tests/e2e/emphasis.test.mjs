@@ -1,4 +1,4 @@
-// The demo's vote-boosting weights (web/emphasis.js) against seed 004's definitions, in Node (pure functions
+// The demo's vote-boosting weights (web/emphasis.js) against [SMS18]'s definitions, in Node (pure functions
 // of the page's modules; no browser needed): w_i ∝ g(p_i), g(p) = p^(a-1) (1-p)^(b-1), p Laplace-corrected.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
