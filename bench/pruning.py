@@ -21,7 +21,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATASETS = os.path.join(ROOT, "web", "datasets")
+DATASETS = os.path.join(ROOT, "datasets")
 REAL = ["sonar", "ionosphere"]
 SYNTHETIC = ["twonorm", "threenorm", "ringnorm"]
 DATA = REAL + SYNTHETIC

@@ -13,7 +13,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATASETS = os.path.join(ROOT, "web", "datasets")
+DATASETS = os.path.join(ROOT, "datasets")
 SEED = 4  # the seed of seed 004's runs in docs/reproduction.md
 
 # Seed 004 Tables 4-6 (test error %, mean, std) for Bagging, AdaBoost, RF, vote-boosting, and the median
