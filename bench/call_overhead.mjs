@@ -1,4 +1,4 @@
-// Per-call cost of predict in wasm (issue 9): a 1-row dataset (where the call itself dominates)
+// Per-call cost of predict in wasm: a 1-row dataset (where the call itself dominates)
 // and wdbc's 284 test rows, full vote and halted (hyper, alpha 0.99, compare: false), with the
 // share of the halted call, and halted in random query order (each row draws its own tree order).
 // It also times what the engine charges for one `new ArrayBuffer` of the size of the halted answer

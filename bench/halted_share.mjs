@@ -1,4 +1,4 @@
-// A/B timing of halted prediction only (issue 9): the wall-clock share (halted speed-up / tree-count
+// A/B timing of halted prediction only: the wall-clock share (halted speed-up / tree-count
 // speed-up) of siba and hyper on wdbc, sonar and twonorm, for one or more builds side by side, the
 // builds interleaved round by round on the same rows and models. Not a test.
 //

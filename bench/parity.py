@@ -34,7 +34,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import StratifiedKFold
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATASETS = os.path.join(ROOT, "web", "datasets")
+DATASETS = os.path.join(ROOT, "datasets")
 CLI = os.path.join(ROOT, "build", "urnforest")
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Double pruning in the layout of the thesis's Tables 3.1-3.5 (seed 001, chapter 3).
+"""Double pruning in the layout of the thesis's Tables 3.1-3.5 ([Sot11] ch. 3).
 
 Every arm is one native `experiment` run (the harness trains, prunes and halts in-library, with the
 same partitions and forest seeds in every arm of a data set, so the arms see the same forests):
@@ -21,12 +21,12 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATASETS = os.path.join(ROOT, "web", "datasets")
+DATASETS = os.path.join(ROOT, "datasets")
 REAL = ["sonar", "ionosphere"]
 SYNTHETIC = ["twonorm", "threenorm", "ringnorm"]
 DATA = REAL + SYNTHETIC
 
-# Thesis values (mean, sd) copied from ../shared/notes/seed-001-thesis-pruning.md sections 3.2-3.4
+# Thesis values (mean, sd) copied from [Sot11] Tables 3.1-3.5
 # (10 x 10-fold CV, CART, alpha = 0.99). Only sonar and ionosphere of chapter 3 are in datasets.
 T31 = {  # BAG101, BAG21, IB-BAG101 error; trees of IB-BAG101
     "ionosphere": [(9.7, 4.6), (9.8, 4.5), (9.7, 4.5), (8.6, 1.9)],
@@ -164,14 +164,14 @@ def report(docs):
                      f"{_cell(_get(g, 'rules', 'siba', 'trees'), p5[4])} |")
     lines += ["", f"Rows that cannot be run: {NOT_RUN}. twonorm, threenorm and ringnorm (300 training "
               "rows, fresh 2,000-row test sets) are extra rows without thesis values.", ""]
-    # Headline checks (issue 5).
+    # Headline checks ([Sot11] ch. 3's claims).
     wins = [(n, _full_error(d(n, "bag"))[0], _get(d(n, "ob21"), "pruned", "error")[0]) for n in names]
     ib = [(n, _get(d(n, "ob21"), "rules", "siba", "trees")[0],
            _get(d(n, "ob21"), "rules", "siba", "disagreement")[0]) for n in names]
     better = sum(1 for _, b, o in wins if o <= b)
     mean_trees = sum(t for _, t, _ in ib) / len(ib)
     mean_dis = sum(x for _, _, x in ib) / len(ib)
-    lines += ["#### Headline checks (issue 5)", "",
+    lines += ["#### Headline checks", "",
               f"- OB21 error ≤ BAG101 error on {better}/{len(wins)} data sets "
               f"({'most' if better * 2 > len(wins) else 'not most'}): " +
               ", ".join(f"{n} {o:.1f} vs {b:.1f}" for n, b, o in wins) + ".",

@@ -3,10 +3,11 @@
 
 Every number in the report comes from the native CLI's `experiment` command (one process per data set
 and ensemble; the harness trains, votes and evaluates every rule in-library). The papers' numbers are
-copied below from ../shared/notes (seed 000 Tables 1-2, thesis Tables 4.2-4.5, seed 002 Tables 2-3).
+copied below from the papers ([SSM16] Tables 1-2, [Sot11] Tables 4.2-4.5, [HMS11] Tables 2-3; keys in
+docs/references.md).
 
-Sections: seed000 (seed 000 Tables 1-2, thesis Tables 4.2-4.5, Figure 1), seed002 (seed 002 Tables
-2-3), pruning (thesis Tables 3.1-3.5, jobs from bench/pruning.py), voteboost (seed 004 Table 2 and
+Sections: urn ([SSM16] Tables 1-2 and Figure 1, [Sot11] Tables 4.2-4.5), infinite ([HMS11] Tables
+2-3), pruning ([Sot11] Tables 3.1-3.5, jobs from bench/pruning.py), voteboost ([SMS18] Table 2 and
 Tables 4-6, jobs from bench/voteboost.py).
 
 Usage (from the repository root, after `scripts/build.sh native`):
@@ -35,7 +36,7 @@ import voteboost  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, "build", "urnforest")
-DATASETS = os.path.join(ROOT, "web", "datasets")
+DATASETS = os.path.join(ROOT, "datasets")
 OUT_DIR = os.path.join(ROOT, "docs", "reproduction")
 REPORT = os.path.join(ROOT, "docs", "reproduction.md")
 FIGURE = os.path.join(ROOT, "docs", "figure1_disagreement.svg")
@@ -43,8 +44,8 @@ FIGURE = os.path.join(ROOT, "docs", "figure1_disagreement.svg")
 SWEEP = [0.99, 0.95, 0.995, 0.999]  # first = the tables' alpha
 
 # ---------------------------------------------------------------------------------------------
-# Papers' numbers (mean, std); None = not reported. Copied from the notes, never computed.
-# Thesis Tables 4.2-4.5 (RF, T = 101, alpha = 0.99, 100 partitions). Seed 000 Tables 1-2 are the
+# Papers' numbers (mean, std); None = not reported. Copied from the papers, never computed.
+# Thesis Tables 4.2-4.5 (RF, T = 101, alpha = 0.99, 100 partitions). [SSM16] Tables 1-2 are the
 # same run (identical values), plus the MC estimate and the speed-up versus 101 trees.
 THESIS = {
     # name: {rule: (error, err_sd, disagreement, dis_sd, trees, trees_sd, speedup, speedup_sd)}
@@ -84,15 +85,15 @@ THESIS = {
                  "ndir": (17.46, 0.8, 1.0, 0.2, 26.9, 1.2, 5.9, 0.3),
                  "hyper": (17.42, 0.8, 0.8, 0.2, 28.1, 1.6, 5.2, 0.4)},
 }
-# Seed 000 Table 2: MC estimate of HYPER's trees and speed-ups versus 101 trees (no std given).
-SEED000_T2 = {"ionosphere": (7.8, 8.5, 12.9), "sonar": (31.8, 3.1, 3.1), "wine": (6.7, 8.9, 17.5),
+# [SSM16] Table 2: MC estimate of HYPER's trees and speed-ups versus 101 trees (no std given).
+SSM16_T2 = {"ionosphere": (7.8, 8.5, 12.9), "sonar": (31.8, 3.1, 3.1), "wine": (6.7, 8.9, 17.5),
               "twonorm": (18.8, 4.8, 5.5), "threenorm": (33.4, 2.9, 2.8),
               "ringnorm": (19.7, 4.4, 5.0), "waveform": (28.6, 3.4, 3.6)}
-# Seed 000 Table 1 reports HYPER's trees 20.0 for ringnorm etc. in Table 2 (same as thesis except
+# [SSM16] Table 1 reports HYPER's trees 20.0 for ringnorm etc. in Table 2 (same as thesis except
 # twonorm 18.4 / waveform 27.8): we compare against the thesis values above.
 
-# Seed 002 Tables 2 (bagging) and 3 (RF): %inst, #trees IB, Dis FS, Dis IB, Err FS, Err IB, Err inf.
-SEED002 = {
+# [HMS11] Tables 2 (bagging) and 3 (RF): %inst, #trees IB, Dis FS, Dis IB, Err FS, Err IB, Err inf.
+HMS11 = {
     "bagging": {
         "led": [(91.4, 2.6), (13.8, 1.4), (1.0, 1.0), (0.1, 0.3), (26.0, 2.1), (25.8, 2.1), (25.8, 2.1)],
         "ringnorm": [(87.2, 1.8), (19.6, 1.6), (1.8, 0.6), (0.5, 0.3), (6.4, 1.7), (5.5, 1.7), (5.4, 1.7)],
@@ -112,10 +113,10 @@ SEED002 = {
         "wine": [(97.1, 2.0), (12.2, 1.5), (0.9, 1.3), (0.1, 0.3), (1.9, 1.7), (1.3, 1.4), (1.3, 1.4)],
     },
 }
-SEED002_FIELDS = ["certified", "trees_halted", "fixed_proxy_disagreement_halted",
+HMS11_FIELDS = ["certified", "trees_halted", "fixed_proxy_disagreement_halted",
                   "proxy_disagreement_halted", "fixed_error_halted", "error_halted",
                   "proxy_error_halted"]
-SEED002_HEAD = ["%inst", "#trees IB", "Dis FS", "Dis IB", "Err FS", "Err IB", "Err inf"]
+HMS11_HEAD = ["%inst", "#trees IB", "Dis FS", "Dis IB", "Err FS", "Err IB", "Err inf"]
 
 # ---------------------------------------------------------------------------------------------
 # The runs.
@@ -125,12 +126,12 @@ def plan(full):
     """(job name, CLI arguments) for every run. Reduced settings unless --full."""
     cv_repeats = 10 if full else 3            # 10 x 10-fold (papers) or 3 x 10-fold
     synth_repeats = 100 if full else 20       # fresh 300-train / 2000-test samples
-    s002_repeats = 100 if full else 10        # seed 002: 100 holdouts / samples
+    hms11_repeats = 100 if full else 10        # [HMS11]: 100 holdouts / samples
     proxy = 10000
     sweep = ",".join(str(a) for a in SWEEP)
     finite_rules = "alpha1,siba,hyper,1dir,ndir,optimal,infinite"
     jobs = []
-    # Seed 000 / thesis: RF, T = 101, mtry = floor(log2 M) + 1 (Breiman; thesis "log2(M+1)").
+    # [SSM16] / [Sot11]: RF, T = 101, mtry = floor(log2 M) + 1 (Breiman; thesis "log2(M+1)").
     common = ["--ensemble", "rf", "--trees", "101", "--mtry-rule", "log2plus1"]
     for name in ["sonar", "ionosphere", "wine", "wdbc"]:
         jobs.append((f"a_{name}", ["--data", os.path.join(DATASETS, name + ".csv"), "--folds", "10",
@@ -146,7 +147,7 @@ def plan(full):
         jobs.append((f"a_{name}", ["--data", name, "--train", "300", "--test", "2000", "--repeats",
                                    str(synth_repeats), "--alpha", sweep, "--rules",
                                    finite_rules] + common))
-    # Seed 002: infinite rule, bagging and RF (mtry = floor(sqrt M)), 2/3-1/3 unstratified holdout
+    # [HMS11]: infinite rule, bagging and RF (mtry = floor(sqrt M)), 2/3-1/3 unstratified holdout
     # for real data, 300 / 1000 fresh samples for synthetic ones, 10,000-tree proxy.
     for ensemble in ["bagging", "rf"]:
         base = ["--ensemble", ensemble, "--trees", "101", "--alpha", "0.99", "--rules",
@@ -154,10 +155,10 @@ def plan(full):
         for name in ["wine", "vehicle"]:
             jobs.append((f"b_{ensemble}_{name}",
                          ["--data", os.path.join(DATASETS, name + ".csv"), "--holdout",
-                          "0.3333333333", "--unstratified", "--repeats", str(s002_repeats)] + base))
+                          "0.3333333333", "--unstratified", "--repeats", str(hms11_repeats)] + base))
         for name in ["twonorm", "threenorm", "ringnorm", "waveform", "led"]:
             jobs.append((f"b_{ensemble}_{name}", ["--data", name, "--train", "300", "--test",
-                                                  "1000", "--repeats", str(s002_repeats)] + base))
+                                                  "1000", "--repeats", str(hms11_repeats)] + base))
     return jobs
 
 
@@ -242,9 +243,9 @@ def run_jobs(jobs, seed, workers):
 
 def all_jobs(full, seed):
     """Every section's jobs as (name, args, seed)."""
-    jobs = {"seed000": [], "seed002": [], "pruning": [], "voteboost": []}
+    jobs = {"urn": [], "infinite": [], "pruning": [], "voteboost": []}
     for name, args in plan(full):
-        jobs["seed000" if name.startswith("a_") else "seed002"].append((name, args, seed))
+        jobs["urn" if name.startswith("a_") else "infinite"].append((name, args, seed))
     jobs["pruning"] = [(n, a, seed) for n, a in pruning.plan(full)]
     jobs["voteboost"] = [(n, a, voteboost.SEED) for n, a in voteboost.plan(full)]
     return jobs
@@ -277,7 +278,7 @@ def m(doc, rule, field, alpha_index=0):
 
 def table_a(docs, order):
     lines = []
-    lines.append("### Thesis Table 4.2 / seed 000 Table 1: test error (%)\n")
+    lines.append("### [Sot11] Table 4.2 / [SSM16] Table 1: test error (%)\n")
     lines.append("| problem | partitions | RF | SIBP | 1DIR | NDIR | HYPER |")
     lines.append("|---|---|---|---|---|---|---|")
     for name in order:
@@ -289,7 +290,7 @@ def table_a(docs, order):
             pr = p.get(rule)
             row.append(cell(m(d, rule, "error"), pr[0] if pr else None, pr[1] if pr else None))
         lines.append("| " + " | ".join(row) + " |")
-    lines.append("\n### Thesis Table 4.3 / seed 000 Table 1: disagreement with the full forest (%)\n")
+    lines.append("\n### [Sot11] Table 4.3 / [SSM16] Table 1: disagreement with the full forest (%)\n")
     lines.append("| problem | SIBP | 1DIR | NDIR | HYPER | OPTIMAL | INFINITE (vs T = 101) |")
     lines.append("|---|---|---|---|---|---|---|")
     for name in order:
@@ -303,8 +304,8 @@ def table_a(docs, order):
         row.append(cell(m(d, "optimal", "disagreement"), None, None))
         row.append(cell(m(d, "infinite", "disagreement"), None, None))
         lines.append("| " + " | ".join(row) + " |")
-    lines.append("\n### Thesis Table 4.4 / seed 000 Table 2: mean trees queried (RF = the α = 1 rule)\n")
-    lines.append("| problem | RF (α = 1) | SIBP | 1DIR | NDIR | HYPER | HYPER predicted from training data (seed 000 MC) | OPTIMAL |")
+    lines.append("\n### [Sot11] Table 4.4 / [SSM16] Table 2: mean trees queried (RF = the α = 1 rule)\n")
+    lines.append("| problem | RF (α = 1) | SIBP | 1DIR | NDIR | HYPER | HYPER predicted from training data ([SSM16] MC) | OPTIMAL |")
     lines.append("|---|---|---|---|---|---|---|---|")
     for name in order:
         d = docs[f"a_{name}"]
@@ -314,12 +315,12 @@ def table_a(docs, order):
         for rule in ["siba", "1dir", "ndir", "hyper"]:
             pr = p.get(rule)
             row.append(cell(m(d, rule, "trees"), pr[4] if pr else None, pr[5] if pr else None, 1))
-        mc = SEED000_T2.get(name)
+        mc = SSM16_T2.get(name)
         row.append(cell(m(d, "hyper", "expected_trees"), mc[0] if mc else None, None, 1))
         row.append(cell(m(d, "optimal", "trees"), None, None, 1))
         lines.append("| " + " | ".join(row) + " |")
-    lines.append("\n### Thesis Table 4.5: speed-up versus the α = 1 rule (mean of per-row ratios); seed 000 Table 2: speed-up versus 101 trees\n")
-    lines.append("| problem | SIBP | 1DIR | NDIR | HYPER | SIBP vs 101 (seed 000) | HYPER vs 101 (seed 000) |")
+    lines.append("\n### [Sot11] Table 4.5: speed-up versus the α = 1 rule (mean of per-row ratios); [SSM16] Table 2: speed-up versus 101 trees\n")
+    lines.append("| problem | SIBP | 1DIR | NDIR | HYPER | SIBP vs 101 ([SSM16]) | HYPER vs 101 ([SSM16]) |")
     lines.append("|---|---|---|---|---|---|---|")
     for name in order:
         d = docs[f"a_{name}"]
@@ -329,8 +330,8 @@ def table_a(docs, order):
             pr = p.get(rule)
             row.append(cell(m(d, rule, "speedup_vs_alpha1"), pr[6] if pr else None,
                             pr[7] if pr else None, 1))
-        mc = SEED000_T2.get(name)
-        # Seed 000's "speed-up versus 101" is 101 / mean trees over all partitions (e.g. 101 / 11.9 =
+        mc = SSM16_T2.get(name)
+        # [SSM16]'s "speed-up versus 101" is 101 / mean trees over all partitions (e.g. 101 / 11.9 =
         # 8.5 for ionosphere), not the mean of per-partition ratios.
         for rule, k in [("siba", 1), ("hyper", 2)]:
             trees = m(d, rule, "trees")
@@ -358,18 +359,18 @@ def predicted_table(docs, order):
 
 def table_b(docs):
     lines = []
-    for ensemble, title in [("bagging", "Seed 002 Table 2 (bagging)"), ("rf", "Seed 002 Table 3 (random forest)")]:
+    for ensemble, title in [("bagging", "[HMS11] Table 2 (bagging)"), ("rf", "[HMS11] Table 3 (random forest)")]:
         lines.append(f"### {title}: infinite rule, π = 0.99, T ≤ 101, proxy of 10,000 trees\n")
         lines.append("Over the test rows certified within 101 trees (except %inst).\n")
-        lines.append("| problem | partitions | " + " | ".join(SEED002_HEAD) + " |")
-        lines.append("|---|---|" + "---|" * len(SEED002_HEAD))
+        lines.append("| problem | partitions | " + " | ".join(HMS11_HEAD) + " |")
+        lines.append("|---|---|" + "---|" * len(HMS11_HEAD))
         for name in ["wine", "vehicle", "twonorm", "threenorm", "ringnorm", "waveform", "led"]:
             key = f"b_{ensemble}_{name}"
             if key not in docs:
                 continue
             d = docs[key]
             row = [name, str(d["partitions"])]
-            for field, (pv, ps) in zip(SEED002_FIELDS, SEED002[ensemble][name]):
+            for field, (pv, ps) in zip(HMS11_FIELDS, HMS11[ensemble][name]):
                 row.append(cell(m(d, "infinite", field), pv, ps, 1))
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")
@@ -377,7 +378,7 @@ def table_b(docs):
 
 
 def figure(docs, names, path):
-    """Seed 000 Figure 1: mean measured disagreement over `names` vs the target 1 - alpha (log-log)."""
+    """[SSM16] Figure 1: mean measured disagreement over `names` vs the target 1 - alpha (log-log)."""
     series = {"siba": [], "hyper": [], "optimal": [], "fixed (hyper's mean cost)": []}
     for ai, alpha in enumerate(SWEEP):
         vals = {k: [] for k in series}
@@ -470,7 +471,7 @@ def wall_summary():
 
 
 def cpu_summary(docs, sections):
-    """'N min CPU (seed000 a, seed002 b, ...)' over the jobs' recorded CPU seconds."""
+    """'N min CPU (urn a, infinite b, ...)' over the jobs' recorded CPU seconds."""
     per = {}
     for name, jobs in sections.items():
         per[name] = sum(docs[j[0]].get("cpu_seconds", 0.0) for j in jobs if j[0] in docs)
@@ -489,18 +490,18 @@ def write_report(docs, full, seed, sections):
     lines = ["# Reproduction of the papers' tables",
              "",
              "Generated by `/usr/bin/python3 bench/reproduce.py" + ("" if not full else " --full") +
-             f"` (seed {seed}; seed 004's runs seed {voteboost.SEED}); never edited by hand. Run: "
+             f"` (seed {seed}; the vote-boosting runs seed {voteboost.SEED}); never edited by hand. Run: "
              f"{wall_summary()}. Cost: {cpu_summary(docs, sections)}, the sum of the CLI processes' user + "
              "system time, which does not depend on the machine's load (the budget is ≤ 50 CPU-minutes, "
              "i.e. ≤ 25–30 min wall on 2 idle cores). Raw JSON of every "
              "run, with the exact CLI command, wall and CPU seconds, is in `docs/reproduction/`. "
-             "Sections: seed000, seed002, pruning, voteboost (`--only SECTION` re-runs one).",
+             "Sections: urn, infinite, pruning, voteboost (`--only SECTION` re-runs one).",
              ""]
     if not full:
-        lines += ["> **Reduced protocol.** Sized for the 30-minute budget on 2 cores (this run took the wall time above on a machine shared with other sessions), this report uses "
+        lines += ["> **Reduced protocol.** Sized for the 30-minute budget on 2 cores (this run took the wall time above on a machine shared with other jobs), this report uses "
                   "fewer partitions than the papers: real data 3 × 10-fold CV (vehicle and soybean "
                   "2 × 10-fold) instead of 10 × 10; synthetic problems 20 fresh samples of 300 training "
-                  "/ 2,000 test rows instead of 100; seed 002's runs 10 holdouts / samples (with a "
+                  "/ 2,000 test rows instead of 100; [HMS11]'s runs 10 holdouts / samples (with a "
                   "10,000-tree proxy each) instead of 100. Means are therefore noisier than the papers' "
                   "(standard errors are √(100/P) times larger) but the per-partition standard deviations "
                   "are comparable. `bench/reproduce.py --full` runs the papers' protocol.",
@@ -510,7 +511,7 @@ def write_report(docs, full, seed, sections):
               "disagreements in percent. Partitions per problem: " +
               ", ".join(f"{n} {p}" for n, p in parts.items()) + ".",
               "",
-              "Set-up (seed 000 / thesis): random forest, T = 101 unpruned CART trees (Gini, min leaf 1), "
+              "Set-up ([SSM16] / [Sot11]): random forest, T = 101 unpruned CART trees (Gini, min leaf 1), "
               "mtry = ⌊log2 M⌋ + 1, α = 0.99, trees queried in generation order; real data by stratified "
               "10-fold CV; synthetic problems 300 training rows and a fresh 2,000-row test set per "
               "repetition; priors from the out-of-bag votes of each training part. wdbc (Wisconsin "
@@ -525,7 +526,7 @@ def write_report(docs, full, seed, sections):
     sib = [m(docs[f"a_{n}"], "siba", "disagreement") for n in binaries]
     hyp_mean = sum(hyp) / len(hyp)
     sib_mean = sum(sib) / len(sib)
-    lines += ["", "## Headline checks (issue 4)", ""]
+    lines += ["", "## Headline checks", ""]
     lines.append(f"- HYPER's mean disagreement at α = 0.99 over {', '.join(binaries)}: "
                  f"**{hyp_mean:.2f} %** (target band [0.3, 1.5] %: "
                  f"{'inside' if 0.3 <= hyp_mean <= 1.5 else 'outside'}); SIBP's: **{sib_mean:.2f} %** "
@@ -553,7 +554,7 @@ def write_report(docs, full, seed, sections):
               "for all the partition's tables) over the deconvolved OOB prior (see the explanations); for "
               "l > 4 Monte Carlo (5,000–20,000 draws) over the rows' OOB tallies rescaled to T.", ""]
     lines += pred_lines
-    lines += ["", "## Seed 000 Figure 1: disagreement versus the target 1 − α", "",
+    lines += ["", "## [SSM16] Figure 1: disagreement versus the target 1 − α", "",
               "![disagreement vs target](figure1_disagreement.svg)", "",
               "Mean over " + ", ".join(fig_names) + " of the measured disagreement with the full forest "
               "(log–log). `fixed` is a fixed sub-ensemble of the first ⌈mean trees of HYPER⌉ trees "
@@ -568,14 +569,14 @@ def write_report(docs, full, seed, sections):
             row.append(f"{v[0]:.3f}" if v else "—")
         lines.append("| " + " | ".join(row) + " |")
     lines += [""] + table_b(docs)
-    lines += ["## Thesis Tables 3.1–3.5: static and double pruning (issue 5)", "",
+    lines += ["## [Sot11] Tables 3.1–3.5: static and double pruning", "",
               "Bagging and AdaBoost (M1 by resampling, unpruned CART), T = 101, α = 0.99, real data by "
               "stratified 10-fold CV (" + ("10" if full else "3") + " repetitions), synthetic problems "
               "300 training / 2,000 test rows (" + ("100" if full else "10") + " samples). Every arm of a "
               "data set trains the same forests (same partitions and seeds). Cells: ours mean±sd over "
               "partitions (thesis mean±sd) mark.", ""]
     lines += pruning.report(docs)
-    lines += ["## Seed 004: vote-boosting versus AdaBoost under label noise (issue 6)", ""]
+    lines += ["## [SMS18]: vote-boosting versus AdaBoost under label noise", ""]
     lines += voteboost.report(docs, full)
     lines += [EXPLANATIONS]
     with open(REPORT, "w") as f:
@@ -585,8 +586,8 @@ def write_report(docs, full, seed, sections):
 EXPLANATIONS = """## Systematic deviations and their explanations
 
 - **Trees and mtry.** Our CART is Gini, unpruned, min leaf 1, midpoint thresholds, missing values sent to
-  the better side; the thesis's CART settings and its exact mtry rounding are unstated (thesis note §5.18–19).
-  We use ⌊log2 M⌋ + 1 for seed 000 / the thesis and ⌊√M⌋ for seed 002 (which does not give it). Different
+  the better side; the thesis's CART settings and its exact mtry rounding are unstated ([Sot11] §2.1.3, ch. 4).
+  We use ⌊log2 M⌋ + 1 for [SSM16] / the thesis and ⌊√M⌋ for [HMS11] (which does not give it). Different
   tree strength and correlation move the error and, more strongly, the shape of the OOB vote distribution
   (the prior), hence the trees queried by the prior-based rules.
 - **Data versions.** Our sonar, ionosphere, wine and vehicle are the mlbench / scikit-learn copies; the
@@ -595,11 +596,12 @@ EXPLANATIONS = """## Systematic deviations and their explanations
   it has no paper row.
 - **Protocol.** The thesis's "100 partitions" are read as 10 × 10-fold CV (its standard deviations fit a
   one-tenth test fold); we stratify the folds. Synthetic problems: 300 training points and a fresh test set
-  per repetition (seed 000 does not state the sizes; 2,000 test rows here). Seed 002's 2/3–1/3 split is
+  per repetition ([SSM16] does not state the sizes; 2,000 test rows here). [HMS11]'s 2/3–1/3 split is
   drawn unstratified, as the paper does not mention stratification. Our reduced runs (see the header) have
   fewer partitions, so means carry 1.8–3× the papers' standard errors.
 - **Disagreement of the prior-based rules.** HYPER's disagreement is an average over the prior, not a
-  per-instance guarantee (thesis note §1.10): close calls disagree far more often. How close our observed
+  per-instance guarantee: close calls disagree far more often (a row with 51 of 101 votes for its winner
+  disagrees 9.4 % of the time at α = 0.99 under siba's table, `ExactCostForFinalTally`). How close our observed
   disagreement comes to 1 − α depends on how well the OOB histogram of each training part matches the
   test votes; with 90 % of the data in training the two agree well.
 - **Predicted trees.** The prediction uses only the training part's OOB votes (`TrainingCostPredictor`).
@@ -614,26 +616,26 @@ EXPLANATIONS = """## Systematic deviations and their explanations
   tallies rescaled to T (no histogram prior; a fitted Dirichlet was 5× off).
 - **1DIR is more conservative than the thesis's** (wine, waveform: more trees, lower disagreement; waveform
   0.7 % instead of 1.7 %). Our Dirichlet is fitted by Minka's fixed point to OOB fractions with a pseudocount
-  of 0.5 per class (thesis note §5.26, needed because unanimous OOB votes make the MLE diverge). The
+  of 0.5 per class (our choice, needed because unanimous OOB votes make the MLE diverge). The
   pseudocount pulls the fitted β away from the corners, so the prior looks less U-shaped than the thesis's
   and the rule stops later. The thesis does not say how it handled fractions of exactly 0 or 1; its 1.7 %
   disagreement on waveform (above the 1 % target) suggests a more extreme fit.
-- **Figure 1: HYPER sits below the diagonal, OPTIMAL on it.** Seed 000 has HYPER on the diagonal. Our OOB
+- **Figure 1: HYPER sits below the diagonal, OPTIMAL on it.** [SSM16] has HYPER on the diagonal. Our OOB
   histogram is smoothed (window 5 per free coordinate) and mixed with 0.1 % of the uniform prior; OOB
   tallies from ~37 trees, rescaled to 101, are also more spread than the test tallies of 101 trees. The prior
   therefore puts more mass near ties than the test rows have, and the rule is conservative (0.76 % at a 1 %
   target, 0.09 % at 0.1 %). The Bayes-optimal stopping rule, which spends the whole disagreement budget of the
   same prior, lands on the diagonal (1.06 % at 1 %); the fixed sub-ensemble with HYPER's mean cost disagrees
   4–40 times more, as in the paper.
-- **Seed 002's LED under RF.** The paper's RF errors on LED (22.2–22.5 %) are *below the Bayes error* of
+- **[HMS11]'s LED under RF.** The paper's RF errors on LED (22.2–22.5 %) are *below the Bayes error* of
   LED-7 with 10 % segment noise (26.0 %, computed exactly in our tests), while its bagging row (25.8 %)
-  matches ours. The paper's RF row cannot come from the A.2 distribution (a different noise level, or
+  matches ours. The paper's RF row cannot come from that distribution (a different noise level, or
   a transcription problem); our RF row (25.7 %, 93 % halted within 14.8 trees) is what that distribution gives.
-- **Seed 002, twonorm under bagging**: our errors are ~1 point above the paper's (Err FS, Err ∞ just outside
+- **[HMS11], twonorm under bagging**: our errors are ~1 point above the paper's (Err FS, Err ∞ just outside
   one deviation) with only 10 samples; the halting columns (%inst, #trees, Dis IB) match.
-- **Seed 002's "%inst" and FS.** We count a row as halted when the rule's condition holds by the 101st vote
+- **[HMS11]'s "%inst" and FS.** We count a row as halted when the rule's condition holds by the 101st vote
   (so rows certified exactly at 101 count), and the FS sub-ensemble uses ⌈mean trees of the certified rows⌉
-  per partition, compared on the certified rows, as A.1.10 describes. Our proxy is an independent
+  per partition, compared on the certified rows, as [HMS11] §4 describes. Our proxy is an independent
   10,000-tree forest (a different seed), not an extension of the 101 trees.
 - **Thesis ch. 3: OB21 beats BAG101 on sonar and ionosphere, not on the synthetic problems.** The thesis's
   claim is about its real data sets, and on the two we have it holds. twonorm, threenorm and ringnorm are
@@ -643,13 +645,13 @@ EXPLANATIONS = """## Systematic deviations and their explanations
 - **Thesis Table 3.5, ionosphere: our AdaBoost halts earlier** (FULL 65.7 vs 71.8 trees, IB-SEQ 16.0 vs
   21.6) with the same error: our boosted CART trees are unpruned (the thesis's are "standard settings",
   unstated), so more of them agree on the easy rows.
-- **Seed 004's AdaBoost column** uses pruned CART as the paper does, but its pruning is unspecified (R
+- **[SMS18]'s AdaBoost column** uses pruned CART as the paper does, but its pruning is unspecified (R
   `adabag` grows `rpart` trees, by default pruned at a fixed complexity threshold); ours prunes by
   10-fold CV with the 1-SE rule on each weighted resample, which prunes harder. With T = 101 instead of
   501 our noise-free AdaBoost errors sit 0.6–1.6 points above the paper's, and at 20–30 % noise it is
   *more* robust than the paper's (ionosphere 12.5 vs 17.0 % at 20 %, twonorm 17.3 vs 21.5 % at 30 %),
   which narrows vote-boosting's margin; vote-boosting still beats it in every noisy cell.
-- **Seed 004 on ringnorm**: every method, bagging and random forest included, is 1–3.5 points above the
+- **[SMS18] on ringnorm**: every method, bagging and random forest included, is 1–3.5 points above the
   paper's at every noise level, so the cause is common to all (the data or the trees: the paper's
   ringnorm copy and its CART/`randomForest` settings), not the vote-boosting implementation; the
   ordering of the methods matches the paper's. Elsewhere the reduced protocol (T = 101, a = b chosen
@@ -664,7 +666,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--only", default="",
-                        help="comma-separated sections (seed000, seed002, pruning, voteboost) or job names")
+                        help="comma-separated sections (urn, infinite, pruning, voteboost) or job names")
     args = parser.parse_args()
     os.makedirs(OUT_DIR, exist_ok=True)
     start = time.time()

@@ -1,4 +1,4 @@
-// `npm run bench`: every benchmark of issue 9, side by side in one run, one JSON report on stdout,
+// `npm run bench`: every speed benchmark, side by side in one run, one JSON report on stdout,
 // and the generated part of docs/benchmarks.md (between <!-- bench:begin --> and <!-- bench:end -->).
 //
 //   node bench/run.mjs [--rounds 3] [--wide-rounds 1] [--halted-rounds 7] [--trees 101] [--no-setup] [--no-ml]
@@ -311,7 +311,7 @@ function writeDocs(r) {
     text = readFileSync(path, 'utf8');
   } catch {
     text = '# Benchmarks\n\nSpeed is measured as ratios against peers in the same run; see bench/README.md.\n\n' +
-      '## Speed (issue 9)\n\n<!-- bench:begin -->\n<!-- bench:end -->\n';
+      '## Speed\n\n<!-- bench:begin -->\n<!-- bench:end -->\n';
   }
   const begin = '<!-- bench:begin -->';
   const end = '<!-- bench:end -->';
@@ -319,7 +319,7 @@ function writeDocs(r) {
   const j = text.indexOf(end);
   const body = `${begin}\n${out.join('\n')}\n${end}`;
   text = i >= 0 && j > i ? text.slice(0, i) + body + text.slice(j + end.length)
-    : `${text.trimEnd()}\n\n## Speed (issue 9)\n\n${body}\n`;
+    : `${text.trimEnd()}\n\n## Speed\n\n${body}\n`;
   writeFileSync(path, text);
   log(`wrote ${path}`);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Seed 004 (vote-boosting) reproduction: Table 2 (random-tree column) and Tables 4-6 rows for the data
+"""[SMS18] (vote-boosting) reproduction: Table 2 (random-tree column) and Tables 4-6 rows for the data
 we have (twonorm, threenorm, ringnorm: 300 train / 2,000 test fresh samples; sonar, ionosphere: stratified
 2/3 - 1/3 holdouts), for bagging, AdaBoost, random forest and vote-boosting (random trees, a = b by
 stratified 10-fold CV), at 0, 10, 20 and 30 % training-label noise.
@@ -13,11 +13,11 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATASETS = os.path.join(ROOT, "web", "datasets")
-SEED = 4  # the seed of seed 004's runs in docs/reproduction.md
+DATASETS = os.path.join(ROOT, "datasets")
+SEED = 4  # the RNG seed of the vote-boosting runs in docs/reproduction.md
 
-# Seed 004 Tables 4-6 (test error %, mean, std) for Bagging, AdaBoost, RF, vote-boosting, and the median
-# a = b; copied from ../shared/notes (part C.3). The noise-0 vote-boosting column is Table 2's
+# [SMS18] Tables 4-6 (test error %, mean, std) for Bagging, AdaBoost, RF, vote-boosting, and the median
+# a = b; copied from the paper. The noise-0 vote-boosting column is Table 2's
 # random-tree column (same runs).
 PAPER = {
     ("ionosphere", 0): [(8.0, 2.2), (6.6, 1.8), (6.6, 1.6), (6.6, 1.8), 2.5],
@@ -95,7 +95,7 @@ def report(all_docs, full):
     s = settings(full)
     lines = [
         ("**Protocol: the paper's** (T = 501, CV with 501 trees, 100 partitions)." if full else
-         f"**Reduced protocol** (to fit a 2-core session): T = {s['trees']} trees (paper 501), the "
+         f"**Reduced protocol** (to fit 30 minutes on 2 cores): T = {s['trees']} trees (paper 501), the "
          f"a = b cross-validation uses {s['cv_trees']}-tree ensembles (paper: T), "
          f"{s['repeats']} partitions per cell (paper 100), noise levels {s['noise']} % "
          "(paper 0/10/20/30). The ✓/✗ marks compare "
@@ -109,7 +109,7 @@ def report(all_docs, full):
         "RF = mtry floor(sqrt D); vote-boosting = random trees (same mtry), a = b chosen per partition "
         "by stratified 10-fold CV over the paper's grid, ties toward 1. Cells: ours mean±std (paper "
         "mean±std) mark.", ""]
-    lines += ["### Seed 004 Table 2, random-tree column (vote-boosting, no added noise)", "",
+    lines += ["### [SMS18] Table 2, random-tree column (vote-boosting, no added noise)", "",
               "| Data set | ours (paper) | median a = b ours / paper |", "|---|---|---|"]
     for name in DATA:
         d = docs.get(f"{name}_0_voteboost")
@@ -117,7 +117,7 @@ def report(all_docs, full):
             continue
         p = PAPER[(name, 0)]
         lines.append(f"| {name} | {cell(error_of(d), p[3])} | {d['emphasis_median']:g} / {p[4]:g} |")
-    lines += ["", "### Seed 004 Tables 4-6 rows: test error (%) against label noise", "",
+    lines += ["", "### [SMS18] Tables 4-6 rows: test error (%) against label noise", "",
               "| Data set | Noise % | Bagging | AdaBoost | Random forest | Vote-boosting | a = b median ours / paper |",
               "|---|---|---|---|---|---|---|"]
     beats = []
@@ -139,7 +139,7 @@ def report(all_docs, full):
                 ada = error_of(docs[f"{name}_{noise}_adaboost"])[0]
                 v = error_of(docs[f"{name}_{noise}_voteboost"])[0]
                 beats.append((name, noise, v, ada))
-    lines += ["", "#### Headline check (issue 6): under label noise, does vote-boosting beat AdaBoost (as in the paper)?", "",
+    lines += ["", "#### Headline check: under label noise, does vote-boosting beat AdaBoost (as in the paper)?", "",
               "| Data set | Noise % | Vote-boosting | AdaBoost | VB better | paper VB / AdaBoost |",
               "|---|---|---|---|---|---|"]
     for name, noise, v, ada in beats:

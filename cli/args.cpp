@@ -1,3 +1,4 @@
+// Strict command-line option parsing for the CLI (see args.h).
 #include "args.h"
 
 #include <cerrno>

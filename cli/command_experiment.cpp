@@ -1,5 +1,5 @@
 // CLI command `experiment`: the harness of src/urnforest/experiment.h on a CSV file or a synthetic
-// problem, with the papers' protocols (issue 4).
+// problem, with the papers' protocols (docs/experiments.md).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -56,9 +56,9 @@ Status RunExperiment(int argc, char** argv, Output& out) {
       argc, argv, 2,
       {"data", "target", "train", "test", "ensemble", "trees", "mtry", "mtry-rule", "alpha",
        "rules", "folds", "repeats", "holdout", "seed", "proxy-trees", "samples",
-       // issue 6 (vote-boosting)
+       // vote-boosting and label noise
        "noise", "cv-trees", "max-depth", URNFOREST_BASE_LEARNER_OPTIONS,
-       // issue 5 (double pruning, boosting)
+       // double pruning, boosting
        "prune", "keep", "query-order", "boosting"},
       {"json", "unstratified", "quiet"});
   if (!parsed.ok()) return parsed.status();
@@ -139,7 +139,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
                          "option --ensemble must be rf, bagging, adaboost or voteboost, got '" +
                              ensemble + "'");
   }
-  // Issue 6: vote-boosting options and label noise.
+  // Vote-boosting options and label noise.
   {
     const bool vb = options.train.ensemble == EnsembleKind::kVoteBoost;
     if (!vb && args.Has("cv-trees")) {
@@ -207,7 +207,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   if (!samples.ok()) return samples.status();
   options.monte_carlo_samples = samples.value();
 
-  // Double pruning and AdaBoost (issue 5).
+  // Double pruning and AdaBoost.
   if (args.Has("boosting")) {
     const std::string boosting = args.Get("boosting", "");
     if (options.train.ensemble != EnsembleKind::kAdaBoost) {

@@ -148,7 +148,7 @@ void WriteMultiClassTable(JsonWriter& json, const HaltingTable& table, int32_t c
 }  // namespace
 
 /// `table --model M --rule R --alpha A [--trees T] --store --out M2`: builds the table from M's
-/// out-of-bag votes and writes M with the table stored (issue 3), no retraining.
+/// out-of-bag votes and writes M with the table stored, no retraining.
 Status StoreTableInModel(const Args& args, const RuleSetup& setup, Output& out) {
   Result<std::string> model_path = args.Required("model");
   if (!model_path.ok()) {

@@ -1,3 +1,4 @@
+// The CLI's whole-file reads and writes, with the path and the OS error in every failure.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>

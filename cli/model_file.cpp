@@ -1,3 +1,4 @@
+// Loading the CLI's inputs: CSV files and model files (see model_file.h).
 #include "model_file.h"
 
 #include "command.h"

@@ -1,3 +1,4 @@
+// Parsing of the base-learner CLI options: vote-boosting's a, b and base, AdaBoost's base tree.
 #include "voteboost_args.h"
 
 #include <string>

@@ -15,8 +15,8 @@ namespace urnforest::cli {
 /// Reads, for `options->ensemble` (already set) and after options->max_depth was set:
 /// - vote-boosting: --emphasis A|cv (a = b; "cv" sets *by_cv and leaves a = 1), --emphasis-b B
 ///   (asymmetric, two classes), --base random|unpruned|stump|pruned (default random);
-/// - AdaBoost: --base unpruned|pruned|stump|depth:N (default unpruned, the thesis's CART; seed
-///   004's baseline is pruned): pruned = cost-complexity pruning with internal CV, stump =
+/// - AdaBoost: --base unpruned|pruned|stump|depth:N (default unpruned, the thesis's CART;
+///   [SMS18]'s baseline is pruned): pruned = cost-complexity pruning with internal CV, stump =
 ///   max_depth 1, depth:N = max_depth N (not combinable with --max-depth);
 /// - any ensemble: --tree-pruning none|cv (every tree; AdaBoost's --base pruned implies cv),
 ///   --tree-folds V (2..100, default 10), --tree-se K (k-SE rule, [0, 10], default 1).

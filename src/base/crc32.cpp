@@ -1,3 +1,4 @@
+// CRC-32 (IEEE 802.3) by table lookup, for the model and halting-table byte formats.
 #include "base/crc32.h"
 
 #include <array>

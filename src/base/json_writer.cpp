@@ -1,3 +1,4 @@
+// The streaming JSON writer's number and string output (urnforest/json_writer.h).
 #include "urnforest/json_writer.h"
 
 #include <cmath>

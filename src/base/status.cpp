@@ -1,3 +1,4 @@
+// Error reporting: the stable names of the status codes and Status::ToString.
 #include "urnforest/status.h"
 
 namespace urnforest {

@@ -1,3 +1,4 @@
+// CSV text -> Dataset: header, column type inference, class labels, schema replay and limits.
 #include "urnforest/csv_reader.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The RFC 4180 tokenizer and the cell-level rules (numbers, missing values, UTF-8) of the CSV
+// reader.
 #include "data/csv_tokenizer.h"
 
 #include <cstdlib>

@@ -1,3 +1,5 @@
+// Dataset: construction from column- or row-major arrays with validation and limits, row access,
+// subsets.
 #include "urnforest/dataset.h"
 
 #include <algorithm>

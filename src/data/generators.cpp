@@ -1,3 +1,5 @@
+// Synthetic benchmark problems (twonorm, threenorm, ringnorm, waveform, LED, circle) from the
+// portable RNG.
 #include "urnforest/generators.h"
 
 #include <cmath>

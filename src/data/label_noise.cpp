@@ -1,3 +1,4 @@
+// Label-noise injection: flips the labels of an exact fraction of rows ([SMS18] §4.3).
 #include "urnforest/label_noise.h"
 
 #include <cmath>

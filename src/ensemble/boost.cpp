@@ -1,3 +1,5 @@
+// AdaBoost tree growing: M1 for two classes, SAMME beyond, by resampling or reweighting ([FS97],
+// [ZZRH09]).
 #include "ensemble/boost.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Every tree's vote on every row of a data set, in the vote-matrix and the per-row layouts.
 #include "urnforest/vote_matrix.h"
 
 #include "tree/tree_walk.h"

@@ -1,4 +1,4 @@
-// Vote-boosting emphasis weights (seed 004, Eqs. 5-9) and the paper's CV grid.
+// Vote-boosting emphasis weights ([SMS18] §3, Eqs. 5-9) and the paper's CV grid.
 #include "urnforest/voteboost.h"
 
 #include <algorithm>

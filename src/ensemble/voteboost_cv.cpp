@@ -1,4 +1,4 @@
-// Cross-validated choice of the vote-boosting emphasis a = b (seed 004, Section 4.2).
+// Cross-validated choice of the vote-boosting emphasis a = b ([SMS18] §4.2).
 #include <cmath>
 #include <string>
 

@@ -1,3 +1,5 @@
+// Vote-boosting tree growing ([SMS18] Algorithm 1): each tree trains on a draw weighted by the
+// emphasis.
 #include "ensemble/voteboost_grow.h"
 
 #include <algorithm>

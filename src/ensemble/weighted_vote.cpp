@@ -1,3 +1,5 @@
+// The ensemble's own combiner: plurality for bagging and random forests, alpha-weighted for
+// AdaBoost.
 #include "urnforest/weighted_vote.h"
 
 namespace urnforest {

@@ -173,7 +173,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
     }
   }
   std::vector<double> full_error, full_a1, oob_error, proxy_error;
-  std::vector<double> weighted_error;  // issue 6: AdaBoost's own (weighted) vote
+  std::vector<double> weighted_error;  // AdaBoost's own (weighted) vote
   std::vector<double> full_unweighted_error, pruned_error;
 
   const int32_t total = result.partitions;
@@ -198,7 +198,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
     const int32_t l = result.classes;
     TrainOptions train = options.train;
 
-    // 1b. Issue 6 (vote-boosting): training-label noise, then the CV choice of a = b.
+    // 1b. Vote-boosting: training-label noise, then the CV choice of a = b.
     if (options.label_noise > 0.0) {
       Result<Dataset> noisy =
           FlipLabels(split.train, options.label_noise, DeriveSeed(options.seed, 0x6E6F697365, p));
@@ -269,7 +269,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
     for (int32_t t : full_a1_trees.value()) a1_sum += t;
     full_a1.push_back(a1_sum / n);
 
-    // 2b. Double pruning (issue 5): the rules run on the first `keep` trees of the ordering.
+    // 2b. Double pruning ([Sot11] ch. 3): the rules run on the first `keep` trees of the ordering.
     Forest pruned;
     if (options.prune) {
       Result<std::vector<int32_t>> order = OrderForest(forest, split.train, options.ordering);

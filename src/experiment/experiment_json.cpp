@@ -92,7 +92,7 @@ void WriteExperimentJson(const ExperimentOptions& options, const ExperimentResul
   json.Key("query_order").String(options.query_order == PrunedQueryOrder::kRandomPerRow
                                      ? "random"
                                      : "ordered");
-  // Issue 6 (vote-boosting, label noise).
+  // Vote-boosting and label noise ([SMS18] §4.3).
   json.Key("noise").Double(options.label_noise);
   if (options.train.max_depth > 0) json.Key("max_depth").Int(options.train.max_depth);
   if (PrunesTrees(options.train)) {
@@ -117,7 +117,7 @@ void WriteExperimentJson(const ExperimentOptions& options, const ExperimentResul
   json.Key("full").BeginObject();
   json.Key("error");
   WriteMeanStd(json, r.full_error);
-  json.Key("trees");  // trees the alpha = 1 rule queries (seed 000's RF*, thesis Table 4.4)
+  json.Key("trees");  // trees the alpha = 1 rule queries ([SSM16] Table 2's RF*, [Sot11] Table 4.4)
   WriteMeanStd(json, r.full_trees_alpha1);
   json.Key("trees_alpha1");
   WriteMeanStd(json, r.full_trees_alpha1);
@@ -128,7 +128,7 @@ void WriteExperimentJson(const ExperimentOptions& options, const ExperimentResul
     json.Key("proxy_error");
     WriteMeanStd(json, r.proxy_error);
   }
-  if (r.weighted_error.count > 0) {  // issue 6: AdaBoost's weighted vote (= "error" here)
+  if (r.weighted_error.count > 0) {  // AdaBoost's weighted vote (= "error" here)
     json.Key("weighted_error");
     WriteMeanStd(json, r.weighted_error);
   }

@@ -1,3 +1,4 @@
+// Evaluation protocols: repeated (stratified) k-fold and holdout partitions of a data set's rows.
 #include "urnforest/protocol.h"
 
 #include <algorithm>

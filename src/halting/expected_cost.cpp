@@ -1,3 +1,5 @@
+// Expected trees and disagreement of a halting table, exactly per final tally or over a prior, or
+// by Monte Carlo.
 #include "urnforest/expected_cost.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The halting rules' stable names, their parsing, and which rules need a prior.
 #include "urnforest/halting_rule.h"
 
 namespace urnforest {

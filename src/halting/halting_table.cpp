@@ -1,3 +1,4 @@
+// Halting tables: building, the per-vote lookup, and the table byte format ("UFHT").
 #include "urnforest/halting_table.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Priors over a row's votes: uniform, Dirichlet and Dirichlet mixtures fitted by Minka's fixed
+// point ([Min00]), histograms.
 #include "urnforest/prior.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Agreement probabilities for one partial tally, computed directly: the finite urn ([Sot11] Eq.
+// 2.38) and the infinite ensemble ([HMS11] Eqs. 7-8).
 #include "urnforest/pstar.h"
 
 #include <algorithm>

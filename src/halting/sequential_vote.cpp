@@ -1,3 +1,4 @@
+// Sequential voting that halts early: per-row query orders, the vote loop and its table lookups.
 #include "urnforest/sequential_vote.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Backward recursion over vote tallies, level by level (see urn_recursion.h).
 #include "halting/urn_recursion.h"
 
 #include <algorithm>

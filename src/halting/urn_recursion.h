@@ -1,7 +1,8 @@
 #pragma once
-// Private: backward recursion over vote tallies (thesis note 1.10). For a prior over the votes of
-// one instance, every quantity of the form F(t) = sum_j pi_j(t) F(t + e_j) with a boundary at
-// sum t = T is computed level by level from T down to 0, keeping two levels in memory.
+// Private: backward recursion over vote tallies (our derivation; it reproduces [Sot11] Eq. 2.38).
+// For a prior over the votes of one instance, every quantity of the form
+// F(t) = sum_j pi_j(t) F(t + e_j) with a boundary at sum t = T is computed level by level from T
+// down to 0, keeping two levels in memory.
 #include <cstdint>
 #include <functional>
 

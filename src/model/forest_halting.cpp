@@ -1,3 +1,4 @@
+// Forest x halting glue: priors from the forest's out-of-bag votes, its tables, halted prediction.
 #include "urnforest/forest_halting.h"
 
 #include <string>

@@ -23,7 +23,7 @@
 //         trees are pruned (mode != none, or vote-boosting with the pruned-CART base); absent =
 //         the default options (unpruned), so earlier models keep their exact bytes.
 //   HTBL  u32 count, then per stored halting table {u64 length, HaltingTable::ToBytes() ("UFHT")}
-//         in Forest::stored_tables() order. Written only when tables are stored (issue 3).
+//         in Forest::stored_tables() order. Written only when tables are stored.
 // Readers older than these sections skip them but reject ensembles 2 and 3 in OPTS (bad options).
 #include <cmath>
 #include <cstring>

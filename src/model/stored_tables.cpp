@@ -1,4 +1,4 @@
-// Halting tables stored with a Forest (issue 3): lookup and replacement. Serialized by serialize.cpp.
+// Halting tables stored with a Forest: lookup and replacement. Serialized by serialize.cpp.
 #include <cstring>
 #include <string>
 #include <utility>

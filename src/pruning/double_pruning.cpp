@@ -1,3 +1,4 @@
+// Double pruning ([Sot11] ch. 3): halted prediction on the first k trees of an ordering.
 #include "urnforest/double_pruning.h"
 
 #include <algorithm>

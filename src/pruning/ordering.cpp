@@ -107,7 +107,8 @@ std::vector<int32_t> OrderOrientation(const VoteMatrix& m) {
 // Boosting-based ordering (Eqs. 2.10-2.12) with weights normalised to sum 1 (no 1/N factor): pick
 // the lowest weighted error, then w /= 2 eps on its wrong rows and w /= 2 (1 - eps) on its right
 // rows. If the selected eps is 0 or >= 0.5 the update is undefined or would not move the weights
-// towards the hard rows: the weights are reset to uniform instead (thesis notes, section 5 item 21).
+// towards the hard rows: the weights are reset to uniform instead (our choice;
+// [Sot11] §2.2.1 leaves these cases open).
 std::vector<int32_t> OrderBoosting(const VoteMatrix& m) {
   const int32_t T = m.num_trees;
   const size_t N = m.num_rows;

@@ -1,5 +1,5 @@
 #pragma once
-// Private: the individual ordering algorithms behind OrderTrees (src/ordering.cpp dispatches).
+// Private: the individual ordering algorithms behind OrderTrees (pruning/ordering.cpp dispatches).
 // Each returns a permutation of 0..T-1; the matrix is valid and has at least one row.
 #include <cstdint>
 #include <vector>

@@ -1,3 +1,5 @@
+// Static pruning: copies the first k trees of an ordering into a smaller Forest, with its OOB
+// votes.
 #include "urnforest/prune.h"
 
 #include <string>

@@ -1,3 +1,4 @@
+// CART tree growing (Gini, unpruned) into a Forest's flat node table; the training-data layout.
 #include "tree/cart.h"
 
 #include <algorithm>

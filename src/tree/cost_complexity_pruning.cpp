@@ -1,3 +1,4 @@
+// Minimal cost-complexity pruning ([BFOS84] ch. 3): the weakest-link sequence and its CV choice.
 #include "tree/cost_complexity_pruning.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Gini split search at one node: sorted numeric thresholds and categorical subsets, missing values.
 #include "tree/split_search.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #pragma once
-// Double pruning (thesis chapter 3): static pruning to the first k trees of an ordering, then
+// Double pruning ([Sot11] ch. 3): static pruning to the first k trees of an ordering, then
 // sequential voting with a halting rule whose table is built for the k kept trees.
 //
 // The thesis's arms map onto this API as follows (T = 101):

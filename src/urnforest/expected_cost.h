@@ -1,6 +1,7 @@
 #pragma once
 // Exact and Monte Carlo predictions of the cost (trees queried) and the disagreement with the full
-// vote of a halting table, for one final tally or averaged over a prior (issue 3, thesis note 1.10).
+// vote of a halting table, for one final tally or averaged over a prior (backward recursion over
+// tallies; [Sot11] has no such estimate, [SSM16] §3 estimates it by Monte Carlo).
 #include <cstdint>
 #include <vector>
 
@@ -48,9 +49,9 @@ Result<CostEstimate> ExactCostByRecursion(const HaltingTable& table, const Prior
 Result<std::vector<CostEstimate>> ExactCostsByRecursion(const std::vector<const HaltingTable*>& tables,
                                                         const Prior& prior);
 
-/// Monte Carlo as in seed 000: draw a final tally from the prior (l <= 4: from its exact masses;
-/// larger l: by a Polya urn, Dirichlet priors only), query a random permutation of its votes until
-/// the table halts. Deterministic for a seed. samples >= 1.
+/// Monte Carlo as in [SSM16] §3 (Table 2, "MC Estim"): draw a final tally from the prior (l <= 4:
+/// from its exact masses; larger l: by a Polya urn, Dirichlet priors only), query a random
+/// permutation of its votes until the table halts. Deterministic for a seed. samples >= 1.
 Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prior, int64_t samples,
                                     uint64_t seed = 1);
 

@@ -1,5 +1,5 @@
 #pragma once
-// The experiment harness (issue 4): for every partition of a protocol, train an ensemble, vote every
+// The experiment harness: for every partition of a protocol, train an ensemble, vote every
 // test row with all T trees once (a vote matrix), then run each halting rule's sequential vote from
 // that matrix and measure it against the full vote, the truth and (optionally) a large proxy
 // ensemble; aggregate mean and standard deviation over partitions.
@@ -56,14 +56,14 @@ struct ExperimentOptions {
   std::vector<double> alphas = {0.99};
   std::vector<HaltingRule> rules = {HaltingRule::kAlpha1, HaltingRule::kSiba, HaltingRule::kHyper};
   uint64_t seed = 1;  ///< Partitions, synthetic samples and forests all derive from it.
-  /// > 0: also train an independent ensemble of this many trees (seed 002's 10,000-tree proxy of the
-  /// infinite ensemble) per partition and report agreement with it. Expensive.
+  /// > 0: also train an independent ensemble of this many trees ([HMS11] §4: a 10,000-tree proxy
+  /// of the infinite ensemble) per partition and report agreement with it. Expensive.
   int32_t proxy_trees = 0;
   /// Draws of the Monte Carlo prediction used when the exact one is unavailable (l > 4).
   int64_t monte_carlo_samples = 20000;
   ExperimentProgressFn progress;
 
-  // --- Vote-boosting and label noise (issue 6) ---
+  // --- Vote-boosting and label noise ([SMS18] §4.3) ---
   /// Fraction of each partition's TRAINING labels flipped (FlipLabels, label_noise.h; seed derived
   /// from (seed, partition)); test labels stay clean. 0 = none.
   double label_noise = 0.0;
@@ -71,9 +71,9 @@ struct ExperimentOptions {
   /// data with `emphasis_cv` (its seed is replaced by one derived from (seed, partition)).
   bool select_emphasis = false;
   EmphasisCvOptions emphasis_cv;
-  // Double pruning (issue 5). With `prune`, every partition's ensemble is ordered on its training
-  // part (OrderForest), pruned to its first `keep` trees (PruneForest, exact OOB votes for RF and
-  // bagging) and the rules are measured on the pruned ensemble: tables for `keep` trees,
+  // Double pruning ([Sot11] ch. 3). With `prune`, every partition's ensemble is ordered on its
+  // training part (OrderForest), pruned to its first `keep` trees (PruneForest, exact OOB votes for
+  // RF and bagging) and the rules are measured on the pruned ensemble: tables for `keep` trees,
   // disagreement versus the pruned ensemble's unweighted full vote. "full" stays the unpruned one.
   bool prune = false;
   OrderingOptions ordering;  ///< With `prune`: the ordering (default boosting-based).
@@ -106,7 +106,7 @@ struct RuleStats {
   V speedup_ratio_of_means_vs_alpha1{};  ///< trees_alpha1 / trees.
   V speedup_ratio_of_means_vs_T{};       ///< T / trees.
   V coverage{};            ///< Rows halted before the T-th vote.
-  /// Rows where the rule's condition holds by the T-th vote (seed 002's "halted within T",
+  /// Rows where the rule's condition holds by the T-th vote ([HMS11] Tables 2-3, "halted within T",
   /// %inst); coverage plus the rows certified exactly at T.
   V certified{};
   /// Predicted from the training data alone: the rule's table averaged over the out-of-bag prior
@@ -120,10 +120,10 @@ struct RuleStats {
   V error_halted{};        ///< Error over the certified rows.
   // With a proxy ensemble only (NaN otherwise), over the certified rows except proxy_disagreement:
   V proxy_disagreement{};         ///< Halted label != proxy label, all rows.
-  V proxy_disagreement_halted{};  ///< Seed 002's "Dis IB".
-  V fixed_proxy_disagreement_halted{};  ///< Seed 002's "Dis FS": first ceil(trees_halted) trees.
-  V fixed_error_halted{};               ///< Seed 002's "Err FS".
-  V proxy_error_halted{};               ///< Seed 002's "Err inf".
+  V proxy_disagreement_halted{};  ///< [HMS11] Tables 2-3, "Dis IB".
+  V fixed_proxy_disagreement_halted{};  ///< [HMS11] "Dis FS": first ceil(trees_halted) trees.
+  V fixed_error_halted{};               ///< [HMS11] "Err FS".
+  V proxy_error_halted{};               ///< [HMS11] "Err inf".
 };
 
 /// Names (the CLI's JSON keys) and members of RuleStats, in declaration order.
@@ -182,7 +182,7 @@ struct ExperimentResult {
   int32_t trees = 0;      ///< T.
   int32_t mtry = 0;       ///< Candidate features per node actually used.
   MeanStd full_error;     ///< Full T-tree vote, percent.
-  MeanStd full_trees_alpha1;  ///< Mean trees under the alpha = 1 rule (seed 000's "RF*").
+  MeanStd full_trees_alpha1;  ///< Mean trees under the alpha = 1 rule ([SSM16] Table 2, "RF*").
   MeanStd oob_error;          ///< Forest::oob_error, percent.
   MeanStd proxy_error;        ///< Proxy ensemble's test error, percent (count 0 without proxy).
   /// Alpha-major: for each alpha in options.alphas, one entry per rule in options.rules order.

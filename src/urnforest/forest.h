@@ -19,7 +19,7 @@ enum class EnsembleKind : uint8_t {
   /// AdaBoost.M1 with CART trees (two classes; SAMME for more), weighted vote by tree_weights().
   /// Details on Train and in docs/pruning.md.
   kAdaBoost = 2,
-  /// Vote-boosting (seed 004): row weights are a beta emphasis of the ensemble's Laplace-corrected
+  /// Vote-boosting ([SMS18]): row weights are a beta emphasis of the ensemble's Laplace-corrected
   /// vote fraction; unweighted majority vote. Options in TrainOptions::voteboost; details in
   /// urnforest/voteboost.h and docs/voteboost.md.
   kVoteBoost = 3,
@@ -54,7 +54,7 @@ struct TreePruningOptions {
   double se_rule = 1.0;
 };
 
-/// Vote-boosting options (seed 004, Algorithm 1). The emphasis is the beta density
+/// Vote-boosting options ([SMS18] §3, Algorithm 1). The emphasis is the beta density
 /// g(p) = p^(a-1) (1-p)^(b-1) (normalising constant dropped), evaluated in log space.
 struct VoteBoostOptions {
   double a = 1.0;  ///< Emphasis a > 0 (the paper's grid: 0.25 .. 40). a = b = 1: bagging / RF.
@@ -146,7 +146,7 @@ class Forest {
     return source_trees_.empty() ? static_cast<uint32_t>(t) : source_trees_[t];
   }
 
-  /// Stores a halting table with the model (issue 3): SerializeForest writes it, DeserializeForest
+  /// Stores a halting table with the model: SerializeForest writes it, DeserializeForest
   /// restores it, and BuildForestTable returns it instead of rebuilding when rule, alpha
   /// (bit-identical) and T match. Replaces a stored table with the same (rule, alpha, T). The
   /// table should have been built for this forest (BuildForestTable); only its shape is checked:

@@ -87,10 +87,10 @@ struct TrainingCost {
 };
 
 /// The one place that predicts the expected trees queried and the disagreement of a halting table
-/// on rows that vote like the training rows' out-of-bag votes (issue 4's "predicted from the
-/// training data"): l <= 4 exactly over the data prior (DeconvolvedPriorFromOob by default),
-/// l > 4 by Monte Carlo over the rows' OOB tallies rescaled to T (RescaledOobTallies; no prior
-/// family fits many-class votes well). Built once per (OOB votes, T), then Predict() per table.
+/// on rows that vote like the training rows' out-of-bag votes (the experiments' "predicted from the
+/// training data"): l <= 4 exactly over the data prior (DeconvolvedPriorFromOob by default), l > 4
+/// by Monte Carlo over the rows' OOB tallies rescaled to T (RescaledOobTallies; no prior family
+/// fits many-class votes well). Built once per (OOB votes, T), then Predict() per table.
 class TrainingCostPredictor {
  public:
   /// `oob_votes` row-major (rows x num_classes, as Forest::oob_votes()), tables of `num_trees`

@@ -1,9 +1,8 @@
 #pragma once
-// Synthetic benchmark problems of Breiman (1996, TR 460) and the CART book, as in R's mlbench
-// (definitions: notes/seeds-002-003-004 section A.2), generated with the
-// library's portable RNG: the same (rows, seed) give the same Dataset on every platform (up to the
-// last bit of std::log, which is not required to be correctly rounded; glibc and musl agree in
-// practice).
+// Synthetic benchmark problems of Breiman (1996, TR 460: [Bre96b]) and the CART book ([BFOS84]), as
+// in R's mlbench (the synthetic problems of [HMS11] §4, Table 1), generated with the library's
+// portable RNG: the same (rows, seed) give the same Dataset on every platform (up to the last bit
+// of std::log, which is not required to be correctly rounded; glibc and musl agree in practice).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -52,11 +51,12 @@ Result<Dataset> Led(size_t rows, uint64_t seed, double noise = 0.10);
 /// The segments lit for `digit` (0..9), in the feature order of Led (1 = lit).
 const std::vector<int32_t>& LedPattern(int32_t digit);
 
-/// 2-D circle with label noise (seed 002, Fig. 4; note A.5.1): x1, x2 uniform on [-1, 1]^2,
-/// class "1" inside the circle of radius sqrt(2 / pi) centred at the origin (half of the square's
-/// area), class "2" outside; then the labels of exactly round(label_noise * rows) rows, chosen
-/// uniformly without replacement, are flipped (default 5%; the Bayes error is then label_noise).
-/// Fails with kInvalidArgument when rows == 0 or label_noise is outside [0, 1].
+/// 2-D circle with label noise ([HMS11] §2.2, Fig. 4, whose printed radius sqrt(2) cannot be
+/// meant): x1, x2 uniform on [-1, 1]^2, class "1" inside the circle of radius sqrt(2 / pi) centred
+/// at the origin (half of the square's area), class "2" outside; then the labels of exactly
+/// round(label_noise * rows) rows, chosen uniformly without replacement, are flipped (default 5%;
+/// the Bayes error is then label_noise). Fails with kInvalidArgument when rows == 0 or label_noise
+/// is outside [0, 1].
 Result<Dataset> Circle(size_t rows, uint64_t seed, double label_noise = 0.05);
 
 /// Radius of Circle's class boundary: sqrt(2 / pi).

@@ -1,5 +1,5 @@
 #pragma once
-// The named halting rules of sequential voting (issue 3). Names are the strings used by the CLI and JS.
+// The named halting rules of sequential voting. Names are the strings used by the CLI and JS.
 #include <cstdint>
 #include <string>
 
@@ -15,7 +15,7 @@ enum class HaltingRule : int32_t {
   kHyper = 2,     ///< "hyper": finite-T urn model, smoothed out-of-bag histogram prior.
   kOneDir = 3,    ///< "1dir": single Dirichlet prior fitted to OOB vote fractions (Minka).
   kNDir = 4,      ///< "ndir": mixture of Dirichlets, one per class, weights = class frequencies.
-  kInfinite = 5,  ///< "infinite": seed 002, agreement with the infinite ensemble, halt when L > pi.
+  kInfinite = 5,  ///< "infinite" ([HMS11] §2.2): agrees with the infinite ensemble; halt at L > pi.
   kOptimal = 6,   ///< "optimal": Bayes-optimal stopping for the prior at expected disagreement <= 1-alpha.
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Halting tables: built once per model (and per alpha), one O(1)-ish lookup per vote (issue 3).
+// Halting tables: built once per model (and per alpha), one O(1)-ish lookup per vote.
 //
 // Semantics (thesis): with a partial tally t (sum t <= T), voting may stop only when one class k is
 // the strict current leader and the rule's confidence for k reaches the target; the answer is k.

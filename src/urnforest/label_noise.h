@@ -1,5 +1,5 @@
 #pragma once
-// Label-noise injection for robustness experiments (seed 004, Section 4.3): noise completely at
+// Label-noise injection for robustness experiments ([SMS18] §4.3): noise completely at
 // random on the training labels only.
 #include <cstddef>
 #include <cstdint>

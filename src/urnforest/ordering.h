@@ -1,7 +1,7 @@
 #pragma once
-// Ordered aggregation (static pruning by greedy reordering, thesis section 2.2.1): reorders all T
-// trees of an ensemble with a heuristic evaluated on labelled data (the training data by default);
-// pruning keeps the first k. Every ordering works on a VoteMatrix computed once.
+// Ordered aggregation (static pruning by greedy reordering, [Sot11] §2.2.1, [MHS09]): reorders all
+// T trees of an ensemble with a heuristic evaluated on labelled data (the training data by
+// default); pruning keeps the first k. Every ordering works on a VoteMatrix computed once.
 //
 // Conventions shared by all orderings (choices the thesis leaves open; see docs/pruning.md):
 //  * Ties between candidates go to the lowest tree index; every ordering is deterministic.

@@ -1,5 +1,6 @@
 #pragma once
-// Priors over the per-instance vote distribution, estimated from out-of-bag votes (issue 3).
+// Priors over the per-instance vote distribution, estimated from out-of-bag votes ([SSM16] §2.2,
+// [Sot11] ch. 4).
 //
 // Every prior defines the law of the sequence of votes of one instance; the halting tables only
 // need its predictive probabilities pi_j(t) = P(next vote = j | tally t). Decisions documented here:

@@ -43,7 +43,7 @@ struct HoldoutOptions {
   int32_t repeats = 100;             ///< >= 1.
   /// True: round(n_c * test_fraction) rows of every class c go to the test set (at least one row
   /// per class stays in training). False: round(n * test_fraction) rows drawn uniformly, as in
-  /// seed 002 (which does not mention stratification).
+  /// [HMS11] §4 (which does not mention stratification).
   bool stratified = true;
   uint64_t seed = 1;
 };

@@ -17,11 +17,11 @@ namespace urnforest {
 /// kInvalidArgument / kShapeMismatch / kLimitExceeded.
 Result<double> PStarBySum(const Prior& prior, int32_t num_trees, const std::vector<int32_t>& tally);
 
-/// Infinite ensemble, two classes (seed 002 Eq. 7): P(p_a > p_b | a votes, b votes) under the
+/// Infinite ensemble, two classes ([HMS11] Eq. 7): P(p_a > p_b | a votes, b votes) under the
 /// uniform prior = I_{1/2}(b + 1, a + 1) = P(Bin(a + b + 1, 1/2) <= a). a, b >= 0.
 double InfinitePairProbability(int32_t a, int32_t b);
 
-/// Seed 002 Eq. 8: L(y_i | t) = prod_{j != i} P(p_i > p_j | t), a lower bound on the probability
+/// [HMS11] Eq. 8: L(y_i | t) = prod_{j != i} P(p_i > p_j | t), a lower bound on the probability
 /// that class i is the infinite ensemble's prediction (exact for l = 2). tally.size() >= 2.
 double InfiniteLowerBound(const std::vector<int32_t>& tally, int32_t i);
 

@@ -1,6 +1,6 @@
 #pragma once
 // Sequential voting that halts early: trees are queried one at a time and the vote stops as soon as
-// the halting table says so (issue 3). Depends only on votes, never on trees.
+// the halting table says so. Depends only on votes, never on trees.
 #include <cstddef>
 #include <cstdint>
 #include <functional>

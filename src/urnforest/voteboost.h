@@ -1,8 +1,8 @@
 #pragma once
-// Vote-boosting (seed 004, Martinez-Munoz and Suarez): a sequential ensemble whose row weights depend
-// only on the ensemble's vote disagreement, through a beta emphasis function. Training is
-// Train(data, {ensemble = kVoteBoost, voteboost = {a, b, base}}); this header holds the weight
-// computation (exposed for tests and the demo) and the cross-validated choice of a = b.
+// Vote-boosting ([SMS18], Sabzevari, Martinez-Munoz and Suarez): a sequential ensemble whose row
+// weights depend only on the ensemble's vote disagreement, through a beta emphasis function.
+// Training is Train(data, {ensemble = kVoteBoost, voteboost = {a, b, base}}); this header holds the
+// weight computation (exposed for tests and the demo) and the cross-validated choice of a = b.
 //
 // Algorithm 1 as implemented (binary, as in the paper):
 //   w = 1/N; for t = 1..T: draw N rows with replacement with probabilities w (tree t's own stream

@@ -1,4 +1,4 @@
-// Bad-input matrix of issue 10 (C++ API): every hostile or degenerate input either fails with its
+// Bad-input matrix (C++ API; docs/reliability.md): every hostile or degenerate input either fails with its
 // stable code (and position, for CSV) or has the documented behaviour checked here.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -78,35 +78,35 @@ const char kSmall[] =
 
 }  // namespace
 
-TEST_CASE("An empty file, a BOM alone or blank lines alone fail with CsvEmpty", "[issue.10][bad_input][csv]") {
+TEST_CASE("An empty file, a BOM alone or blank lines alone fail with CsvEmpty", "[reliability][bad_input][csv]") {
   RequireCsvError("", StatusCode::kCsvEmpty, 0, 0);
   RequireCsvError("\xEF\xBB\xBF", StatusCode::kCsvEmpty, 0, 0);
   RequireCsvError("\n \r\n\t\n", StatusCode::kCsvEmpty, 0, 0);
 }
 
-TEST_CASE("A header without data rows fails with CsvNoRows", "[issue.10][bad_input][csv]") {
+TEST_CASE("A header without data rows fails with CsvNoRows", "[reliability][bad_input][csv]") {
   RequireCsvError("a,b,class\n", StatusCode::kCsvNoRows, 0, 0);
   RequireCsvError("a,b,class", StatusCode::kCsvNoRows, 0, 0);
   RequireCsvError("a,b,class\n\n\n", StatusCode::kCsvNoRows, 0, 0);
 }
 
-TEST_CASE("Ragged rows fail with CsvRaggedRow at the row's line and first odd field", "[issue.10][bad_input][csv]") {
+TEST_CASE("Ragged rows fail with CsvRaggedRow at the row's line and first odd field", "[reliability][bad_input][csv]") {
   RequireCsvError("a,b,class\n1,2,x\n1,2,3,y\n", StatusCode::kCsvRaggedRow, 3, 4);
   RequireCsvError("a,b,class\n1,2,x\n\n1,y\n", StatusCode::kCsvRaggedRow, 4, 3);
 }
 
-TEST_CASE("An unterminated quote fails with CsvUnterminatedQuote where it opened", "[issue.10][bad_input][csv]") {
+TEST_CASE("An unterminated quote fails with CsvUnterminatedQuote where it opened", "[reliability][bad_input][csv]") {
   RequireCsvError("a,b,class\n1,2,x\n3,\"4,y\n5,6,z\n", StatusCode::kCsvUnterminatedQuote, 3, 2);
   RequireCsvError("\"a,b,class\n", StatusCode::kCsvUnterminatedQuote, 1, 1);
 }
 
-TEST_CASE("A UTF-8 byte-order mark is skipped and never becomes part of the first name", "[issue.10][bad_input][csv]") {
+TEST_CASE("A UTF-8 byte-order mark is skipped and never becomes part of the first name", "[reliability][bad_input][csv]") {
   const Dataset d = MustRead("\xEF\xBB\xBF" "a,b,class\n1,2,x\n3,4,y\n");
   REQUIRE(d.schema().features[0].name == "a");
   REQUIRE(d.num_rows() == 2);
 }
 
-TEST_CASE("CRLF and LF files give the same data set", "[issue.10][bad_input][csv]") {
+TEST_CASE("CRLF and LF files give the same data set", "[reliability][bad_input][csv]") {
   const Dataset lf = MustRead("a,b,class\n1,p,x\n3,q,y\n");
   const Dataset crlf = MustRead("a,b,class\r\n1,p,x\r\n3,q,y\r\n");
   REQUIRE(crlf.schema().features[1].categories == lf.schema().features[1].categories);
@@ -115,20 +115,20 @@ TEST_CASE("CRLF and LF files give the same data set", "[issue.10][bad_input][csv
   REQUIRE(crlf.labels() == lf.labels());
 }
 
-TEST_CASE("Non-UTF-8 bytes fail with CsvInvalidUtf8 at the bad byte's line and field", "[issue.10][bad_input][csv]") {
+TEST_CASE("Non-UTF-8 bytes fail with CsvInvalidUtf8 at the bad byte's line and field", "[reliability][bad_input][csv]") {
   RequireCsvError("a,b,class\n1,2,x\n1,\xFF,y\n", StatusCode::kCsvInvalidUtf8, 3, 2);
   RequireCsvError("a,b,class\n1,\xC0\xAF,x\n", StatusCode::kCsvInvalidUtf8, 2, 2);
   RequireCsvError("a,b,cl\xE9\n1,2,x\n", StatusCode::kCsvInvalidUtf8, 1, 3);
 }
 
-TEST_CASE("Infinite and out-of-float-range numbers fail with NonFiniteValue at the cell", "[issue.10][bad_input][csv]") {
+TEST_CASE("Infinite and out-of-float-range numbers fail with NonFiniteValue at the cell", "[reliability][bad_input][csv]") {
   RequireCsvError("a,class\n1,x\ninf,y\n", StatusCode::kNonFiniteValue, 3, 1);
   RequireCsvError("a,class\n1,x\n-Infinity,y\n", StatusCode::kNonFiniteValue, 3, 1);
   RequireCsvError("a,class\n1,x\n1e39,y\n", StatusCode::kNonFiniteValue, 3, 1);
   RequireCsvError("a,class\n1,x\n-3.5e38,y\n", StatusCode::kNonFiniteValue, 3, 1);
 }
 
-TEST_CASE("NaN is text, float range edges are kept and underflow becomes zero", "[issue.10][bad_input][csv]") {
+TEST_CASE("NaN is text, float range edges are kept and underflow becomes zero", "[reliability][bad_input][csv]") {
   const Dataset nan = MustRead("a,class\n1,x\nnan,y\n");
   REQUIRE(nan.schema().features[0].type == FeatureType::kCategorical);
   const Dataset edges = MustRead("a,class\n3.4028235e38,x\n-3.4028235e38,y\n1e-50,x\n");
@@ -138,7 +138,7 @@ TEST_CASE("NaN is text, float range edges are kept and underflow becomes zero", 
   REQUIRE(edges.value(2, 0) == 0.0f);
 }
 
-TEST_CASE("Typed arrays with Inf fail with NonFiniteValue and NaN means missing", "[issue.10][bad_input][arrays]") {
+TEST_CASE("Typed arrays with Inf fail with NonFiniteValue and NaN means missing", "[reliability][bad_input][arrays]") {
   const float inf = std::numeric_limits<float>::infinity();
   const std::vector<float> bad = {1, inf, 3, 4};
   const std::vector<int32_t> labels = {0, 1};
@@ -150,13 +150,13 @@ TEST_CASE("Typed arrays with Inf fail with NonFiniteValue and NaN means missing"
   REQUIRE(std::isnan(ok.value().value(0, 1)));
 }
 
-TEST_CASE("One class only is read but training fails with TooFewClasses", "[issue.10][bad_input][train]") {
+TEST_CASE("One class only is read but training fails with TooFewClasses", "[reliability][bad_input][train]") {
   const Dataset d = MustRead("a,b,class\n1,2,x\n3,4,x\n5,6,x\n");
   REQUIRE(d.num_classes() == 1);
   REQUIRE(TrainCode(d, TrainOptions{}) == StatusCode::kTooFewClasses);
 }
 
-TEST_CASE("A class with a single row trains and predicts every row", "[issue.10][bad_input][train]") {
+TEST_CASE("A class with a single row trains and predicts every row", "[reliability][bad_input][train]") {
   const Dataset d = MustRead("a,b,class\n1,2,x\n3,4,x\n5,6,x\n7,8,x\n9,10,y\n");
   const Forest forest = MustTrain(d, 11);
   const FullVote vote = MustPredict(forest, d);
@@ -164,7 +164,7 @@ TEST_CASE("A class with a single row trains and predicts every row", "[issue.10]
   for (size_t r = 0; r < 5; ++r) REQUIRE(vote.votes[2 * r] + vote.votes[2 * r + 1] == 11);
 }
 
-TEST_CASE("Constant features train single-leaf trees voting the bootstrap majority", "[issue.10][bad_input][train]") {
+TEST_CASE("Constant features train single-leaf trees voting the bootstrap majority", "[reliability][bad_input][train]") {
   const Dataset d = MustRead("a,b,class\n1,k,x\n1,k,y\n1,k,x\n1,k,y\n1,k,x\n");
   const Forest forest = MustTrain(d, 7);
   REQUIRE(forest.num_nodes() == 7);
@@ -172,7 +172,7 @@ TEST_CASE("Constant features train single-leaf trees voting the bootstrap majori
   for (size_t r = 1; r < 5; ++r) REQUIRE(vote.labels[r] == vote.labels[0]);
 }
 
-TEST_CASE("A data set whose feature values are all missing trains single-leaf trees", "[issue.10][bad_input][train]") {
+TEST_CASE("A data set whose feature values are all missing trains single-leaf trees", "[reliability][bad_input][train]") {
   const Dataset d = MustRead("a,b,class\n?,NA,x\n,?,y\nNA,,x\n?,?,y\n");
   REQUIRE(d.schema().features[0].type == FeatureType::kNumeric);
   for (size_t r = 0; r < 4; ++r) REQUIRE(std::isnan(d.value(r, 0)));
@@ -181,19 +181,19 @@ TEST_CASE("A data set whose feature values are all missing trains single-leaf tr
   REQUIRE(MustPredict(forest, d).labels.size() == 4);
 }
 
-TEST_CASE("Duplicate column names fail with CsvDuplicateColumn at the second one", "[issue.10][bad_input][csv]") {
+TEST_CASE("Duplicate column names fail with CsvDuplicateColumn at the second one", "[reliability][bad_input][csv]") {
   RequireCsvError("a,b,a,class\n1,2,3,x\n", StatusCode::kCsvDuplicateColumn, 1, 3);
   RequireCsvError("\n\"a\",a,class\n1,2,x\n", StatusCode::kCsvDuplicateColumn, 2, 2);
 }
 
-TEST_CASE("An unknown target name fails with TargetNotFound on the header line", "[issue.10][bad_input][csv]") {
+TEST_CASE("An unknown target name fails with TargetNotFound on the header line", "[reliability][bad_input][csv]") {
   CsvOptions options;
   options.target = "label";
   RequireCsvError(kSmall, StatusCode::kTargetNotFound, 1, 0, options);
   REQUIRE(ReadError(kSmall, options).message.find("label") != std::string::npos);
 }
 
-TEST_CASE("A nameless default target column fails with TargetNotFound at that column", "[issue.10][bad_input][csv][fuzz]") {
+TEST_CASE("A nameless default target column fails with TargetNotFound at that column", "[reliability][bad_input][csv][fuzz]") {
   RequireCsvError("a,b,\n1,2,x\n3,4,y\n", StatusCode::kTargetNotFound, 1, 3);
   RequireCsvError("a,b,\"\"\n1,2,x\n", StatusCode::kTargetNotFound, 1, 3);
   CsvOptions by_name;
@@ -204,7 +204,7 @@ TEST_CASE("A nameless default target column fails with TargetNotFound at that co
   REQUIRE(MustRead("a,b,\n1,2,x\n3,4,y\n", no_target).num_features() == 3);
 }
 
-TEST_CASE("A trained schema reads its own file back with the same labels", "[issue.10][bad_input][csv][fuzz]") {
+TEST_CASE("A trained schema reads its own file back with the same labels", "[reliability][bad_input][csv][fuzz]") {
   const std::string text = "a,b,class\n1,x,p\n2,y,q\n";
   const Dataset trained = MustRead(text);
   CsvOptions options;
@@ -214,7 +214,7 @@ TEST_CASE("A trained schema reads its own file back with the same labels", "[iss
   REQUIRE(again.RowMajor() == trained.RowMajor());
 }
 
-TEST_CASE("T = 0 and T < 0 fail with InvalidArgument naming num_trees", "[issue.10][bad_input][train]") {
+TEST_CASE("T = 0 and T < 0 fail with InvalidArgument naming num_trees", "[reliability][bad_input][train]") {
   const Dataset d = MustRead(kSmall);
   for (int32_t trees : {0, -1, std::numeric_limits<int32_t>::min()}) {
     TrainOptions options;
@@ -225,7 +225,7 @@ TEST_CASE("T = 0 and T < 0 fail with InvalidArgument naming num_trees", "[issue.
   }
 }
 
-TEST_CASE("Even T is allowed and a tied full vote goes to the lowest class index", "[issue.10][bad_input][train]") {
+TEST_CASE("Even T is allowed and a tied full vote goes to the lowest class index", "[reliability][bad_input][train]") {
   const Dataset d = MustRead(kSmall);
   const Forest trained = MustTrain(d, 4);
   REQUIRE(trained.num_trees() == 4);
@@ -242,7 +242,7 @@ TEST_CASE("Even T is allowed and a tied full vote goes to the lowest class index
   }
 }
 
-TEST_CASE("T = 100,000 passes validation and T = 100,001 fails fast with InvalidArgument", "[issue.10][bad_input][train]") {
+TEST_CASE("T = 100,000 passes validation and T = 100,001 fails fast with InvalidArgument", "[reliability][bad_input][train]") {
   const Dataset d = MustRead(kSmall);
   TrainOptions at_limit;
   at_limit.num_trees = TrainOptions::kMaxTrees;
@@ -266,7 +266,7 @@ TEST_CASE("T = 100,000 passes validation and T = 100,001 fails fast with Invalid
   REQUIRE(over_calls == 0);
 }
 
-TEST_CASE("Wrong array lengths fail with ShapeMismatch before any value is read", "[issue.10][bad_input][arrays]") {
+TEST_CASE("Wrong array lengths fail with ShapeMismatch before any value is read", "[reliability][bad_input][arrays]") {
   const std::vector<float> x = {1, 2, 3, 4, 5, 6};
   const std::vector<int32_t> labels = {0, 1, 0};
   SECTION("feature names do not match the column count") {
@@ -303,7 +303,7 @@ TEST_CASE("Wrong array lengths fail with ShapeMismatch before any value is read"
   }
 }
 
-TEST_CASE("Predicting with a different column set fails with ColumnMismatch", "[issue.10][bad_input][predict]") {
+TEST_CASE("Predicting with a different column set fails with ColumnMismatch", "[reliability][bad_input][predict]") {
   const Dataset train = MustRead(kSmall);
   const Forest forest = MustTrain(train, 3);
   SECTION("typed data with fewer columns") {
@@ -349,7 +349,7 @@ TEST_CASE("Predicting with a different column set fails with ColumnMismatch", "[
   }
 }
 
-TEST_CASE("Model bytes that are not a model fail with CorruptModel or UnsupportedVersion", "[issue.10][bad_input][model]") {
+TEST_CASE("Model bytes that are not a model fail with CorruptModel or UnsupportedVersion", "[reliability][bad_input][model]") {
   const std::string csv = kSmall;
   Result<Forest> text = urnforest::DeserializeForest(
       reinterpret_cast<const uint8_t*>(csv.data()), csv.size());

@@ -27,7 +27,7 @@ HaltingTable Table(HaltingRule rule, int32_t classes = 2) {
 
 }  // namespace
 
-TEST_CASE("Exact expected trees and disagreement for siba T = 101 match thesis note 1.10",
+TEST_CASE("Exact expected trees and disagreement for siba T = 101 match the exact-recursion anchors",
           "[cost][anchor]") {
   HaltingTable siba = Table(HaltingRule::kSiba);
   HaltingTable full = Table(HaltingRule::kAlpha1);

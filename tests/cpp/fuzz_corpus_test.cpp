@@ -38,14 +38,14 @@ size_t ReplayCorpus(const std::string& target, int (*entry)(const uint8_t*, size
 
 }  // namespace
 
-TEST_CASE("The fuzz_csv corpus replays without an oracle failure", "[issue.10][fuzz]") {
+TEST_CASE("The fuzz_csv corpus replays without an oracle failure", "[reliability][fuzz]") {
   REQUIRE(ReplayCorpus("fuzz_csv", UrnforestFuzzCsv) > 40);
 }
 
-TEST_CASE("The fuzz_model corpus replays without an oracle failure", "[issue.10][fuzz]") {
+TEST_CASE("The fuzz_model corpus replays without an oracle failure", "[reliability][fuzz]") {
   REQUIRE(ReplayCorpus("fuzz_model", UrnforestFuzzModel) > 10);
 }
 
-TEST_CASE("The fuzz_train corpus replays without an oracle failure", "[issue.10][fuzz]") {
+TEST_CASE("The fuzz_train corpus replays without an oracle failure", "[reliability][fuzz]") {
   REQUIRE(ReplayCorpus("fuzz_train", UrnforestFuzzTrain) > 20);
 }

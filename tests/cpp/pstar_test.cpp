@@ -43,7 +43,7 @@ TEST_CASE("Infinite rule: 6-0 halts at 127/128, 5-0 and 8-1 do not, 9-1 does", "
   REQUIRE(t.value().Confidence(a) == 127.0 / 128.0);
 }
 
-TEST_CASE("Infinite rule t* list for pi = 0.99 and t = 1..101 matches note A.1.7",
+TEST_CASE("Infinite rule t* list for pi = 0.99 and t = 1..101 matches the binary table of [HMS11] §2.2",
           "[pstar][anchor]") {
   std::vector<int32_t> want = {
       0,  0,  0,  0,  0,  6,  7,  8,  9,  9,  10, 11, 11, 12, 13, 13, 14, 14, 15, 16, 16,

@@ -15,7 +15,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORPUS = os.path.join(ROOT, "tests", "fuzz", "corpus")
-DATASETS = os.path.join(ROOT, "web", "datasets")
+DATASETS = os.path.join(ROOT, "datasets")
 
 
 def cut(name, rows, every=1, max_cols=None):

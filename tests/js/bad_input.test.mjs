@@ -1,4 +1,4 @@
-// The bad-input matrix (issue 10) through the public JS API and the native CLI: every case of
+// The bad-input matrix (docs/reliability.md) through the public JS API and the native CLI: every case of
 // bad_input_cases.mjs must give its stable code (or documented behaviour) in JS, the SAME outcome in
 // the CLI (code, line and column; for valid input the same data set, model bytes and labels), and
 // docs/reliability.md must show exactly this table (UPDATE_DOCS=1 rewrites it).

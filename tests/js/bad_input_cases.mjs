@@ -1,4 +1,4 @@
-// The bad-input matrix of issue 10 as data, and its JS runner (not a test file itself): every case runs through the
+// The bad-input matrix of docs/reliability.md as data, and its JS runner (not a test file itself): every case runs through the
 // public JS API (dist/index.js) and, unless `cli` is null, through the native CLI (build/urnforest)
 // in tests/js/bad_input.test.mjs, which requires both to give the same outcome and renders this table
 // into docs/reliability.md (checked there, so the page never drifts).

@@ -1,4 +1,4 @@
-// Heap stability in wasm (issue 10): 1,000 train/dispose cycles and 1,000 failed calls (every error
+// Heap stability in wasm: 1,000 train/dispose cycles and 1,000 failed calls (every error
 // row of the bad-input matrix, in turn) leave the wasm heap where it was.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

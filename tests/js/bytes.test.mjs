@@ -53,7 +53,7 @@ test('same data, options and seed give identical bytes; another seed differs', (
 });
 
 // Determinism across builds (DESIGN contract 5): the native CLI's `train --out` must write the same
-// bytes as the wasm build. Skipped until the CLI implements `train` (issue 2, item 7).
+// bytes as the wasm build. Skipped when the CLI is not built.
 test('native CLI and wasm write byte-identical models', (t) => {
   const cli = fileURLToPath(new URL('../../build/urnforest', import.meta.url));
   if (!existsSync(cli)) return t.skip('build/urnforest not built');

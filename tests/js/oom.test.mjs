@@ -1,4 +1,4 @@
-// Out of memory inside wasm (issue 10; design in docs/reliability.md): a request beyond the 2 GiB
+// Out of memory inside wasm (design in docs/reliability.md): a request beyond the 2 GiB
 // wasm heap is UrnforestError 'OutOfMemory', frees everything it allocated, and leaves the module
 // usable; an abort (trap) drops the instance, and `await init()` brings a working one.
 import { test } from 'node:test';

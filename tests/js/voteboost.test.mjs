@@ -123,7 +123,7 @@ test('AdaBoost base learners match the native --base and pruning shrinks the tre
   }
   assert.equal(sizes.stump, 9 * 3);
   assert.ok(sizes.pruned < sizes.unpruned);
-  // The default is the unpruned CART of issue 5: same bytes as without the option.
+  // The default is the unpruned CART of the double-pruning runs ([Sot11] ch. 3): same bytes as without the option.
   const plain = uf.trainForest(data, { ensemble: 'adaboost', trees: 9, seed: 4 });
   const unpruned = uf.trainForest(data, { ensemble: 'adaboost', adaboost: { base: 'unpruned' }, trees: 9, seed: 4 });
   assert.deepEqual(plain.toBytes(), unpruned.toBytes());
