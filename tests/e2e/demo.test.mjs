@@ -21,7 +21,6 @@ let server;
 let context;
 let profile;
 let page;
-let halting = false; // does the built library have the halting API?
 const requests = [];
 const problems = [];
 
@@ -62,7 +61,6 @@ async function train(dataset, { trees = 101, seed = 1, ensemble = 'rf', emphasis
   const line = await status();
   assert.match(line, /^ok /, line);
   const fields = Object.fromEntries(line.slice(3).split(' ').map((kv) => kv.split('=')));
-  halting = fields.halting === 'yes';
   return fields;
 }
 
@@ -89,7 +87,6 @@ test('trains 101 trees on wdbc in the worker, fast (time recorded)', async () =>
 });
 
 test('the urn: playing to the halt draws exactly the library\'s treesUsed (wdbc, every rule)', async (t) => {
-  if (!halting) { t.skip('the built library has no halting API (forest.trace); merge jsapi and rebuild'); return; }
   await setRule('siba');
   await page.fill('#urn-row', '3');
   await page.dispatchEvent('#urn-row', 'change');
@@ -138,7 +135,6 @@ test('the urn: playing to the halt draws exactly the library\'s treesUsed (wdbc,
 });
 
 test('the whole test set and the prior views render for wdbc', async (t) => {
-  if (!halting) { t.skip('the built library has no halting API; merge jsapi and rebuild'); return; }
   await setRule('siba');
   await page.waitForSelector('#test-alpha svg');
   const mean = Number(await page.getAttribute('#test-metrics', 'data-mean-trees'));
@@ -152,7 +148,6 @@ test('the whole test set and the prior views render for wdbc', async (t) => {
 
 test('iris (3 classes): urn plays to the halt; bagging on the 2-D circle draws the heat map', async (t) => {
   await train('iris', { trees: 51, seed: 7 });
-  if (!halting) { t.skip('the built library has no halting API; merge jsapi and rebuild'); return; }
   await setRule('hyper');
   await page.fill('#urn-row', '5');
   await page.dispatchEvent('#urn-row', 'change');
@@ -203,7 +198,7 @@ test('classify privately: predictions and the model download as blobs', async ()
   assert.equal(download.suggestedFilename(), 'patients-predictions.csv');
   const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
   assert.equal(csv.length, 31);
-  assert.match(csv[0], halting ? /^row,predicted,trees_used,confidence,full_vote,agrees$/ : /^row,predicted,votes_/);
+  assert.match(csv[0], /^row,predicted,trees_used,confidence,full_vote,agrees$/);
   const [model] = await Promise.all([page.waitForEvent('download'), page.click('#download-model')]);
   assert.equal(model.suggestedFilename(), 'urnforest-model.urnf');
   const bytes = readFileSync(await model.path());
@@ -240,24 +235,17 @@ test('ensemble concepts are computed live; the page fits a phone', async () => {
 /** Sets a range input to `value` as a user would (input event). */
 const slide = (sel, value) => page.$eval(sel, (el, v) => { el.value = String(v); el.dispatchEvent(new Event('input')); }, value);
 
-test('AdaBoost and vote-boosting train in the worker; halting asks their trees in a random order per row', async (t) => {
+test('AdaBoost and vote-boosting train in the worker; halting asks the trees in the library\'s default order (random per row for vote-boosting)', async () => {
   let fields = await train('wdbc', { trees: 51, seed: 4, ensemble: 'adaboost' });
   assert.equal(fields.ensemble, 'adaboost');
   assert.ok(Number(fields.accuracy) >= 0.9, `AdaBoost test accuracy ${fields.accuracy}`);
-  if (!halting) { t.skip('the built library has no halting API'); return; }
-  assert.equal(await page.inputValue('#order'), 'random');
-  assert.equal(await page.isDisabled('#order option[value="generation"]'), true);
-  assert.equal(await page.isVisible('#order-note'), true);
-  assert.match(await page.textContent('#order-note'), /random order per row/i);
+  assert.equal(await page.inputValue('#order'), 'generation', 'the library asks AdaBoost trees as trained by default');
+  assert.equal(await page.isVisible('#order-note'), false);
   await setRule('siba');
   await page.click('#urn-finish');
   let st = await urnState();
   assert.equal(st.drawn, st.treesUsed, `AdaBoost: drawn ${st.drawn} vs treesUsed ${st.treesUsed}`);
 
-  if (await page.isDisabled('#ensemble option[value="voteboost"]')) {
-    t.skip('the built library has no vote-boosting (TrainOptions.voteboost); merge it and rebuild');
-    return;
-  }
   await page.selectOption('#ensemble', 'voteboost');
   assert.equal(await page.isVisible('#vb-options'), true);
   fields = await train('wdbc', { trees: 51, seed: 4, ensemble: 'voteboost', emphasis: 6 });
@@ -265,6 +253,9 @@ test('AdaBoost and vote-boosting train in the worker; halting asks their trees i
   assert.equal(await page.textContent('#vb-a-out'), '2.5');
   assert.ok(Number(fields.accuracy) >= 0.9, `vote-boosting test accuracy ${fields.accuracy}`);
   assert.equal(await page.inputValue('#order'), 'random');
+  assert.equal(await page.isDisabled('#order option[value="generation"]'), true);
+  assert.equal(await page.isVisible('#order-note'), true);
+  assert.match(await page.textContent('#order-note'), /random order per row/i);
   await setRule('siba');
   await page.click('#urn-finish');
   st = await urnState();
@@ -305,7 +296,6 @@ test('the emphasis view follows a: g(1/4)/g(1/2) = (3/4)^(a-1) for a = b, and th
 
 test('a 4-class table builds in the worker: frames keep coming and clicks are answered meanwhile (vehicle)', async (t) => {
   await train('vehicle', { trees: 101, seed: 1 });
-  if (!halting) { t.skip('the built library has no halting API'); return; }
   await setRule('siba');
   await page.evaluate(() => {
     const beat = { gaps: [], last: performance.now(), on: true };
@@ -371,6 +361,6 @@ test('no request left the local server and the console stayed clean', () => {
   const origin = `${server.origin}/`;
   const foreign = requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'));
   assert.deepEqual(foreign, [], 'every request stays on the local server');
-  assert.ok(requests.some((url) => url.endsWith('/web/worker.js')), 'training ran in the module worker');
+  assert.ok(requests.some((url) => url.endsWith('/dist/worker_thread.js')), 'training ran in the library\'s module worker');
   assert.deepEqual(problems, []);
 });
