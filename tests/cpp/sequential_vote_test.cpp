@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/det_rng.h"
+#include "halting/binary_table_view.h"
 #include "urnforest/expected_cost.h"
 
 using urnforest::BuildHaltingTable;
@@ -257,8 +258,8 @@ TEST_CASE("Blocked voting equals tree-by-tree voting with and without two-class 
   for (int i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(h >> (8 * i));
   auto lowered = HaltingTable::FromBytes(bytes.data(), bytes.size());
   REQUIRE(lowered.ok());
-  REQUIRE(siba.BinaryZeroWinsUpTo() != nullptr);
-  REQUIRE(lowered.value().BinaryZeroWinsUpTo() == nullptr);
+  REQUIRE(urnforest::internal::BinaryTableView(siba).ZeroWinsUpTo() != nullptr);
+  REQUIRE(urnforest::internal::BinaryTableView(lowered.value()).ZeroWinsUpTo() == nullptr);
   const size_t rows = 700;
   const std::vector<int32_t> votes = RandomVotes(rows, T, 2, 17);
   for (const HaltingTable* t : {&siba, &lowered.value()}) {
