@@ -4,7 +4,7 @@
 #include <numeric>
 #include <utility>
 
-#include "base/rng.h"
+#include "base/random.h"
 
 namespace urnforest {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "base/det_rng.h"
+#include "base/random.h"
 #include "halting/binary_table_view.h"
 
 namespace urnforest {

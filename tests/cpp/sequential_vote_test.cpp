@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "base/det_rng.h"
+#include "base/random.h"
 #include "halting/binary_table_view.h"
 #include "urnforest/expected_cost.h"
 

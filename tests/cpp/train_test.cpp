@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "base/crc32.h"
-#include "base/rng.h"
+#include "base/random.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
