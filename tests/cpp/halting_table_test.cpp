@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "fixtures.h"
 #include "halting/binary_table_view.h"
 
 using urnforest::BuildHaltingTable;
@@ -189,17 +190,14 @@ void CheckBoundsMatchHalts(const HaltingTable& t) {
   REQUIRE(view.MinVotesToHalt() == fewest);
 }
 
-// Table bytes with one threshold replaced (and the checksum, 64-bit FNV-1a, redone): thresholds
-// start at byte 52, row c entry k at 52 + 2 (c (T + 1) + k).
+// Table bytes with one threshold replaced (and the checksum redone): thresholds start at byte 52,
+// row c entry k at 52 + 2 (c (T + 1) + k).
 std::vector<uint8_t> WithThreshold(std::vector<uint8_t> bytes, int32_t T, int32_t c, int32_t k,
                                    uint16_t value) {
   const size_t at = 52 + 2 * (static_cast<size_t>(c) * (T + 1) + k);
   bytes[at] = static_cast<uint8_t>(value);
   bytes[at + 1] = static_cast<uint8_t>(value >> 8);
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i + 8 < bytes.size(); ++i) h = (h ^ bytes[i]) * 1099511628211ULL;
-  for (int i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(h >> (8 * i));
-  return bytes;
+  return urnforest::test::ResealTable(std::move(bytes));
 }
 
 }  // namespace
