@@ -14,6 +14,10 @@ class ByteWriter {
  public:
   explicit ByteWriter(std::vector<uint8_t>* out) : out_(out) {}
   void U8(uint8_t v) { out_->push_back(v); }
+  void U16(uint16_t v) {
+    out_->push_back(static_cast<uint8_t>(v));
+    out_->push_back(static_cast<uint8_t>(v >> 8));
+  }
   void U32(uint32_t v) {
     for (int i = 0; i < 4; ++i) out_->push_back(static_cast<uint8_t>(v >> (8 * i)));
   }
@@ -25,6 +29,11 @@ class ByteWriter {
     uint32_t bits;
     std::memcpy(&bits, &v, sizeof bits);
     U32(bits);
+  }
+  void F64(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    U64(bits);
   }
   /// u32 byte length, then the bytes.
   void Str(const std::string& s) {
@@ -47,6 +56,12 @@ class ByteReader {
   void Fail() { failed_ = true; pos_ = size_; }
 
   uint8_t U8() { return Need(1) ? data_[pos_++] : 0; }
+  uint16_t U16() {
+    if (!Need(2)) return 0;
+    const uint16_t v = static_cast<uint16_t>(data_[pos_] | (data_[pos_ + 1] << 8));
+    pos_ += 2;
+    return v;
+  }
   uint32_t U32() {
     if (!Need(4)) return 0;
     uint32_t v = 0;
@@ -65,6 +80,12 @@ class ByteReader {
   float F32() {
     const uint32_t bits = U32();
     float v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
+  double F64() {
+    const uint64_t bits = U64();
+    double v;
     std::memcpy(&v, &bits, sizeof v);
     return v;
   }

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/rng.h"
+#include "base/random.h"
 
 namespace urnforest {
 namespace {

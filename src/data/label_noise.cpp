@@ -5,7 +5,7 @@
 #include <numeric>
 #include <utility>
 
-#include "base/rng.h"
+#include "base/random.h"
 
 namespace urnforest {
 

@@ -8,7 +8,7 @@
 
 #include "ensemble/bootstrap.h"
 #include "tree/cost_complexity_pruning.h"
-#include "base/rng.h"
+#include "base/random.h"
 
 namespace urnforest {
 namespace internal {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "base/rng.h"
+#include "base/random.h"
 
 namespace urnforest {
 namespace internal {

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <string>
 
-#include "base/rng.h"
+#include "base/random.h"
 #include "urnforest/protocol.h"
 #include "urnforest/voteboost.h"
 

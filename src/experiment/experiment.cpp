@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/rng.h"
+#include "base/random.h"
 #include "urnforest/expected_cost.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/generators.h"

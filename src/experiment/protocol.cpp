@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "base/rng.h"
+#include "base/random.h"
 
 namespace urnforest {
 namespace {

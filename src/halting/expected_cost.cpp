@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "base/det_rng.h"
+#include "base/random.h"
 #include "halting/tally_lattice.h"
 
 namespace urnforest {

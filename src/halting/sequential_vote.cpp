@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <string>
 
-#include "base/det_rng.h"
+#include "base/random.h"
+#include "halting/binary_table_view.h"
 
 namespace urnforest {
 namespace {
@@ -224,10 +225,12 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   };
   // Binary threshold tables (the common case) are checked inline, reading the same thresholds as
   // HaltingTable::Halts (halt iff the strict leader k has at least row_k[other's count] votes) and
-  // the same P* as HaltingTable::Confidence (BinaryPStar), so the results are bit-identical.
-  const uint16_t* row0 = table.BinaryThresholdRow(0);
-  const uint16_t* row1 = table.BinaryThresholdRow(1);
-  const float* pstar = table.BinaryPStar();
+  // the same P* as HaltingTable::Confidence (BinaryTableView::PStar), so the results are
+  // bit-identical.
+  const internal::BinaryTableView binary_view(table);
+  const uint16_t* row0 = binary_view.ThresholdRow(0);
+  const uint16_t* row1 = binary_view.ThresholdRow(1);
+  const float* pstar = binary_view.PStar();
   const bool binary = row0 != nullptr && pstar != nullptr;
   // Records row r's stop after i + 1 votes, `leader` ahead with confidence `conf`.
   // (Through plain pointers: a byte store may alias anything, so the vectors' pointers would be
@@ -300,16 +303,16 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   }
   // No tally of fewer votes halts, so the trees before are voted by every row without a halting
   // check (the same walks as the full vote).
-  const int32_t before_check = std::min(T, table.MinVotesToHalt() - 1);
+  const int32_t before_check = std::min(T, binary_view.MinVotesToHalt() - 1);
   const size_t block = std::min(num_rows, kHaltBlock);
   const size_t L = static_cast<size_t>(l);
   std::vector<size_t> active(block);
   std::vector<int32_t> votes(block);
   // Two-class threshold tables with nondecreasing rows (all built ones): a row's class-1 count and
-  // two bounds per vote count decide (HaltingTable::BinaryZeroWinsUpTo). The counts are kept
+  // two bounds per vote count decide (BinaryTableView::ZeroWinsUpTo). The counts are kept
   // compacted with `active`. Other tables: a tally per row of the block.
-  const int32_t* zero_wins_up_to = binary ? table.BinaryZeroWinsUpTo() : nullptr;
-  const int32_t* one_wins_from = table.BinaryOneWinsFrom();
+  const int32_t* zero_wins_up_to = binary ? binary_view.ZeroWinsUpTo() : nullptr;
+  const int32_t* one_wins_from = binary_view.OneWinsFrom();
   const bool by_bounds = zero_wins_up_to != nullptr;
   std::vector<int32_t> ones(by_bounds ? block : 0);
   std::vector<int32_t> tallies(by_bounds ? 0 : block * L);

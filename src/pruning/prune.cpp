@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "ensemble/bootstrap.h"
-#include "base/rng.h"
+#include "base/random.h"
 
 namespace urnforest {
 namespace {

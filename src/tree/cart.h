@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "base/rng.h"
+#include "base/random.h"
 #include "tree/split_search.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"

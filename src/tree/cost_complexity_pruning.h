@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "tree/cart.h"
-#include "base/rng.h"
+#include "base/random.h"
 #include "urnforest/forest.h"
 #include "urnforest/status.h"
 

@@ -31,6 +31,9 @@
 #include "urnforest/status.h"
 
 namespace urnforest {
+namespace internal {
+class BinaryTableView;
+}  // namespace internal
 
 /// How a table stores its decision (see the file comment).
 enum class TableLayout : int32_t {
@@ -78,25 +81,6 @@ class HaltingTable {
   /// Binary tables: entry k = MinLeaderVotes(c, {k}) for k = 0, 1, ... while a halt is possible
   /// (the CLI's "min_majority" list). Empty for l != 2.
   std::vector<int32_t> BinaryThresholds(int32_t c) const;
-  /// kThresholds tables with 2 classes: row c of the stored thresholds, entry o (0 <= o <= T) = the
-  /// minimum count of class c that halts when the other class has o votes (T + 1 = never), the value
-  /// Halts compares with when c leads. nullptr for other tables. Valid while the table lives.
-  const uint16_t* BinaryThresholdRow(int32_t c) const;
-  /// kThresholds tables with 2 classes: the stored P* of every state, entry a + n (n + 1) / 2 for the
-  /// tally (a, b) with n = a + b <= T: the value Confidence returns when a != b (0 on a tie). Lets
-  /// sequential voting read the confidence at a stop without the general rank. nullptr for other
-  /// tables. Valid while the table lives.
-  const float* BinaryPStar() const;
-  /// kThresholds tables with 2 classes whose threshold rows never decrease (every table built from a
-  /// prior is so; a loaded one is checked): the decisions of Halts as two bounds per vote count.
-  /// After m votes (0 <= m <= T), b of them for class 1, the tally halts with class 0 ahead iff
-  /// b <= BinaryZeroWinsUpTo()[m] (-1: never), with class 1 ahead iff b >= BinaryOneWinsFrom()[m]
-  /// (m + 1: never). nullptr for other tables. Valid while the table lives.
-  const int32_t* BinaryZeroWinsUpTo() const;
-  const int32_t* BinaryOneWinsFrom() const;
-  /// No tally of fewer votes halts. Exact for kThresholds tables with 2 classes (T + 1 when none
-  /// halts); 1 (nothing known) for other tables.
-  int32_t MinVotesToHalt() const { return min_votes_to_halt_; }
 
   /// Versioned little-endian bytes (magic "UFHT", version 1) holding everything needed to answer
   /// queries; a model file can store them as a section.
@@ -107,6 +91,7 @@ class HaltingTable {
  private:
   friend Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions&, const Prior*);
   friend class HaltingTableBuilder;
+  friend class internal::BinaryTableView;  // the two-class fast path of sequential voting
   int64_t StateRank(const int32_t* tally) const;
   int64_t OthersRank(int32_t c, const int32_t* tally) const;
   double PairBound(const int32_t* tally, int32_t k, int32_t n) const;
@@ -126,7 +111,8 @@ class HaltingTable {
   /// kInfiniteProduct: pair_[a * (T + 1) + b] = 1 - P(p_a > p_b | a, b).
   std::vector<double> pair_;
   std::vector<int64_t> binom_;  // C(n, i), n <= T + l + 1, i <= l (rank helper)
-  /// Derived from thresholds_ (two-class kThresholds tables; see BinaryZeroWinsUpTo); not stored.
+  /// Derived from thresholds_ (two-class kThresholds tables; see internal::BinaryTableView); not
+  /// stored.
   std::vector<int32_t> zero_wins_up_to_;
   std::vector<int32_t> one_wins_from_;
   int32_t min_votes_to_halt_ = 1;

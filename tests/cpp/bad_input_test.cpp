@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
@@ -23,15 +24,11 @@ using urnforest::Schema;
 using urnforest::Status;
 using urnforest::StatusCode;
 using urnforest::TrainOptions;
+using urnforest::test::MustOk;
+using urnforest::test::MustRead;
+using urnforest::test::RequireCsvError;
 
 namespace {
-
-Dataset MustRead(const std::string& text, const CsvOptions& options = {}) {
-  Result<Dataset> result = ReadCsv(text, options);
-  INFO(result.status().ToString());
-  REQUIRE(result.ok());
-  return std::move(result).value();
-}
 
 Status ReadError(const std::string& text, const CsvOptions& options = {}) {
   Result<Dataset> result = ReadCsv(text, options);
@@ -40,31 +37,15 @@ Status ReadError(const std::string& text, const CsvOptions& options = {}) {
   return result.status();
 }
 
-void RequireCsvError(const std::string& text, StatusCode code, int64_t line, int64_t column,
-                     const CsvOptions& options = {}) {
-  const Status status = ReadError(text, options);
-  INFO(status.ToString());
-  CHECK(status.code == code);
-  CHECK(status.line == line);
-  CHECK(status.column == column);
-  CHECK_FALSE(status.message.empty());
-}
-
 Forest MustTrain(const Dataset& data, int32_t trees, uint64_t seed = 1) {
   TrainOptions options;
   options.num_trees = trees;
   options.seed = seed;
-  Result<Forest> forest = urnforest::Train(data, options);
-  INFO(forest.status().ToString());
-  REQUIRE(forest.ok());
-  return std::move(forest).value();
+  return urnforest::test::MustTrain(data, options);
 }
 
 FullVote MustPredict(const Forest& forest, const Dataset& data) {
-  Result<FullVote> vote = urnforest::PredictFull(forest, data);
-  INFO(vote.status().ToString());
-  REQUIRE(vote.ok());
-  return std::move(vote).value();
+  return MustOk(urnforest::PredictFull(forest, data));
 }
 
 StatusCode TrainCode(const Dataset& data, const TrainOptions& options) {

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "fixtures.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
 #include "urnforest/ordering.h"
@@ -11,18 +12,7 @@
 #include "urnforest/weighted_vote.h"
 
 using namespace urnforest;
-
-namespace {
-
-Dataset Data(const std::vector<float>& x, const std::vector<int32_t>& y, int32_t classes) {
-  std::vector<std::string> names;
-  for (int32_t c = 0; c < classes; ++c) names.push_back(std::string(1, static_cast<char>('A' + c)));
-  Result<Dataset> d = Dataset::FromRowMajor(x.data(), y.size(), x.size() / y.size(), y.data(), {}, names);
-  REQUIRE(d.ok());
-  return std::move(d).value();
-}
-
-}  // namespace
+using namespace urnforest::test;
 
 TEST_CASE("AdaBoost.M1 stumps by reweighting match a hand computation", "[boost]") {
   // x = 1..5, classes A A B B A. Round 1 (uniform): x <= 2.5 -> A else B, wrong on x = 5,
@@ -30,7 +20,7 @@ TEST_CASE("AdaBoost.M1 stumps by reweighting match a hand computation", "[boost]
   // x <= 4.5, whose left leaf ties 2:2 (-> A), so the stump says A everywhere: eps = 1/4,
   // alpha = ln 3 / 2; weights 1/12 1/12 1/4 1/4 1/3. Round 3: x <= 4.5 -> B else A, wrong on
   // x = 1, 2: eps = 1/6, alpha = ln 5 / 2.
-  const Dataset d = Data({1, 2, 3, 4, 5}, {0, 0, 1, 1, 0}, 2);
+  const Dataset d = SmallDataset({1, 2, 3, 4, 5}, {0, 0, 1, 1, 0}, 2);
   TrainOptions o;
   o.ensemble = EnsembleKind::kAdaBoost;
   o.boosting = BoostingVariant::kReweight;
@@ -43,7 +33,7 @@ TEST_CASE("AdaBoost.M1 stumps by reweighting match a hand computation", "[boost]
   CHECK(a[0] == Approx(std::log(2.0)));
   CHECK(a[1] == Approx(0.5 * std::log(3.0)));
   CHECK(a[2] == Approx(0.5 * std::log(5.0)));
-  const Dataset probe = Data({1, 3, 5}, {0, 1, 0}, 2);
+  const Dataset probe = SmallDataset({1, 3, 5}, {0, 1, 0}, 2);
   Result<WeightedVote> v = PredictWeighted(f.value(), probe);
   REQUIRE(v.ok());
   // x = 1: A from trees 1, 2; B from tree 3.  x = 3: B from 1, 3.  x = 5: A from 2, 3.
@@ -60,7 +50,7 @@ TEST_CASE("AdaBoost.M1 stumps by reweighting match a hand computation", "[boost]
 }
 
 TEST_CASE("AdaBoost keeps a perfect tree with a capped weight and restarts from uniform weights", "[boost]") {
-  const Dataset d = Data({1, 2, 3, 4}, {0, 0, 1, 1}, 2);
+  const Dataset d = SmallDataset({1, 2, 3, 4}, {0, 0, 1, 1}, 2);
   TrainOptions o;
   o.ensemble = EnsembleKind::kAdaBoost;
   o.boosting = BoostingVariant::kReweight;
@@ -71,7 +61,7 @@ TEST_CASE("AdaBoost keeps a perfect tree with a capped weight and restarts from 
 }
 
 TEST_CASE("AdaBoost fails when the learner is no better than chance on uniform weights", "[boost]") {
-  const Dataset d = Data({1, 1, 1, 1}, {0, 1, 0, 1}, 2);
+  const Dataset d = SmallDataset({1, 1, 1, 1}, {0, 1, 0, 1}, 2);
   TrainOptions o;
   o.ensemble = EnsembleKind::kAdaBoost;
   o.num_trees = 3;
@@ -122,7 +112,7 @@ TEST_CASE("SAMME boosts three classes with alpha including ln(l - 1)", "[boost]"
     x.push_back(static_cast<float>((i * 7) % 11));
     y.push_back(i % 30 < 10 ? 0 : (i % 30 < 20 ? 1 : 2));
   }
-  const Dataset d = Data(x, y, 3);
+  const Dataset d = SmallDataset(x, y, 3);
   TrainOptions o;
   o.ensemble = EnsembleKind::kAdaBoost;
   o.boosting = BoostingVariant::kReweight;

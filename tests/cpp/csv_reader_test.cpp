@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.h"
 #include "urnforest/dataset.h"
 #include "urnforest/status.h"
 
@@ -23,26 +24,10 @@ using urnforest::ReadCsv;
 using urnforest::Result;
 using urnforest::Schema;
 using urnforest::StatusCode;
+using urnforest::test::MustRead;
+using urnforest::test::RequireCsvError;
 
 namespace {
-
-Dataset MustRead(const std::string& text, const CsvOptions& options = {}) {
-  Result<Dataset> result = ReadCsv(text, options);
-  INFO(result.status().ToString());
-  REQUIRE(result.ok());
-  return std::move(result).value();
-}
-
-void RequireError(const std::string& text, StatusCode code, int64_t line, int64_t column,
-                  const CsvOptions& options = {}) {
-  Result<Dataset> result = ReadCsv(text, options);
-  INFO("input: " << text);
-  REQUIRE_FALSE(result.ok());
-  INFO(result.status().ToString());
-  CHECK(result.status().code == code);
-  CHECK(result.status().line == line);
-  CHECK(result.status().column == column);
-}
 
 std::string MessageOf(const std::string& text, const CsvOptions& options = {}) {
   Result<Dataset> result = ReadCsv(text, options);
@@ -125,7 +110,7 @@ TEST_CASE("ReadCsv skips blank lines anywhere but counts them in line numbers", 
   Dataset d = MustRead("\n\na,y\n\n1,p\n   \n\t\n2,q\n");
   REQUIRE(d.num_rows() == 2);
   REQUIRE(d.value(1, 0) == 2.0f);
-  RequireError("a,y\n\n1,p\n\n1,2,3\n", StatusCode::kCsvRaggedRow, 5, 3);
+  RequireCsvError("a,y\n\n1,p\n\n1,2,3\n", StatusCode::kCsvRaggedRow, 5, 3);
 }
 
 TEST_CASE("ReadCsv trims spaces and tabs around unquoted cells but not inside quotes",
@@ -209,11 +194,11 @@ TEST_CASE("ReadCsv makes a column numeric only if every cell is an unquoted numb
 }
 
 TEST_CASE("ReadCsv rejects non-finite numbers in an otherwise numeric column", "[csv][types]") {
-  RequireError("a,b,y\n1,2,p\n3,inf,p\n", StatusCode::kNonFiniteValue, 3, 2);
-  RequireError("a,b,y\n1,2,p\n3,-Infinity,p\n", StatusCode::kNonFiniteValue, 3, 2);
-  RequireError("a,b,y\n1,2,p\n1e39,4,p\n", StatusCode::kNonFiniteValue, 3, 1);
-  RequireError("a,b,y\n1,1e400,p\n-1e400,4,p\n", StatusCode::kNonFiniteValue, 2, 2);
-  RequireError("a,b,y\n1,2,p\n3,4,p\n+inf,4,p\n", StatusCode::kNonFiniteValue, 4, 1);
+  RequireCsvError("a,b,y\n1,2,p\n3,inf,p\n", StatusCode::kNonFiniteValue, 3, 2);
+  RequireCsvError("a,b,y\n1,2,p\n3,-Infinity,p\n", StatusCode::kNonFiniteValue, 3, 2);
+  RequireCsvError("a,b,y\n1,2,p\n1e39,4,p\n", StatusCode::kNonFiniteValue, 3, 1);
+  RequireCsvError("a,b,y\n1,1e400,p\n-1e400,4,p\n", StatusCode::kNonFiniteValue, 2, 2);
+  RequireCsvError("a,b,y\n1,2,p\n3,4,p\n+inf,4,p\n", StatusCode::kNonFiniteValue, 4, 1);
   REQUIRE(MessageOf("a,y\n1,p\n1e400,p\n").find("'1e400'") != std::string::npos);
 }
 
@@ -223,7 +208,7 @@ TEST_CASE("ReadCsv keeps the float range edges and rounds correctly", "[csv][typ
   REQUIRE(d.value(1, 0) == -FLT_MAX);
   REQUIRE(d.value(2, 0) == std::numeric_limits<float>::denorm_min());
   REQUIRE(d.value(3, 0) == FLT_MIN);
-  RequireError("a,y\n3.4028236e+38,p\n", StatusCode::kNonFiniteValue, 2, 1);
+  RequireCsvError("a,y\n3.4028236e+38,p\n", StatusCode::kNonFiniteValue, 2, 1);
 }
 
 TEST_CASE("ReadCsv orders classes byte-wise by default or by first appearance", "[csv][classes]") {
@@ -272,7 +257,7 @@ TEST_CASE("ReadCsv picks the target column by name, or reads no target", "[csv][
   SECTION("an unknown name fails naming it and listing a few columns") {
     CsvOptions options;
     options.target = "Class";
-    RequireError("a,b,c,d,e,f,g,class\n1,2,3,4,5,6,7,x\n", StatusCode::kTargetNotFound, 1, 0,
+    RequireCsvError("a,b,c,d,e,f,g,class\n1,2,3,4,5,6,7,x\n", StatusCode::kTargetNotFound, 1, 0,
                  options);
     const std::string message = MessageOf("a,b,c,d,e,f,g,class\n1,2,3,4,5,6,7,x\n", options);
     REQUIRE(message.find("'Class'") != std::string::npos);
@@ -281,54 +266,54 @@ TEST_CASE("ReadCsv picks the target column by name, or reads no target", "[csv][
 }
 
 TEST_CASE("ReadCsv reports empty input and a header without rows", "[csv][errors]") {
-  RequireError("", StatusCode::kCsvEmpty, 0, 0);
-  RequireError("\xEF\xBB\xBF", StatusCode::kCsvEmpty, 0, 0);
-  RequireError("\n\r\n  \n", StatusCode::kCsvEmpty, 0, 0);
-  RequireError("a,y", StatusCode::kCsvNoRows, 0, 0);
-  RequireError("a,y\n\n\n", StatusCode::kCsvNoRows, 0, 0);
+  RequireCsvError("", StatusCode::kCsvEmpty, 0, 0);
+  RequireCsvError("\xEF\xBB\xBF", StatusCode::kCsvEmpty, 0, 0);
+  RequireCsvError("\n\r\n  \n", StatusCode::kCsvEmpty, 0, 0);
+  RequireCsvError("a,y", StatusCode::kCsvNoRows, 0, 0);
+  RequireCsvError("a,y\n\n\n", StatusCode::kCsvNoRows, 0, 0);
 }
 
 TEST_CASE("ReadCsv reports ragged rows at the record's line and first odd field", "[csv][errors]") {
-  RequireError("a,b,c,y\n1,2,3,p\n1,2,3,p,5\n", StatusCode::kCsvRaggedRow, 3, 5);
-  RequireError("a,b,c,y\n1,2,3,p\n1,2\n", StatusCode::kCsvRaggedRow, 3, 3);
-  RequireError("a,b,c,y\n\"x\ny\",2,3,p,9\n", StatusCode::kCsvRaggedRow, 2, 5);
-  RequireError("a,y\n1,p,\n", StatusCode::kCsvRaggedRow, 2, 3);
+  RequireCsvError("a,b,c,y\n1,2,3,p\n1,2,3,p,5\n", StatusCode::kCsvRaggedRow, 3, 5);
+  RequireCsvError("a,b,c,y\n1,2,3,p\n1,2\n", StatusCode::kCsvRaggedRow, 3, 3);
+  RequireCsvError("a,b,c,y\n\"x\ny\",2,3,p,9\n", StatusCode::kCsvRaggedRow, 2, 5);
+  RequireCsvError("a,y\n1,p,\n", StatusCode::kCsvRaggedRow, 2, 3);
   REQUIRE(MessageOf("a,b,c,y\n1,2,3,p,5\n") == "row has 5 fields, header has 4");
 }
 
 TEST_CASE("ReadCsv reports an unterminated quote where it opened", "[csv][errors]") {
-  RequireError("a,y\n1,p\n2,\"open\n3,p\n4,p\n", StatusCode::kCsvUnterminatedQuote, 3, 2);
-  RequireError("\"a,y\n1,p\n", StatusCode::kCsvUnterminatedQuote, 1, 1);
-  RequireError("a,y\n1,\"\"\"", StatusCode::kCsvUnterminatedQuote, 2, 2);
+  RequireCsvError("a,y\n1,p\n2,\"open\n3,p\n4,p\n", StatusCode::kCsvUnterminatedQuote, 3, 2);
+  RequireCsvError("\"a,y\n1,p\n", StatusCode::kCsvUnterminatedQuote, 1, 1);
+  RequireCsvError("a,y\n1,\"\"\"", StatusCode::kCsvUnterminatedQuote, 2, 2);
 }
 
 TEST_CASE("ReadCsv reports stray quotes", "[csv][errors]") {
-  RequireError("a,y\n1,p\n2,ab\"c\n", StatusCode::kCsvBadQuote, 3, 2);
-  RequireError("a,y\n1,\"p\"x\n", StatusCode::kCsvBadQuote, 2, 2);
-  RequireError("a,y\n1,\"multi\nline\"x,\n", StatusCode::kCsvBadQuote, 3, 2);
-  RequireError("a,\"y\" \"z\"\n1,p\n", StatusCode::kCsvBadQuote, 1, 2);
+  RequireCsvError("a,y\n1,p\n2,ab\"c\n", StatusCode::kCsvBadQuote, 3, 2);
+  RequireCsvError("a,y\n1,\"p\"x\n", StatusCode::kCsvBadQuote, 2, 2);
+  RequireCsvError("a,y\n1,\"multi\nline\"x,\n", StatusCode::kCsvBadQuote, 3, 2);
+  RequireCsvError("a,\"y\" \"z\"\n1,p\n", StatusCode::kCsvBadQuote, 1, 2);
 }
 
 TEST_CASE("ReadCsv rejects invalid UTF-8 at the bad byte's line and field", "[csv][errors]") {
-  RequireError("a,y\n1,p\n2,\xFF\n", StatusCode::kCsvInvalidUtf8, 3, 2);
-  RequireError("a,y\n1,\"ok\nstill ok\n\xC0\x80\"\n", StatusCode::kCsvInvalidUtf8, 4, 2);
-  RequireError("a,y\n\xED\xA0\x80,p\n", StatusCode::kCsvInvalidUtf8, 2, 1);
-  RequireError("a,y\n1,\xE2\x82\n", StatusCode::kCsvInvalidUtf8, 2, 2);
-  RequireError("a,\xF4\x90\x80\x80\n1,p\n", StatusCode::kCsvInvalidUtf8, 1, 2);
+  RequireCsvError("a,y\n1,p\n2,\xFF\n", StatusCode::kCsvInvalidUtf8, 3, 2);
+  RequireCsvError("a,y\n1,\"ok\nstill ok\n\xC0\x80\"\n", StatusCode::kCsvInvalidUtf8, 4, 2);
+  RequireCsvError("a,y\n\xED\xA0\x80,p\n", StatusCode::kCsvInvalidUtf8, 2, 1);
+  RequireCsvError("a,y\n1,\xE2\x82\n", StatusCode::kCsvInvalidUtf8, 2, 2);
+  RequireCsvError("a,\xF4\x90\x80\x80\n1,p\n", StatusCode::kCsvInvalidUtf8, 1, 2);
   Dataset d = MustRead("caf\xC3\xA9,y\n\xE2\x82\xAC,\xF0\x9F\x8C\xB2\n");
   REQUIRE(d.schema().features[0].name == "caf\xC3\xA9");
   REQUIRE(d.schema().class_names[0] == "\xF0\x9F\x8C\xB2");
 }
 
 TEST_CASE("ReadCsv rejects duplicate column names at the second occurrence", "[csv][errors]") {
-  RequireError("a,b,\"a\",y\n1,2,3,p\n", StatusCode::kCsvDuplicateColumn, 1, 3);
-  RequireError("\n,x,\n1,2,3\n", StatusCode::kCsvDuplicateColumn, 2, 3);
+  RequireCsvError("a,b,\"a\",y\n1,2,3,p\n", StatusCode::kCsvDuplicateColumn, 1, 3);
+  RequireCsvError("\n,x,\n1,2,3\n", StatusCode::kCsvDuplicateColumn, 2, 3);
 }
 
 TEST_CASE("ReadCsv rejects a training row without a label", "[csv][errors]") {
-  RequireError("a,y\n1,p\n2,\n", StatusCode::kMissingLabel, 3, 2);
-  RequireError("a,y\n1,p\n2,NA\n", StatusCode::kMissingLabel, 3, 2);
-  RequireError("y,a\n?,1\n", StatusCode::kMissingLabel, 2, 1, [] {
+  RequireCsvError("a,y\n1,p\n2,\n", StatusCode::kMissingLabel, 3, 2);
+  RequireCsvError("a,y\n1,p\n2,NA\n", StatusCode::kMissingLabel, 3, 2);
+  RequireCsvError("y,a\n?,1\n", StatusCode::kMissingLabel, 2, 1, [] {
     CsvOptions o;
     o.target = "y";
     return o;
@@ -340,7 +325,7 @@ TEST_CASE("ReadCsv enforces the class limit", "[csv][errors]") {
   for (size_t i = 0; i <= urnforest::DatasetLimits::kMaxClasses; ++i) {
     text += "1,c" + std::to_string(i) + "\n";
   }
-  RequireError(text, StatusCode::kLimitExceeded,
+  RequireCsvError(text, StatusCode::kLimitExceeded,
                static_cast<int64_t>(urnforest::DatasetLimits::kMaxClasses) + 2, 2);
 }
 
@@ -377,22 +362,23 @@ TEST_CASE("ReadCsv conforms a new file to a trained model's schema", "[csv][sche
     REQUIRE(std::isnan(d.value(2, 0)));
   }
   SECTION("a missing model column fails naming it") {
-    RequireError("cat,y\nred,no\n", StatusCode::kColumnMismatch, 1, 0, options);
+    RequireCsvError("cat,y\nred,no\n", StatusCode::kColumnMismatch, 1, 0, options);
     REQUIRE(MessageOf("cat,y\nred,no\n", options).find("'num'") != std::string::npos);
   }
   SECTION("text in a numeric model column fails at the cell") {
-    RequireError("num,cat\n1,red\nabc,red\n", StatusCode::kColumnMismatch, 3, 1, options);
-    RequireError("num,cat\n\"1\",red\n", StatusCode::kColumnMismatch, 2, 1, options);
+    RequireCsvError("num,cat\n1,red\nabc,red\n", StatusCode::kColumnMismatch, 3, 1, options);
+    RequireCsvError("num,cat\n\"1\",red\n", StatusCode::kColumnMismatch, 2, 1, options);
   }
   SECTION("a non-finite number in a numeric model column fails at the cell") {
-    RequireError("cat,num\nred,1\nred,inf\n", StatusCode::kNonFiniteValue, 3, 2, options);
+    RequireCsvError("cat,num\nred,1\nred,inf\n", StatusCode::kNonFiniteValue, 3, 2, options);
   }
   SECTION("a label outside the model's classes fails at the cell") {
-    RequireError("num,cat,y\n1,red,no\n2,red,maybe\n", StatusCode::kUnknownClass, 3, 3, options);
+    RequireCsvError("num,cat,y\n1,red,no\n2,red,maybe\n", StatusCode::kUnknownClass, 3, 3,
+                    options);
   }
   SECTION("an explicitly requested target must exist") {
     options.target = "label";
-    RequireError("num,cat\n1,red\n", StatusCode::kTargetNotFound, 1, 0, options);
+    RequireCsvError("num,cat\n1,red\n", StatusCode::kTargetNotFound, 1, 0, options);
   }
   SECTION("without a target the label column is ignored") {
     options.has_target = false;

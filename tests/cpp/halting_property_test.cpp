@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "base/det_rng.h"
+#include "base/random.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/prior.h"
 #include "urnforest/pstar.h"

@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <vector>
 
+#include "fixtures.h"
+#include "halting/binary_table_view.h"
+
 using urnforest::BuildHaltingTable;
 using urnforest::HaltingRule;
 using urnforest::HaltingTable;
 using urnforest::HaltingTableOptions;
+using urnforest::internal::BinaryTableView;
 
 namespace {
 
@@ -121,7 +125,7 @@ TEST_CASE("Prior rules without a prior, or hyper beyond four classes, fail with 
   REQUIRE(BuildHaltingTable(o, &p.value()).ok());
 }
 
-TEST_CASE("BinaryPStar holds Confidence of every two-class state at a + n (n + 1) / 2",
+TEST_CASE("BinaryTableView::PStar holds Confidence of every two-class state at a + n (n + 1) / 2",
           "[halting][fastpath]") {
   // One-dir (Dirichlet prior) and SIBA thresholds tables; the infinite and lead-rule layouts and
   // three-class tables have no such array.
@@ -134,7 +138,7 @@ TEST_CASE("BinaryPStar holds Confidence of every two-class state at a + n (n + 1
     o.alpha = 0.95;
     auto t = BuildHaltingTable(o, &dir.value());
     REQUIRE(t.ok());
-    const float* pstar = t.value().BinaryPStar();
+    const float* pstar = BinaryTableView(t.value()).PStar();
     REQUIRE(pstar != nullptr);
     int32_t decided = 0;
     for (int32_t a = 0; a <= 41; ++a) {
@@ -152,8 +156,8 @@ TEST_CASE("BinaryPStar holds Confidence of every two-class state at a + n (n + 1
   HaltingTableOptions o;
   o.rule = HaltingRule::kInfinite;
   o.num_trees = 41;
-  REQUIRE(BuildHaltingTable(o).value().BinaryPStar() == nullptr);
-  REQUIRE(Siba(41, 0.95, 3).BinaryPStar() == nullptr);
+  REQUIRE(BinaryTableView(BuildHaltingTable(o).value()).PStar() == nullptr);
+  REQUIRE(BinaryTableView(Siba(41, 0.95, 3)).PStar() == nullptr);
 }
 
 namespace {
@@ -162,8 +166,9 @@ namespace {
 // fewer than MinVotesToHalt votes halts while one of exactly that many does (when any halts).
 void CheckBoundsMatchHalts(const HaltingTable& t) {
   const int32_t T = t.num_trees();
-  const int32_t* zero_wins_up_to = t.BinaryZeroWinsUpTo();
-  const int32_t* one_wins_from = t.BinaryOneWinsFrom();
+  const BinaryTableView view(t);
+  const int32_t* zero_wins_up_to = view.ZeroWinsUpTo();
+  const int32_t* one_wins_from = view.OneWinsFrom();
   REQUIRE(zero_wins_up_to != nullptr);
   REQUIRE(one_wins_from != nullptr);
   int32_t fewest = T + 1;
@@ -182,20 +187,17 @@ void CheckBoundsMatchHalts(const HaltingTable& t) {
     }
   }
   REQUIRE(halting > T);  // not a table that never halts: the comparison means something
-  REQUIRE(t.MinVotesToHalt() == fewest);
+  REQUIRE(view.MinVotesToHalt() == fewest);
 }
 
-// Table bytes with one threshold replaced (and the checksum, 64-bit FNV-1a, redone): thresholds
-// start at byte 52, row c entry k at 52 + 2 (c (T + 1) + k).
+// Table bytes with one threshold replaced (and the checksum redone): thresholds start at byte 52,
+// row c entry k at 52 + 2 (c (T + 1) + k).
 std::vector<uint8_t> WithThreshold(std::vector<uint8_t> bytes, int32_t T, int32_t c, int32_t k,
                                    uint16_t value) {
   const size_t at = 52 + 2 * (static_cast<size_t>(c) * (T + 1) + k);
   bytes[at] = static_cast<uint8_t>(value);
   bytes[at + 1] = static_cast<uint8_t>(value >> 8);
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i + 8 < bytes.size(); ++i) h = (h ^ bytes[i]) * 1099511628211ULL;
-  for (int i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(h >> (8 * i));
-  return bytes;
+  return urnforest::test::ResealTable(std::move(bytes));
 }
 
 }  // namespace
@@ -219,11 +221,11 @@ TEST_CASE("Two-class tables decide by two bounds per vote count exactly as Halts
     }
   }
   // SIBA at 0.99 for 101 trees first stops after 6 unanimous votes (the thesis vector's head).
-  CHECK(Siba(101, 0.99).MinVotesToHalt() == 6);
+  CHECK(BinaryTableView(Siba(101, 0.99)).MinVotesToHalt() == 6);
   CheckBoundsMatchHalts(Siba(101, 0.99));
   // Other layouts have no bounds and claim nothing about the earliest stop.
-  REQUIRE(Siba(41, 0.95, 3).BinaryZeroWinsUpTo() == nullptr);
-  REQUIRE(Siba(41, 0.95, 3).MinVotesToHalt() == 1);
+  REQUIRE(BinaryTableView(Siba(41, 0.95, 3)).ZeroWinsUpTo() == nullptr);
+  REQUIRE(BinaryTableView(Siba(41, 0.95, 3)).MinVotesToHalt() == 1);
 }
 
 TEST_CASE("A loaded two-class table whose thresholds decrease has no bounds but a true earliest stop",
@@ -232,13 +234,13 @@ TEST_CASE("A loaded two-class table whose thresholds decrease has no bounds but 
   HaltingTable siba = Siba(T, 0.95);
   // Row 0 entry 3 (class 0's votes needed against 3) lowered below entry 2: the row decreases.
   const uint16_t lowered = 4;
-  REQUIRE(siba.BinaryThresholdRow(0)[2] > lowered);
+  REQUIRE(BinaryTableView(siba).ThresholdRow(0)[2] > lowered);
   const std::vector<uint8_t> bytes = WithThreshold(siba.ToBytes(), T, 0, 3, lowered);
   auto t = HaltingTable::FromBytes(bytes.data(), bytes.size());
   REQUIRE(t.ok());
-  REQUIRE(t.value().BinaryThresholdRow(0)[3] == lowered);
-  REQUIRE(t.value().BinaryZeroWinsUpTo() == nullptr);
-  REQUIRE(t.value().BinaryOneWinsFrom() == nullptr);
+  REQUIRE(BinaryTableView(t.value()).ThresholdRow(0)[3] == lowered);
+  REQUIRE(BinaryTableView(t.value()).ZeroWinsUpTo() == nullptr);
+  REQUIRE(BinaryTableView(t.value()).OneWinsFrom() == nullptr);
   const int32_t now_halts[2] = {4, 3};
   REQUIRE(t.value().Halts(now_halts));
   REQUIRE_FALSE(siba.Halts(now_halts));
@@ -249,5 +251,5 @@ TEST_CASE("A loaded two-class table whose thresholds decrease has no bounds but 
       if (t.value().Halts(tally)) fewest = m;
     }
   }
-  REQUIRE(t.value().MinVotesToHalt() == fewest);
+  REQUIRE(BinaryTableView(t.value()).MinVotesToHalt() == fewest);
 }

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "base/det_rng.h"
+#include "base/random.h"
 #include "urnforest/halting_table.h"
 
 using urnforest::Prior;

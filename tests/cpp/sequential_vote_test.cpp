@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "base/det_rng.h"
+#include "base/random.h"
+#include "fixtures.h"
+#include "halting/binary_table_view.h"
 #include "urnforest/expected_cost.h"
 
 using urnforest::BuildHaltingTable;
@@ -248,17 +250,15 @@ TEST_CASE("Blocked voting equals tree-by-tree voting with and without two-class 
   const int32_t T = 41;
   HaltingTable siba = Table(HaltingRule::kSiba, T);
   // The same table loaded with one threshold lowered so that row 0 decreases: no bounds, the
-  // thresholds are read directly (bytes: thresholds from byte 52; checksum 64-bit FNV-1a).
+  // thresholds are read directly (bytes: thresholds from byte 52).
   std::vector<uint8_t> bytes = siba.ToBytes();
   bytes[52 + 2 * 3] = 4;
   bytes[52 + 2 * 3 + 1] = 0;
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i + 8 < bytes.size(); ++i) h = (h ^ bytes[i]) * 1099511628211ULL;
-  for (int i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(h >> (8 * i));
+  bytes = urnforest::test::ResealTable(std::move(bytes));
   auto lowered = HaltingTable::FromBytes(bytes.data(), bytes.size());
   REQUIRE(lowered.ok());
-  REQUIRE(siba.BinaryZeroWinsUpTo() != nullptr);
-  REQUIRE(lowered.value().BinaryZeroWinsUpTo() == nullptr);
+  REQUIRE(urnforest::internal::BinaryTableView(siba).ZeroWinsUpTo() != nullptr);
+  REQUIRE(urnforest::internal::BinaryTableView(lowered.value()).ZeroWinsUpTo() == nullptr);
   const size_t rows = 700;
   const std::vector<int32_t> votes = RandomVotes(rows, T, 2, 17);
   for (const HaltingTable* t : {&siba, &lowered.value()}) {

@@ -4,11 +4,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "base/crc32.h"
+#include "fixtures.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
 
 using namespace urnforest;
+using namespace urnforest::test;
 
 namespace {
 
@@ -37,24 +38,7 @@ Forest SmallForest() {
   TrainOptions o;
   o.num_trees = 3;
   o.seed = 99;
-  Result<Forest> f = Train(data.value(), o);
-  REQUIRE(f.ok());
-  return std::move(f).value();
-}
-
-std::vector<uint8_t> Reseal(std::vector<uint8_t> bytes) {
-  const uint64_t length = bytes.size() - 20;
-  for (int i = 0; i < 8; ++i) bytes[8 + i] = static_cast<uint8_t>(length >> (8 * i));
-  const uint32_t crc = internal::Crc32(bytes.data() + 20, length);
-  for (int i = 0; i < 4; ++i) bytes[16 + i] = static_cast<uint8_t>(crc >> (8 * i));
-  return bytes;
-}
-
-void PutU32(std::vector<uint8_t>* out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out->push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-void PutU64(std::vector<uint8_t>* out, uint64_t v) {
-  for (int i = 0; i < 8; ++i) out->push_back(static_cast<uint8_t>(v >> (8 * i)));
+  return MustTrain(data.value(), o);
 }
 
 }  // namespace
@@ -129,7 +113,7 @@ TEST_CASE("Unknown sections are skipped", "[serialize]") {
   PutU32(&bytes, 0x54534554u);  // "TEST"
   PutU64(&bytes, 3);
   bytes.insert(bytes.end(), {1, 2, 3});
-  bytes = Reseal(bytes);
+  bytes = ResealModel(bytes);
   Result<Forest> loaded = DeserializeForest(bytes.data(), bytes.size());
   INFO(loaded.status().ToString());
   REQUIRE(loaded.ok());
@@ -148,7 +132,7 @@ TEST_CASE("Hostile lengths fail without huge allocations", "[serialize][corrupt]
   PutU32(&bytes, 0);
   PutU32(&bytes, 0xFFFFFFFFu);
   PutU32(&bytes, 0);
-  bytes = Reseal(bytes);
+  bytes = ResealModel(bytes);
   REQUIRE(bytes.size() < 100);
   REQUIRE(DeserializeForest(bytes.data(), bytes.size()).status().code == StatusCode::kCorruptModel);
   std::vector<uint8_t> section_too_long = {'U', 'R', 'N', 'F', 1, 0, 0, 0};
@@ -156,7 +140,7 @@ TEST_CASE("Hostile lengths fail without huge allocations", "[serialize][corrupt]
   PutU32(&section_too_long, 0);
   PutU32(&section_too_long, 0x45444F4Eu);
   PutU64(&section_too_long, ~uint64_t{0});
-  section_too_long = Reseal(section_too_long);
+  section_too_long = ResealModel(section_too_long);
   REQUIRE(DeserializeForest(section_too_long.data(), section_too_long.size()).status().code ==
           StatusCode::kCorruptModel);
 }
@@ -238,7 +222,7 @@ TEST_CASE("Payload bytes altered behind a valid checksum never load an unsafe mo
     for (uint8_t mask : {0x01, 0x80, 0xFF}) {
       std::vector<uint8_t> bad = bytes;
       bad[i] ^= mask;
-      bad = Reseal(bad);
+      bad = ResealModel(bad);
       Result<Forest> r = DeserializeForest(bad.data(), bad.size());
       if (!r.ok()) {
         REQUIRE(r.status().code == StatusCode::kCorruptModel);

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "base/rng.h"
+#include "base/random.h"
 
 using urnforest::internal::kMissingKey;
 using urnforest::internal::KeyToFloat;

@@ -4,12 +4,13 @@
 
 #include <catch2/catch.hpp>
 
-#include "base/crc32.h"
+#include "fixtures.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/generators.h"
 
 using namespace urnforest;
+using namespace urnforest::test;
 
 namespace {
 
@@ -19,29 +20,13 @@ struct Fixture {
 };
 
 Fixture TwonormForest() {
-  Result<Dataset> data = Twonorm(200, 3);
-  REQUIRE(data.ok());
+  Dataset data = MustTwonorm(200, 3);
   TrainOptions o;
   o.num_trees = 15;
-  Result<Forest> forest = Train(data.value(), o);
-  REQUIRE(forest.ok());
-  return {std::move(data).value(), std::move(forest).value()};
+  Forest forest = MustTrain(data, o);
+  return {std::move(data), std::move(forest)};
 }
 
-std::vector<uint8_t> Reseal(std::vector<uint8_t> bytes) {
-  const uint64_t length = bytes.size() - 20;
-  for (int i = 0; i < 8; ++i) bytes[8 + i] = static_cast<uint8_t>(length >> (8 * i));
-  const uint32_t crc = internal::Crc32(bytes.data() + 20, length);
-  for (int i = 0; i < 4; ++i) bytes[16 + i] = static_cast<uint8_t>(crc >> (8 * i));
-  return bytes;
-}
-
-void PutU32(std::vector<uint8_t>* out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out->push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-void PutU64(std::vector<uint8_t>* out, uint64_t v) {
-  for (int i = 0; i < 8; ++i) out->push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
 
 constexpr uint32_t kHtbl = 0x4C425448u;  // "HTBL"
 
@@ -50,7 +35,7 @@ std::vector<uint8_t> WithSection(const Forest& forest, const std::vector<uint8_t
   PutU32(&bytes, kHtbl);
   PutU64(&bytes, body.size());
   bytes.insert(bytes.end(), body.begin(), body.end());
-  return Reseal(bytes);
+  return ResealModel(bytes);
 }
 
 std::vector<uint8_t> OneTableBody(const std::vector<uint8_t>& table) {
@@ -207,7 +192,7 @@ TEST_CASE("Hostile stored-table sections fail with kCorruptModel", "[stored_tabl
   PutU32(&duplicate, kHtbl);
   PutU64(&duplicate, body.size());
   duplicate.insert(duplicate.end(), body.begin(), body.end());
-  REQUIRE(LoadCode(Reseal(duplicate)) == StatusCode::kCorruptModel);
+  REQUIRE(LoadCode(ResealModel(duplicate)) == StatusCode::kCorruptModel);
 }
 
 TEST_CASE("Every truncation of a model with stored tables fails with kCorruptModel", "[stored_tables][corrupt]") {

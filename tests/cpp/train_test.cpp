@@ -6,27 +6,16 @@
 #include <catch2/catch.hpp>
 
 #include "base/crc32.h"
-#include "base/rng.h"
+#include "base/random.h"
+#include "fixtures.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
 
 using namespace urnforest;
+using namespace urnforest::test;
 
 namespace {
-
-Dataset MustTwonorm(size_t rows, uint64_t seed) {
-  Result<Dataset> d = Twonorm(rows, seed);
-  REQUIRE(d.ok());
-  return std::move(d).value();
-}
-
-Forest MustTrain(const Dataset& data, const TrainOptions& options) {
-  Result<Forest> f = Train(data, options);
-  INFO(f.status().ToString());
-  REQUIRE(f.ok());
-  return std::move(f).value();
-}
 
 double TestError(const Forest& forest, const Dataset& test) {
   Result<FullVote> vote = PredictFull(forest, test);

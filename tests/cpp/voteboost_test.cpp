@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "fixtures.h"
 #include "urnforest/forest.h"
 #include "urnforest/experiment.h"
 #include "urnforest/generators.h"
@@ -13,23 +14,9 @@
 #include "urnforest/voteboost.h"
 
 using namespace urnforest;
+using namespace urnforest::test;
 
 namespace {
-
-Dataset Data(const std::vector<float>& x, const std::vector<int32_t>& y, int32_t classes) {
-  std::vector<std::string> names;
-  for (int32_t c = 0; c < classes; ++c) names.push_back(std::string(1, static_cast<char>('A' + c)));
-  Result<Dataset> d =
-      Dataset::FromRowMajor(x.data(), y.size(), x.size() / y.size(), y.data(), {}, names);
-  REQUIRE(d.ok());
-  return std::move(d).value();
-}
-
-Dataset TwonormData(size_t rows, uint64_t seed) {
-  Result<Dataset> d = GenerateProblem("twonorm", rows, seed);
-  REQUIRE(d.ok());
-  return std::move(d).value();
-}
 
 // One row per x in [0, 1), class B inside the band (1/3, 2/3): no single stump can separate it.
 Dataset Band(size_t rows) {
@@ -40,7 +27,7 @@ Dataset Band(size_t rows) {
     x.push_back(v);
     y.push_back(v > 1.0f / 3.0f && v < 2.0f / 3.0f ? 1 : 0);
   }
-  return Data(x, y, 2);
+  return SmallDataset(x, y, 2);
 }
 
 }  // namespace
@@ -107,7 +94,7 @@ TEST_CASE("Multi-class vote-boosting weights emphasise the leading class's Lapla
 
 TEST_CASE("Vote-boosting with a = b = 1 and random trees is the random forest of the same seed",
           "[voteboost]") {
-  const Dataset d = TwonormData(200, 7);
+  const Dataset d = MustTwonorm(200, 7);
   TrainOptions rf;
   rf.num_trees = 25;
   rf.seed = 11;
@@ -124,7 +111,7 @@ TEST_CASE("Vote-boosting with a = b = 1 and random trees is the random forest of
                       f.value().nodes_.size() * sizeof(Forest::Node)) == 0);
   REQUIRE(f.value().oob_votes() == g.value().oob_votes());
   REQUIRE(g.value().tree_weights().empty());
-  const Dataset test = TwonormData(300, 8);
+  const Dataset test = MustTwonorm(300, 8);
   Result<FullVote> vf = PredictFull(f.value(), test);
   Result<FullVote> vg = PredictFull(g.value(), test);
   REQUIRE(vf.ok());
@@ -134,7 +121,7 @@ TEST_CASE("Vote-boosting with a = b = 1 and random trees is the random forest of
 
 TEST_CASE("Vote-boosting with emphasis differs from the random forest after the first tree",
           "[voteboost]") {
-  const Dataset d = TwonormData(200, 7);
+  const Dataset d = MustTwonorm(200, 7);
   TrainOptions rf;
   rf.num_trees = 5;
   TrainOptions vb = rf;
@@ -149,7 +136,7 @@ TEST_CASE("Vote-boosting with emphasis differs from the random forest after the 
 }
 
 TEST_CASE("Vote-boosting is deterministic and round-trips through model bytes", "[voteboost][serialize]") {
-  const Dataset d = TwonormData(150, 3);
+  const Dataset d = MustTwonorm(150, 3);
   TrainOptions o;
   o.ensemble = EnsembleKind::kVoteBoost;
   o.num_trees = 9;
@@ -172,7 +159,7 @@ TEST_CASE("Vote-boosting is deterministic and round-trips through model bytes", 
 }
 
 TEST_CASE("Vote-boosting stumps have depth one and unpruned CART uses every feature", "[voteboost]") {
-  const Dataset d = TwonormData(150, 3);
+  const Dataset d = MustTwonorm(150, 3);
   TrainOptions o;
   o.ensemble = EnsembleKind::kVoteBoost;
   o.num_trees = 7;
@@ -187,7 +174,7 @@ TEST_CASE("Vote-boosting stumps have depth one and unpruned CART uses every feat
 }
 
 TEST_CASE("Vote-boosting rejects bad emphasis options", "[voteboost]") {
-  const Dataset d = TwonormData(50, 3);
+  const Dataset d = MustTwonorm(50, 3);
   TrainOptions o;
   o.ensemble = EnsembleKind::kVoteBoost;
   o.voteboost.a = 0.0;
@@ -205,7 +192,7 @@ TEST_CASE("Emphasis CV breaks ties toward a = b = 1", "[voteboost][cv]") {
     x.push_back(static_cast<float>(i < 20 ? i : i + 100));
     y.push_back(i < 20 ? 0 : 1);
   }
-  const Dataset d = Data(x, y, 2);
+  const Dataset d = SmallDataset(x, y, 2);
   TrainOptions o;
   o.ensemble = EnsembleKind::kVoteBoost;
   o.voteboost.base = VoteBoostBase::kStump;
@@ -239,7 +226,7 @@ TEST_CASE("Emphasis CV picks the emphasis that lets stumps build a band no singl
 }
 
 TEST_CASE("FlipLabels flips exactly the requested fraction of training labels, seeded", "[voteboost][noise]") {
-  const Dataset d = TwonormData(200, 5);
+  const Dataset d = MustTwonorm(200, 5);
   std::vector<size_t> flipped;
   Result<Dataset> noisy = FlipLabels(d, 0.2, 9, &flipped);
   REQUIRE(noisy.ok());

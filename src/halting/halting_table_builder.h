@@ -1,0 +1,51 @@
+#pragma once
+// Private: the builders of HaltingTable's layouts (halting_table_build.cpp), called by the
+// BuildHaltingTable dispatch (halting_table.cpp), and the strict-leader rule both files use.
+#include <cstdint>
+
+#include "urnforest/halting_table.h"
+#include "urnforest/prior.h"
+#include "urnforest/status.h"
+
+namespace urnforest {
+namespace internal {
+
+/// Strict leader of the tally t[0..l-1] (l >= 1 counts), or -1 on a tie for first place.
+inline int32_t StrictLeader(const int32_t* t, int32_t l) {
+  int32_t best = 0;
+  bool tie = false;
+  for (int32_t c = 1; c < l; ++c) {
+    if (t[c] > t[best]) {
+      best = c;
+      tie = false;
+    } else if (t[c] == t[best]) {
+      tie = true;
+    }
+  }
+  return tie ? -1 : best;
+}
+
+}  // namespace internal
+
+/// Builds the tables of each layout from options BuildHaltingTable has validated (rule, T, l,
+/// alpha in range; the prior matches the rule and l). A friend of HaltingTable.
+class HaltingTableBuilder {
+ public:
+  /// A table with `o`'s rule, T, l and alpha, the given layout, no stored decisions and a NaN
+  /// min_relative_gap; the rank helper is set up for every layout but kLeadRule (which ranks
+  /// nothing).
+  static HaltingTable Start(const HaltingTableOptions& o, TableLayout layout);
+  /// kThresholds (l <= 4): finite-T prior rules (`optimal` false) by one backward recursion with
+  /// `prior`, or the optimal rule (`optimal` true, l <= 3) by bisection on its cost multiplier.
+  /// Fails with kLimitExceeded (more than 60,000,000 states, T > 65534), kOutOfMemory, or the
+  /// recursion's error.
+  static Result<HaltingTable> Thresholds(const HaltingTableOptions& o, const Prior& prior,
+                                         bool optimal);
+  /// kPairwiseBound for a symmetric Dirichlet prior of concentration `beta` per class. Fails with
+  /// kLimitExceeded for T > 1000, or the recursion's error.
+  static Result<HaltingTable> Pairwise(const HaltingTableOptions& o, double beta);
+  /// kInfiniteProduct. Fails with kLimitExceeded for T > 1000.
+  static Result<HaltingTable> Infinite(const HaltingTableOptions& o);
+};
+
+}  // namespace urnforest
