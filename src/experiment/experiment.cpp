@@ -17,6 +17,7 @@
 #include "urnforest/protocol.h"
 #include "urnforest/weighted_vote.h"
 #include "urnforest/prune.h"
+#include "urnforest/vote.h"
 #include "urnforest/vote_matrix.h"
 
 namespace urnforest {
@@ -101,10 +102,7 @@ std::vector<int32_t> CombinedLabels(const std::vector<int32_t>& votes, size_t nu
   for (size_t r = 0; r < num_rows; ++r) {
     std::fill(score.begin(), score.end(), 0.0);
     for (int32_t t = 0; t < num_trees; ++t) score[votes[r * num_trees + t]] += weights[t];
-    int32_t best = 0;
-    for (int32_t c = 1; c < num_classes; ++c)
-      if (score[c] > score[best]) best = c;
-    labels[r] = best;
+    labels[r] = Plurality(score);
   }
   return labels;
 }
