@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/det_rng.h"
+#include "base/enum_names.h"
 #include "urnforest/vote.h"
 
 namespace urnforest {
@@ -417,6 +418,19 @@ Result<VoteTrace> TraceVotes(const HaltingTable& table, size_t row, const TreeVo
   if (!s.ok()) return s;
   trace.halted_early = early;
   return trace;
+}
+
+const std::vector<std::string>& QueryOrderNames() {
+  static const std::vector<std::string> kNames = {"generation", "fixed", "random"};
+  return kNames;
+}
+
+const char* QueryOrderName(QueryOrder order) {
+  return internal::EnumName(static_cast<size_t>(order), QueryOrderNames());
+}
+
+Result<QueryOrder> ParseQueryOrder(std::string_view name) {
+  return internal::ParseEnumName<QueryOrder>(name, QueryOrderNames(), "query order");
 }
 
 }  // namespace urnforest

@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "urnforest/dataset.h"
@@ -103,6 +105,57 @@ struct TrainOptions {
   std::function<bool(int32_t, int32_t)> progress;
   static constexpr int32_t kMaxTrees = 100000;
 };
+
+/// Option names: the strings the CLI and the JS API accept for each option enum. `*Name` never
+/// returns null; `Parse*` fails with kInvalidArgument naming the string and listing the valid names;
+/// `*Names()` lists the names in enum order.
+/// EnsembleKind: "rf", "bagging", "adaboost", "voteboost".
+const char* EnsembleKindName(EnsembleKind kind);
+Result<EnsembleKind> ParseEnsembleKind(std::string_view name);
+const std::vector<std::string>& EnsembleKindNames();
+/// MtryRule: "sqrt", "log2", "log2plus1".
+const char* MtryRuleName(MtryRule rule);
+Result<MtryRule> ParseMtryRule(std::string_view name);
+const std::vector<std::string>& MtryRuleNames();
+/// BoostingVariant: "resample", "reweight".
+const char* BoostingVariantName(BoostingVariant variant);
+Result<BoostingVariant> ParseBoostingVariant(std::string_view name);
+const std::vector<std::string>& BoostingVariantNames();
+/// TreePruning: "none", "cv".
+const char* TreePruningName(TreePruning mode);
+Result<TreePruning> ParseTreePruning(std::string_view name);
+const std::vector<std::string>& TreePruningNames();
+/// VoteBoostBase: "random", "unpruned", "stump", "pruned".
+const char* VoteBoostBaseName(VoteBoostBase base);
+Result<VoteBoostBase> ParseVoteBoostBase(std::string_view name);
+const std::vector<std::string>& VoteBoostBaseNames();
+
+/// A base learner named for one ensemble kind, as the CLI's --base and the JS API's
+/// `voteboost.base` / `adaboost.base` name it. ApplyBaseLearner writes it into TrainOptions.
+struct BaseLearner {
+  EnsembleKind ensemble = EnsembleKind::kVoteBoost;
+  /// Vote-boosting: the base learner.
+  VoteBoostBase voteboost_base = VoteBoostBase::kRandomTree;
+  /// AdaBoost: the tree depth the name sets ("stump" = 1, "depth:N" = N), or 0 when it sets none.
+  int32_t max_depth = 0;
+  /// AdaBoost: "pruned", i.e. minimal cost-complexity pruning with internal cross-validation.
+  bool cost_complexity_pruned = false;
+};
+
+/// Parses a base-learner name for `ensemble`. Vote-boosting: "random", "unpruned", "stump" or
+/// "pruned" (VoteBoostBase). AdaBoost: "unpruned" (CART, the default), "pruned" (cost-complexity
+/// pruning with internal CV), "stump" (max_depth 1) or "depth:N" (max_depth N, N in 1..999999 with
+/// no sign or leading zero). Fails with kInvalidArgument listing the valid names, or when
+/// `ensemble` has no base-learner choice (random forests and bagging).
+Result<BaseLearner> ParseBaseLearner(EnsembleKind ensemble, std::string_view name);
+
+/// Writes `base` into `options`: vote-boosting's voteboost.base; AdaBoost's max_depth ("stump",
+/// "depth:N") or pruning.mode = kCostComplexityCV ("pruned"). Apply it after options->max_depth was
+/// set. Fails with kInvalidArgument when options->ensemble differs from base.ensemble, or when the
+/// name sets the depth and options->max_depth is already non-zero. `options` is not changed on
+/// failure.
+Status ApplyBaseLearner(const BaseLearner& base, TrainOptions* options);
+
 
 /// A trained ensemble. Trees are stored flat (one node table for the whole forest); tree t's root is
 /// node `tree_roots()[t]`. Immutable after training/loading (except for the stored halting tables,
