@@ -11,6 +11,7 @@
 #include "urnforest/forest_halting.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest.h"
+#include "urnforest/query_order.h"
 #include "urnforest/voteboost.h"
 #include "urnforest/weighted_vote.h"
 #include "voteboost_args.h"
@@ -254,10 +255,8 @@ Status RunPredict(int argc, char** argv, Output& out) {
       return Status::Error(StatusCode::kInvalidArgument, "option --alpha must be in (0, 1]");
     }
     SequentialVoteOptions vote_options;
-    // Vote-boosted trees are sequentially dependent: the finite-T urn rules are valid for them only
-    // when the query order is uniformly random (docs/voteboost.md), so that is their default.
-    const bool sequential_kind = f.options().ensemble == EnsembleKind::kVoteBoost;
-    const std::string order = args.Get("order", sequential_kind ? "random" : "generation");
+    // The default order is the core's policy (DefaultQueryOrder: random for vote-boosting).
+    const std::string order = args.Get("order", QueryOrderName(DefaultQueryOrder(f)));
     if (order == "random") {
       vote_options.order = QueryOrder::kRandomPerRow;
     } else if (order != "generation") {

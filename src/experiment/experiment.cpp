@@ -15,6 +15,7 @@
 #include "urnforest/label_noise.h"
 #include "urnforest/prior.h"
 #include "urnforest/protocol.h"
+#include "urnforest/query_order.h"
 #include "urnforest/weighted_vote.h"
 #include "urnforest/prune.h"
 #include "urnforest/vote.h"
@@ -241,9 +242,11 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
     }
 
     SequentialVoteOptions vote_options;
-    // Vote-boosted trees are not exchangeable in generation order: the finite-T rules hold for a
-    // uniformly random query order (part D), so vote-boosting always queries a random permutation.
-    if (options.query_order == PrunedQueryOrder::kRandomPerRow || vote_boost) {
+    // An ensemble whose generation order is not exchangeable (vote-boosting) always queries a
+    // random permutation: the finite-T rules hold for a uniformly random query order
+    // (DefaultQueryOrder, docs/halting.md).
+    if (options.query_order == PrunedQueryOrder::kRandomPerRow ||
+        DefaultQueryOrder(forest) == QueryOrder::kRandomPerRow) {
       vote_options.order = QueryOrder::kRandomPerRow;
       vote_options.seed = DeriveSeed(options.seed, 0x7065726D, p);
     }
