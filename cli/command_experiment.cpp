@@ -226,7 +226,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   const bool quiet = args.Flag("quiet");
   const auto start = std::chrono::steady_clock::now();
   const std::string label = options.dataset_name;
-  options.progress = [&](int32_t done, int32_t total) {
+  auto progress = [&](int32_t done, int32_t total) {
     if (!quiet) {
       const double s =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -235,7 +235,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
     }
     return true;
   };
-  Result<ExperimentResult> run = urnforest::RunExperiment(options);
+  Result<ExperimentResult> run = urnforest::RunExperiment(options, progress);
   if (!run.ok()) return run.status();
   const ExperimentResult& r = run.value();
   const double seconds =

@@ -44,7 +44,9 @@ const std::vector<std::string>& MtryRuleNames() {
   static const std::vector<std::string> kNames = {"sqrt", "log2", "log2plus1"};
   return kNames;
 }
-const char* MtryRuleName(MtryRule rule) { return internal::EnumName(static_cast<size_t>(rule), MtryRuleNames()); }
+const char* MtryRuleName(MtryRule rule) {
+  return internal::EnumName(static_cast<size_t>(rule), MtryRuleNames());
+}
 Result<MtryRule> ParseMtryRule(std::string_view name) {
   return internal::ParseEnumName<MtryRule>(name, MtryRuleNames(), "mtry rule");
 }
@@ -79,7 +81,8 @@ const char* VoteBoostBaseName(VoteBoostBase base) {
   return internal::EnumName(static_cast<size_t>(base), VoteBoostBaseNames());
 }
 Result<VoteBoostBase> ParseVoteBoostBase(std::string_view name) {
-  return internal::ParseEnumName<VoteBoostBase>(name, VoteBoostBaseNames(), "vote-boosting base learner");
+  return internal::ParseEnumName<VoteBoostBase>(name, VoteBoostBaseNames(),
+                                                "vote-boosting base learner");
 }
 
 Result<BaseLearner> ParseBaseLearner(EnsembleKind ensemble, std::string_view name) {

@@ -116,7 +116,8 @@ double ErrorPercent(const std::vector<int32_t>& labels, const std::vector<int32_
 
 }  // namespace
 
-Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
+Result<ExperimentResult> RunExperiment(const ExperimentOptions& options,
+                                       ExperimentProgressFn progress) {
   Status s = CheckOptions(options);
   if (!s.ok()) return s;
   const bool synthetic = options.protocol == ProtocolKind::kSynthetic;
@@ -176,7 +177,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
   std::vector<double> full_unweighted_error, pruned_error;
 
   const int32_t total = result.partitions;
-  if (options.progress && !options.progress(0, total)) return Invalid("cancelled");
+  if (progress && !progress(0, total)) return Invalid("cancelled");
   for (int32_t p = 0; p < total; ++p) {
     // 1. Data of this partition.
     Split split;
@@ -217,7 +218,6 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
 
     // 2. Forest, vote matrix, full vote and the alpha = 1 trees.
     train.seed = DeriveSeed(options.seed, 0x666F72657374, p);
-    train.progress = nullptr;
     Result<Forest> forest_or = Train(split.train, train);
     if (!forest_or.ok()) return forest_or.status();
     const Forest& forest = forest_or.value();
@@ -385,7 +385,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
         rr.expected_method = "unavailable: " + expected.status().ToString();
       }
     }
-    if (options.progress && !options.progress(p + 1, total)) return Invalid("cancelled");
+    if (progress && !progress(p + 1, total)) return Invalid("cancelled");
   }
 
   result.full_error = Aggregate(full_error);

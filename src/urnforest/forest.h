@@ -86,6 +86,10 @@ enum class MtryRule : uint8_t {
   kLog2Plus1 = 2, ///< floor(log2(M) + 1) (Breiman's and the thesis's variant).
 };
 
+/// Progress of a long run (Train, RunExperiment): called with (units done, total units); returning
+/// false cancels the run, which then fails with kInvalidArgument "cancelled". May be empty.
+using ProgressFn = std::function<bool(int32_t done, int32_t total)>;
+
 /// Training options; every field has a sensible default.
 struct TrainOptions {
   EnsembleKind ensemble = EnsembleKind::kRandomForest;
@@ -100,9 +104,6 @@ struct TrainOptions {
   TreePruningOptions pruning;
   VoteBoostOptions voteboost;  ///< Vote-boosting only.
   uint64_t seed = 1;            ///< Same data + options + seed => byte-identical model.
-  /// Called after each tree with (trees done, total); returning false cancels (kInvalidArgument
-  /// "cancelled"). May be empty.
-  std::function<bool(int32_t, int32_t)> progress;
   static constexpr int32_t kMaxTrees = 100000;
 };
 
@@ -276,7 +277,8 @@ bool PrunesTrees(const TrainOptions& options);
 /// (no target column, or a row with label -1), kInvalidArgument (options out of range; the message
 /// names the option, e.g. "option mtry must be in 0..20 ..."; or no feature columns),
 /// kLimitExceeded (more than 2^31 nodes or 2^30 categorical bit-set words), or
-/// kInvalidArgument("cancelled") when progress returns false.
+/// kInvalidArgument("cancelled") when `progress` returns false. `progress` (may be empty) is
+/// called after each kept tree with (trees done, options.num_trees); it is not stored in the model.
 ///
 /// Each tree t draws from its own random stream derived from (seed, t) only (xoshiro256** seeded
 /// by SplitMix64, Lemire's unbiased bounded integers; no <random> distributions), so models are
@@ -317,7 +319,7 @@ bool PrunesTrees(const TrainOptions& options);
 /// - Vote-boosting (kVoteBoost): see urnforest/voteboost.h. Tree t uses stream (seed, t); while the
 ///   weights are all equal its sample is exactly the bootstrap above, so a = b = 1 with random trees
 ///   grows the very trees (and OOB votes) of a random forest with the same seed and mtry.
-Result<Forest> Train(const Dataset& data, const TrainOptions& options);
+Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressFn progress = {});
 
 /// Full-ensemble vote for every row of `data` (whose schema must match the forest's features).
 /// Votes are counted unweighted, also for AdaBoost (whose own prediction is PredictWeighted).
@@ -358,7 +360,7 @@ void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, i
 /// (variant, tree weights), source-tree and stored-halting-table sections (layout in
 /// src/serialize.cpp).
 /// All integers little-endian. Unknown sections are skipped by readers, so new features add
-/// sections. The progress callback is not stored.
+/// sections.
 std::vector<uint8_t> SerializeForest(const Forest& forest);
 /// Inverse of SerializeForest. Fails with kUnsupportedVersion (valid magic, other version) or
 /// kCorruptModel (bad magic, truncation, trailing bytes, checksum, missing or duplicate section,

@@ -24,12 +24,13 @@ void RequireRoundTrip(const std::vector<std::string>& names, NameFn name_of, Par
 }  // namespace
 
 TEST_CASE("Option enums are named by the CLI's and JS API's strings, in enum order", "[names]") {
-  REQUIRE(EnsembleKindNames() == std::vector<std::string>{"rf", "bagging", "adaboost", "voteboost"});
-  REQUIRE(MtryRuleNames() == std::vector<std::string>{"sqrt", "log2", "log2plus1"});
-  REQUIRE(BoostingVariantNames() == std::vector<std::string>{"resample", "reweight"});
-  REQUIRE(TreePruningNames() == std::vector<std::string>{"none", "cv"});
-  REQUIRE(VoteBoostBaseNames() == std::vector<std::string>{"random", "unpruned", "stump", "pruned"});
-  REQUIRE(QueryOrderNames() == std::vector<std::string>{"generation", "fixed", "random"});
+  using Names = std::vector<std::string>;
+  REQUIRE(EnsembleKindNames() == Names{"rf", "bagging", "adaboost", "voteboost"});
+  REQUIRE(MtryRuleNames() == Names{"sqrt", "log2", "log2plus1"});
+  REQUIRE(BoostingVariantNames() == Names{"resample", "reweight"});
+  REQUIRE(TreePruningNames() == Names{"none", "cv"});
+  REQUIRE(VoteBoostBaseNames() == Names{"random", "unpruned", "stump", "pruned"});
+  REQUIRE(QueryOrderNames() == Names{"generation", "fixed", "random"});
 }
 
 TEST_CASE("Every option name parses back to the value it names", "[names]") {
@@ -50,7 +51,8 @@ TEST_CASE("An unknown option name is an invalid argument listing the valid names
           "unknown ensemble 'forest' (expected rf, bagging, adaboost or voteboost)");
   Result<QueryOrder> order = ParseQueryOrder("Random");
   REQUIRE_FALSE(order.ok());
-  REQUIRE(order.status().message == "unknown query order 'Random' (expected generation, fixed or random)");
+  REQUIRE(order.status().message ==
+          "unknown query order 'Random' (expected generation, fixed or random)");
   REQUIRE_FALSE(ParseMtryRule("").ok());
   REQUIRE_FALSE(ParseTreePruning("cv ").ok());
 }
@@ -70,7 +72,8 @@ TEST_CASE("Vote-boosting base learners name the VoteBoostBase", "[names][base_le
   REQUIRE_FALSE(ParseBaseLearner(EnsembleKind::kVoteBoost, "depth:2").ok());
 }
 
-TEST_CASE("AdaBoost base learners set the depth or cost-complexity pruning", "[names][base_learner]") {
+TEST_CASE("AdaBoost base learners set the depth or cost-complexity pruning",
+          "[names][base_learner]") {
   auto applied = [](const char* name) {
     TrainOptions options;
     options.ensemble = EnsembleKind::kAdaBoost;
@@ -119,7 +122,8 @@ TEST_CASE("A depth-setting base learner does not combine with a set max_depth",
   REQUIRE(ApplyBaseLearner(pruned.value(), &options).ok());
 }
 
-TEST_CASE("A base learner applies only to the ensemble it was parsed for", "[names][base_learner]") {
+TEST_CASE("A base learner applies only to the ensemble it was parsed for",
+          "[names][base_learner]") {
   TrainOptions options;
   options.ensemble = EnsembleKind::kAdaBoost;
   Result<BaseLearner> random = ParseBaseLearner(EnsembleKind::kVoteBoost, "random");
