@@ -362,16 +362,16 @@ class ForestHandle {
       out = val::object();
       out.set("emphasis", emphasis);
     }
+    ProgressFn on_progress;
     if (progress.typeOf().as<std::string>() == "function") {
       // index.js passes a wrapper that never throws (a JS throw would skip C++ destructors).
-      options.progress = [progress](int32_t done, int32_t total) {
+      on_progress = [progress](int32_t done, int32_t total) {
         return progress(done, total).as<bool>();
       };
     }
-    Result<Forest> result = urnforest::Train(data.data(), options);
+    Result<Forest> result = urnforest::Train(data.data(), options, on_progress);
     if (!result.ok()) return ErrorObject(result.status());
     forest_ = std::move(result).value();
-    forest_.options_.progress = nullptr;  // Drop the reference to the JS callback.
     return out;
   }
 
@@ -853,14 +853,15 @@ val RunExperimentJson(const val& o, const DatasetHandle* data, val progress) {
   if (options.prune) options.ordering.ordering = static_cast<Ordering>(prune);
   options.keep = o["keep"].as<int32_t>();
   options.query_order = static_cast<PrunedQueryOrder>(o["queryOrder"].as<int32_t>());
+  ProgressFn on_progress;
   if (progress.typeOf().as<std::string>() == "function") {
     // index.js passes a wrapper that never throws (a JS throw would skip C++ destructors).
-    options.progress = [progress](int32_t done, int32_t total) {
+    on_progress = [progress](int32_t done, int32_t total) {
       return progress(done, total).as<bool>();
     };
   }
   const auto start = std::chrono::steady_clock::now();
-  Result<ExperimentResult> run = RunExperiment(options);
+  Result<ExperimentResult> run = RunExperiment(options, on_progress);
   if (!run.ok()) return ErrorObject(run.status());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -114,4 +114,10 @@ Result<std::vector<std::string>> Args::List(const std::string& name) const {
   return items;
 }
 
+Status OptionError(const std::string& name, const Status& status) {
+  Status named = status;
+  named.message = "option --" + name + ": " + status.message;
+  return named;
+}
+
 }  // namespace urnforest::cli

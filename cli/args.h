@@ -37,4 +37,18 @@ class Args {
   std::set<std::string> flags_;
 };
 
+/// `status` with its message prefixed by "option --name: " (a core parser's error, e.g.
+/// ParseEnsembleKind's, then names the option it came from).
+Status OptionError(const std::string& name, const Status& status);
+
+/// The value of option `name` parsed by a core parser (`Result<T> parse(std::string_view)`, e.g.
+/// ParseEnsembleKind), or `fallback` when the option is absent. Parse errors name the option.
+template <typename T, typename ParseFn>
+Result<T> ParseOption(const Args& args, const std::string& name, T fallback, ParseFn parse) {
+  if (!args.Has(name)) return fallback;
+  Result<T> parsed = parse(args.Get(name, ""));
+  if (!parsed.ok()) return OptionError(name, parsed.status());
+  return parsed;
+}
+
 }  // namespace urnforest::cli

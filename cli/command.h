@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "json_writer.h"
+#include "urnforest/json_writer.h"
 #include "urnforest/status.h"
 
 namespace urnforest::cli {

@@ -32,9 +32,10 @@ std::string BaseName(const std::string& path) {
   return dot == std::string::npos ? name : name.substr(0, dot);
 }
 
-Result<std::vector<double>> ReadAlphas(const Args& args) {
+// --alpha A1[,A2...], or `fallback` (the core's default) when absent.
+Result<std::vector<double>> ReadAlphas(const Args& args, const std::vector<double>& fallback) {
   std::vector<double> alphas;
-  if (!args.Has("alpha")) return std::vector<double>{0.99};
+  if (!args.Has("alpha")) return fallback;
   Result<std::vector<std::string>> items = args.List("alpha");
   if (!items.ok()) return items.status();
   for (const std::string& item : items.value()) {
@@ -78,9 +79,11 @@ Status RunExperiment(int argc, char** argv, Output& out) {
                            "synthetic problems use --train N --test M --repeats R, not --folds, "
                            "--holdout or --target");
     }
-    Result<int64_t> train = args.Int("train", 300, 2, DatasetLimits::kMaxRows);
+    Result<int64_t> train = args.Int("train", static_cast<int64_t>(options.train_rows), 2,
+                                     DatasetLimits::kMaxRows);
     if (!train.ok()) return train.status();
-    Result<int64_t> test = args.Int("test", 1000, 1, DatasetLimits::kMaxRows);
+    Result<int64_t> test = args.Int("test", static_cast<int64_t>(options.test_rows), 1,
+                                    DatasetLimits::kMaxRows);
     if (!test.ok()) return test.status();
     options.train_rows = static_cast<size_t>(train.value());
     options.test_rows = static_cast<size_t>(test.value());
@@ -105,7 +108,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
         return Status::Error(StatusCode::kInvalidArgument, "give --folds or --holdout, not both");
       }
       options.protocol = ProtocolKind::kHoldout;
-      Result<double> fraction = args.Real("holdout", 1.0 / 3.0, 0.0, 1.0);
+      Result<double> fraction = args.Real("holdout", options.test_fraction, 0.0, 1.0);
       if (!fraction.ok()) return fraction.status();
       options.test_fraction = fraction.value();
       Result<int64_t> repeats = args.Int("repeats", 100, 1, 100000);
@@ -113,32 +116,20 @@ Status RunExperiment(int argc, char** argv, Output& out) {
       options.repeats = static_cast<int32_t>(repeats.value());
     } else {
       options.protocol = ProtocolKind::kKFold;
-      Result<int64_t> folds = args.Int("folds", 10, 2, DatasetLimits::kMaxRows);
+      Result<int64_t> folds = args.Int("folds", options.folds, 2, DatasetLimits::kMaxRows);
       if (!folds.ok()) return folds.status();
       options.folds = static_cast<int32_t>(folds.value());
-      Result<int64_t> repeats = args.Int("repeats", 10, 1, 100000);
+      Result<int64_t> repeats = args.Int("repeats", options.repeats, 1, 100000);
       if (!repeats.ok()) return repeats.status();
       options.repeats = static_cast<int32_t>(repeats.value());
     }
     options.stratified = !args.Flag("unstratified");
   }
 
-  const std::string ensemble = args.Get("ensemble", "rf");
-  if (ensemble == "adaboost") {
-    options.train.ensemble = EnsembleKind::kAdaBoost;
-  } else if (ensemble == "rf") {
-    options.train.ensemble = EnsembleKind::kRandomForest;
-  } else if (ensemble == "bagging") {
-    options.train.ensemble = EnsembleKind::kBagging;
-  } else if (ensemble == "adaboost") {
-    options.train.ensemble = EnsembleKind::kAdaBoost;
-  } else if (ensemble == "voteboost") {
-    options.train.ensemble = EnsembleKind::kVoteBoost;
-  } else {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "option --ensemble must be rf, bagging, adaboost or voteboost, got '" +
-                             ensemble + "'");
-  }
+  Result<EnsembleKind> ensemble =
+      ParseOption(args, "ensemble", options.train.ensemble, ParseEnsembleKind);
+  if (!ensemble.ok()) return ensemble.status();
+  options.train.ensemble = ensemble.value();
   // Vote-boosting options and label noise.
   {
     const bool vb = options.train.ensemble == EnsembleKind::kVoteBoost;
@@ -146,38 +137,31 @@ Status RunExperiment(int argc, char** argv, Output& out) {
       return Status::Error(StatusCode::kInvalidArgument, "option --cv-trees needs --ensemble voteboost");
     }
     if (vb) {
-      Result<int64_t> cv_trees = args.Int("cv-trees", 0, 0, TrainOptions::kMaxTrees);
+      Result<int64_t> cv_trees =
+          args.Int("cv-trees", options.emphasis_cv.num_trees, 0, TrainOptions::kMaxTrees);
       if (!cv_trees.ok()) return cv_trees.status();
       options.emphasis_cv.num_trees = static_cast<int32_t>(cv_trees.value());
     }
-    Result<double> noise = args.Real("noise", 0.0, 0.0, 1.0);
+    Result<double> noise = args.Real("noise", options.label_noise, 0.0, 1.0);
     if (!noise.ok()) return noise.status();
     options.label_noise = noise.value();
-    Result<int64_t> depth = args.Int("max-depth", 0, 0, 100000);
+    Result<int64_t> depth = args.Int("max-depth", options.train.max_depth, 0, 100000);
     if (!depth.ok()) return depth.status();
     options.train.max_depth = static_cast<int32_t>(depth.value());
     Status parsed_base = ParseBaseLearnerArgs(args, &options.train, &options.select_emphasis);
     if (!parsed_base.ok()) return parsed_base;
   }
-  Result<int64_t> trees = args.Int("trees", 101, 1, TrainOptions::kMaxTrees);
+  Result<int64_t> trees = args.Int("trees", options.train.num_trees, 1, TrainOptions::kMaxTrees);
   if (!trees.ok()) return trees.status();
   options.train.num_trees = static_cast<int32_t>(trees.value());
-  Result<int64_t> mtry = args.Int("mtry", 0, 0, DatasetLimits::kMaxFeatures);
+  Result<int64_t> mtry = args.Int("mtry", options.train.mtry, 0, DatasetLimits::kMaxFeatures);
   if (!mtry.ok()) return mtry.status();
   options.train.mtry = static_cast<int32_t>(mtry.value());
-  const std::string mtry_rule = args.Get("mtry-rule", "sqrt");
-  if (mtry_rule == "sqrt") {
-    options.train.mtry_rule = MtryRule::kSqrt;
-  } else if (mtry_rule == "log2") {
-    options.train.mtry_rule = MtryRule::kLog2;
-  } else if (mtry_rule == "log2plus1") {
-    options.train.mtry_rule = MtryRule::kLog2Plus1;
-  } else {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "option --mtry-rule must be sqrt, log2 or log2plus1, got '" + mtry_rule +
-                             "'");
-  }
-  Result<std::vector<double>> alphas = ReadAlphas(args);
+  Result<MtryRule> mtry_rule =
+      ParseOption(args, "mtry-rule", options.train.mtry_rule, ParseMtryRule);
+  if (!mtry_rule.ok()) return mtry_rule.status();
+  options.train.mtry_rule = mtry_rule.value();
+  Result<std::vector<double>> alphas = ReadAlphas(args, options.alphas);
   if (!alphas.ok()) return alphas.status();
   options.alphas = alphas.value();
   options.rules.clear();
@@ -197,31 +181,24 @@ Status RunExperiment(int argc, char** argv, Output& out) {
     }
     options.rules.push_back(rule.value());
   }
-  Result<int64_t> seed = args.Int("seed", 1, 0, INT64_MAX);
+  Result<int64_t> seed = args.Int("seed", static_cast<int64_t>(options.seed), 0, INT64_MAX);
   if (!seed.ok()) return seed.status();
   options.seed = static_cast<uint64_t>(seed.value());
-  Result<int64_t> proxy = args.Int("proxy-trees", 0, 0, TrainOptions::kMaxTrees);
+  Result<int64_t> proxy = args.Int("proxy-trees", options.proxy_trees, 0, TrainOptions::kMaxTrees);
   if (!proxy.ok()) return proxy.status();
   options.proxy_trees = static_cast<int32_t>(proxy.value());
-  Result<int64_t> samples = args.Int("samples", 20000, 1, 100000000);
+  Result<int64_t> samples = args.Int("samples", options.monte_carlo_samples, 1, 100000000);
   if (!samples.ok()) return samples.status();
   options.monte_carlo_samples = samples.value();
 
   // Double pruning and AdaBoost.
-  if (args.Has("boosting")) {
-    const std::string boosting = args.Get("boosting", "");
-    if (options.train.ensemble != EnsembleKind::kAdaBoost) {
-      return Status::Error(StatusCode::kInvalidArgument, "option --boosting needs --ensemble adaboost");
-    }
-    if (boosting == "resample") {
-      options.train.boosting = BoostingVariant::kResample;
-    } else if (boosting == "reweight") {
-      options.train.boosting = BoostingVariant::kReweight;
-    } else {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "option --boosting must be resample or reweight, got '" + boosting + "'");
-    }
+  if (args.Has("boosting") && options.train.ensemble != EnsembleKind::kAdaBoost) {
+    return Status::Error(StatusCode::kInvalidArgument, "option --boosting needs --ensemble adaboost");
   }
+  Result<BoostingVariant> boosting =
+      ParseOption(args, "boosting", options.train.boosting, ParseBoostingVariant);
+  if (!boosting.ok()) return boosting.status();
+  options.train.boosting = boosting.value();
   if (args.Has("prune")) {
     Result<Ordering> ordering = ParseOrdering(args.Get("prune", ""));
     if (!ordering.ok()) return ordering.status();
@@ -249,7 +226,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   const bool quiet = args.Flag("quiet");
   const auto start = std::chrono::steady_clock::now();
   const std::string label = options.dataset_name;
-  options.progress = [&](int32_t done, int32_t total) {
+  auto progress = [&](int32_t done, int32_t total) {
     if (!quiet) {
       const double s =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -258,7 +235,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
     }
     return true;
   };
-  Result<ExperimentResult> run = urnforest::RunExperiment(options);
+  Result<ExperimentResult> run = urnforest::RunExperiment(options, progress);
   if (!run.ok()) return run.status();
   const ExperimentResult& r = run.value();
   const double seconds =

@@ -11,25 +11,13 @@
 #include "urnforest/forest_halting.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest.h"
+#include "urnforest/query_order.h"
 #include "urnforest/voteboost.h"
 #include "urnforest/weighted_vote.h"
 #include "voteboost_args.h"
 
 namespace urnforest::cli {
 namespace {
-
-const char* EnsembleName(EnsembleKind kind) {
-  switch (kind) {
-    case EnsembleKind::kBagging:
-      return "bagging";
-    case EnsembleKind::kAdaBoost:
-      return "adaboost";
-    case EnsembleKind::kVoteBoost:
-      return "voteboost";
-    default:
-      return "rf";
-  }
-}
 
 void WriteClassNames(JsonWriter& json, const Schema& schema) {
   json.StringArray(schema.class_names);
@@ -112,47 +100,30 @@ Status RunTrain(int argc, char** argv, Output& out) {
   }
 
   TrainOptions options;
-  const std::string ensemble = args.Get("ensemble", "rf");
-  if (ensemble == "rf") {
-    options.ensemble = EnsembleKind::kRandomForest;
-  } else if (ensemble == "bagging") {
-    options.ensemble = EnsembleKind::kBagging;
-  } else if (ensemble == "adaboost") {
-    options.ensemble = EnsembleKind::kAdaBoost;
-  } else if (ensemble == "voteboost") {
-    options.ensemble = EnsembleKind::kVoteBoost;
-  } else {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "option --ensemble must be rf, bagging, adaboost or voteboost, got '" +
-                             ensemble + "'");
+  Result<EnsembleKind> ensemble =
+      ParseOption(args, "ensemble", options.ensemble, ParseEnsembleKind);
+  if (!ensemble.ok()) return ensemble.status();
+  options.ensemble = ensemble.value();
+  if (args.Has("boosting") && options.ensemble != EnsembleKind::kAdaBoost) {
+    return Status::Error(StatusCode::kInvalidArgument, "option --boosting needs --ensemble adaboost");
   }
-  if (args.Has("boosting")) {
-    const std::string boosting = args.Get("boosting", "");
-    if (options.ensemble != EnsembleKind::kAdaBoost) {
-      return Status::Error(StatusCode::kInvalidArgument, "option --boosting needs --ensemble adaboost");
-    }
-    if (boosting == "resample") {
-      options.boosting = BoostingVariant::kResample;
-    } else if (boosting == "reweight") {
-      options.boosting = BoostingVariant::kReweight;
-    } else {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "option --boosting must be resample or reweight, got '" + boosting + "'");
-    }
-  }
+  Result<BoostingVariant> boosting =
+      ParseOption(args, "boosting", options.boosting, ParseBoostingVariant);
+  if (!boosting.ok()) return boosting.status();
+  options.boosting = boosting.value();
   Result<int64_t> trees = args.Int("trees", options.num_trees, 1, TrainOptions::kMaxTrees);
   if (!trees.ok()) return trees.status();
   options.num_trees = static_cast<int32_t>(trees.value());
-  Result<int64_t> mtry = args.Int("mtry", 0, 0, DatasetLimits::kMaxFeatures);
+  Result<int64_t> mtry = args.Int("mtry", options.mtry, 0, DatasetLimits::kMaxFeatures);
   if (!mtry.ok()) return mtry.status();
   options.mtry = static_cast<int32_t>(mtry.value());
-  Result<int64_t> depth = args.Int("max-depth", 0, 0, 100000);
+  Result<int64_t> depth = args.Int("max-depth", options.max_depth, 0, 100000);
   if (!depth.ok()) return depth.status();
   options.max_depth = static_cast<int32_t>(depth.value());
-  Result<int64_t> min_leaf = args.Int("min-leaf", 1, 1, DatasetLimits::kMaxRows);
+  Result<int64_t> min_leaf = args.Int("min-leaf", options.min_leaf, 1, DatasetLimits::kMaxRows);
   if (!min_leaf.ok()) return min_leaf.status();
   options.min_leaf = static_cast<int32_t>(min_leaf.value());
-  Result<int64_t> seed = args.Int("seed", 1, 0, INT64_MAX);
+  Result<int64_t> seed = args.Int("seed", static_cast<int64_t>(options.seed), 0, INT64_MAX);
   if (!seed.ok()) return seed.status();
   options.seed = static_cast<uint64_t>(seed.value());
   bool emphasis_by_cv = false;
@@ -198,14 +169,13 @@ Status RunTrain(int argc, char** argv, Output& out) {
   out.json.Key("rows").Int(static_cast<int64_t>(data.value().num_rows()));
   out.json.Key("oob_error").Double(f.oob_error());
   out.json.Key("train_ms").Double(train_ms);
-  out.json.Key("ensemble").String(EnsembleName(f.options().ensemble));
+  out.json.Key("ensemble").String(EnsembleKindName(f.options().ensemble));
   out.json.Key("seed").Int(static_cast<int64_t>(f.options().seed));
   out.json.Key("mtry").Int(ResolveMtry(f.options(), f.num_features()));
   out.json.Key("nodes").Int(static_cast<int64_t>(f.num_nodes()));
   out.json.Key("model_bytes").Int(static_cast<int64_t>(bytes.size()));
   if (f.options().ensemble == EnsembleKind::kAdaBoost) {
-    out.json.Key("boosting").String(f.options().boosting == BoostingVariant::kReweight ? "reweight"
-                                                                                    : "resample");
+    out.json.Key("boosting").String(BoostingVariantName(f.options().boosting));
     out.json.Key("tree_weights").DoubleArray(f.tree_weights());
   }
   if (PrunesTrees(f.options())) {
@@ -279,16 +249,14 @@ Status RunPredict(int argc, char** argv, Output& out) {
   if (halted) {
     Result<HaltingRule> rule = ParseRule(args.Get("rule", ""));
     if (!rule.ok()) return rule.status();
-    Result<double> alpha = args.Real("alpha", 0.99, 0.0, 1.0);
+    Result<double> alpha = args.Real("alpha", HaltingTableOptions{}.alpha, 0.0, 1.0);
     if (!alpha.ok()) return alpha.status();
     if (alpha.value() <= 0.0) {
       return Status::Error(StatusCode::kInvalidArgument, "option --alpha must be in (0, 1]");
     }
     SequentialVoteOptions vote_options;
-    // Vote-boosted trees are sequentially dependent: the finite-T urn rules are valid for them only
-    // when the query order is uniformly random (docs/voteboost.md), so that is their default.
-    const bool sequential_kind = f.options().ensemble == EnsembleKind::kVoteBoost;
-    const std::string order = args.Get("order", sequential_kind ? "random" : "generation");
+    // The default order is the core's policy (DefaultQueryOrder: random for vote-boosting).
+    const std::string order = args.Get("order", QueryOrderName(DefaultQueryOrder(f)));
     if (order == "random") {
       vote_options.order = QueryOrder::kRandomPerRow;
     } else if (order != "generation") {
@@ -375,7 +343,7 @@ Status RunInfo(int argc, char** argv, Output& out) {
     out.json.String(feature.type == FeatureType::kCategorical ? "categorical" : "numeric");
   }
   out.json.EndArray();
-  out.json.Key("ensemble").String(EnsembleName(f.options().ensemble));
+  out.json.Key("ensemble").String(EnsembleKindName(f.options().ensemble));
   out.json.Key("mtry").Int(ResolveMtry(f.options(), f.num_features()));
   out.json.Key("seed").Int(static_cast<int64_t>(f.options().seed));
   out.json.Key("train_rows").Int(static_cast<int64_t>(f.train_labels().size()));
@@ -387,7 +355,7 @@ Status RunInfo(int argc, char** argv, Output& out) {
   char line[256];
   std::snprintf(line, sizeof(line),
                 "%s forest: %d trees, %zu nodes, %d features, %d classes, OOB error %.4f\n",
-                EnsembleName(f.options().ensemble), f.num_trees(), f.num_nodes(),
+                EnsembleKindName(f.options().ensemble), f.num_trees(), f.num_nodes(),
                 f.num_features(), f.num_classes(), f.oob_error());
   out.text = line + out.text;
   return Status::Ok();

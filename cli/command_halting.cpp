@@ -19,10 +19,10 @@ namespace {
 /// Rule, alpha, T and l from the options, and the prior: from --model's out-of-bag votes when a
 /// model is given, else the uniform prior (rules needing a data prior then fail).
 struct RuleSetup {
-  HaltingRule rule = HaltingRule::kSiba;
-  double alpha = 0.99;
-  int32_t trees = 101;
-  int32_t classes = 2;
+  HaltingRule rule = HaltingTableOptions{}.rule;
+  double alpha = HaltingTableOptions{}.alpha;
+  int32_t trees = HaltingTableOptions{}.num_trees;
+  int32_t classes = HaltingTableOptions{}.num_classes;
   bool has_prior = false;
   Prior prior;  ///< The table's prior (uniform unless the rule needs a data prior).
   /// With --model: the model's OOB votes, from which `expected` predicts the cost from training
@@ -32,10 +32,10 @@ struct RuleSetup {
 
 Result<RuleSetup> ReadRuleSetup(const Args& args) {
   RuleSetup setup;
-  Result<HaltingRule> rule = ParseRule(args.Get("rule", "siba"));
+  Result<HaltingRule> rule = ParseRule(args.Get("rule", RuleName(setup.rule)));
   if (!rule.ok()) return rule.status();
   setup.rule = rule.value();
-  Result<double> alpha = args.Real("alpha", 0.99, 0.0, 1.0);
+  Result<double> alpha = args.Real("alpha", setup.alpha, 0.0, 1.0);
   if (!alpha.ok()) return alpha.status();
   if (alpha.value() <= 0.0) {
     return Status::Error(StatusCode::kInvalidArgument, "option --alpha must be in (0, 1]");
@@ -61,10 +61,10 @@ Result<RuleSetup> ReadRuleSetup(const Args& args) {
     }
     setup.oob_votes = forest.value().oob_votes();
   } else {
-    Result<int64_t> trees = args.Int("trees", 101, 1, 100000);
+    Result<int64_t> trees = args.Int("trees", setup.trees, 1, 100000);
     if (!trees.ok()) return trees.status();
     setup.trees = static_cast<int32_t>(trees.value());
-    Result<int64_t> classes = args.Int("classes", 2, 2, 4096);
+    Result<int64_t> classes = args.Int("classes", setup.classes, 2, 4096);
     if (!classes.ok()) return classes.status();
     setup.classes = static_cast<int32_t>(classes.value());
     if (RuleNeedsPrior(setup.rule)) {

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     if (!status.ok()) {
       std::fprintf(stderr, "urnforest %s: %s\n", c.name, status.ToString().c_str());
       if (json) {
-        urnforest::cli::JsonWriter error;
+        urnforest::JsonWriter error;
         error.BeginObject().Key("error").BeginObject();
         error.Key("code").String(urnforest::CodeName(status.code));
         error.Key("message").String(status.message);

@@ -16,14 +16,12 @@ namespace urnforest::cli {
 /// - vote-boosting: --emphasis A|cv (a = b; "cv" sets *by_cv and leaves a = 1), --emphasis-b B
 ///   (asymmetric, two classes), --base random|unpruned|stump|pruned (default random);
 /// - AdaBoost: --base unpruned|pruned|stump|depth:N (default unpruned, the thesis's CART;
-///   [SMS18]'s baseline is pruned): pruned = cost-complexity pruning with internal CV, stump =
-///   max_depth 1, depth:N = max_depth N (not combinable with --max-depth);
+///   [SMS18]'s baseline is pruned); names resolved by the core's ParseBaseLearner and
+///   ApplyBaseLearner (stump and depth:N set the depth: not combinable with a non-zero --max-depth);
 /// - any ensemble: --tree-pruning none|cv (every tree; AdaBoost's --base pruned implies cv),
 ///   --tree-folds V (2..100, default 10), --tree-se K (k-SE rule, [0, 10], default 1).
 /// kInvalidArgument names the option for unknown values, options of another ensemble kind and
 /// conflicting combinations.
 Status ParseBaseLearnerArgs(const Args& args, TrainOptions* options, bool* by_cv);
-
-using urnforest::VoteBoostBaseName;  // Declared in urnforest/voteboost.h.
 
 }  // namespace urnforest::cli

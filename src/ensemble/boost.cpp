@@ -21,7 +21,7 @@ constexpr double kReweightTotal = 16777216.0;  // 2^24: total of the quantised r
 }  // namespace
 
 Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_major,
-                    const TrainOptions& options, Forest* forest) {
+                    const TrainOptions& options, const ProgressFn& progress, Forest* forest) {
   const size_t n = data.rows;
   const int32_t classes = data.classes;
   const size_t features = static_cast<size_t>(data.features);
@@ -110,7 +110,7 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
       for (double& x : w) x /= sum;
       uniform = false;
     }
-    if (options.progress && !options.progress(forest->num_trees(), options.num_trees)) {
+    if (progress && !progress(forest->num_trees(), options.num_trees)) {
       return Status::Error(StatusCode::kInvalidArgument, "cancelled");
     }
   }

@@ -14,7 +14,7 @@ namespace internal {
 /// rows (rows x features). Fails with kInvalidArgument (learner no better than chance, cancelled)
 /// or kLimitExceeded.
 Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_major,
-                    const TrainOptions& options, Forest* forest);
+                    const TrainOptions& options, const ProgressFn& progress, Forest* forest);
 
 }  // namespace internal
 }  // namespace urnforest

@@ -105,7 +105,7 @@ bool PrunesTrees(const TrainOptions& options) {
           options.voteboost.base == VoteBoostBase::kPrunedCart);
 }
 
-Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
+Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressFn progress) {
   Status status = ValidateOptions(options, data.num_features());
   if (!status.ok()) return status;
   if (!data.has_labels()) {
@@ -139,7 +139,6 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
   Forest forest;
   forest.schema_ = data.schema();
   forest.options_ = options;
-  forest.options_.progress = nullptr;
   forest.RebuildCaches();
   forest.train_labels_ = data.labels();
   forest.oob_votes_.assign(rows * num_classes, 0);
@@ -148,7 +147,7 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
   const internal::TrainingData td = internal::TrainingData::From(data);
   const std::vector<float> row_major = data.RowMajor();
   if (options.ensemble == EnsembleKind::kAdaBoost) {
-    status = internal::GrowAdaBoost(td, row_major, options, &forest);
+    status = internal::GrowAdaBoost(td, row_major, options, progress, &forest);
     if (!status.ok()) return status;
     return forest;
   }
@@ -156,7 +155,7 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
     if (num_classes > 2 && options.voteboost.ResolvedB() != options.voteboost.a) {
       return InvalidOption("voteboost.b", "must equal a (symmetric emphasis) with more than 2 classes");
     }
-    status = internal::GrowVoteBoost(td, row_major, options, &forest);
+    status = internal::GrowVoteBoost(td, row_major, options, progress, &forest);
     if (!status.ok()) return status;
     return forest;
   }
@@ -182,7 +181,7 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options) {
       const int32_t vote = forest.TreeVote(t, row_major.data() + r * num_features);
       ++forest.oob_votes_[r * num_classes + vote];
     }
-    if (options.progress && !options.progress(t + 1, options.num_trees)) {
+    if (progress && !progress(t + 1, options.num_trees)) {
       return Status::Error(StatusCode::kInvalidArgument, "cancelled");
     }
   }

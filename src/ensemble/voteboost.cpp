@@ -68,17 +68,4 @@ const std::vector<double>& EmphasisGrid() {
   return kGrid;
 }
 
-const char* VoteBoostBaseName(VoteBoostBase base) {
-  switch (base) {
-    case VoteBoostBase::kUnprunedCart:
-      return "unpruned";
-    case VoteBoostBase::kStump:
-      return "stump";
-    case VoteBoostBase::kPrunedCart:
-      return "pruned";
-    default:
-      return "random";
-  }
-}
-
 }  // namespace urnforest

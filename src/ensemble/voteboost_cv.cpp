@@ -52,7 +52,6 @@ Result<EmphasisSelection> SelectEmphasisByCV(const Dataset& data, const TrainOpt
       o.voteboost.a = cv.grid[g];
       o.voteboost.b = 0.0;
       o.seed = fold_seed;
-      o.progress = nullptr;
       if (cv.num_trees > 0) o.num_trees = cv.num_trees;
       Result<Forest> forest = Train(train, o);
       if (!forest.ok()) return forest.status();

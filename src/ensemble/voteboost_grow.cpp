@@ -14,7 +14,7 @@ namespace urnforest {
 namespace internal {
 
 Status GrowVoteBoost(const TrainingData& data, const std::vector<float>& row_major,
-                     const TrainOptions& options, Forest* forest) {
+                     const TrainOptions& options, const ProgressFn& progress, Forest* forest) {
   const size_t n = data.rows;
   const size_t classes = static_cast<size_t>(data.classes);
   const size_t features = static_cast<size_t>(data.features);
@@ -79,7 +79,7 @@ Status GrowVoteBoost(const TrainingData& data, const std::vector<float>& row_maj
       w = std::move(next.value());
       uniform = std::all_of(w.begin(), w.end(), [&](double x) { return x == w[0]; });
     }
-    if (options.progress && !options.progress(t + 1, options.num_trees)) {
+    if (progress && !progress(t + 1, options.num_trees)) {
       return Status::Error(StatusCode::kInvalidArgument, "cancelled");
     }
   }

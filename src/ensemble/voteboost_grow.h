@@ -14,7 +14,7 @@ namespace internal {
 /// OOB votes count, for each tree, the rows its weighted sample did not draw. Fails with
 /// kInvalidArgument (bad emphasis, cancelled) or kLimitExceeded.
 Status GrowVoteBoost(const TrainingData& data, const std::vector<float>& row_major,
-                     const TrainOptions& options, Forest* forest);
+                     const TrainOptions& options, const ProgressFn& progress, Forest* forest);
 
 }  // namespace internal
 }  // namespace urnforest

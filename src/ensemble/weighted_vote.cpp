@@ -2,6 +2,8 @@
 // AdaBoost.
 #include "urnforest/weighted_vote.h"
 
+#include "urnforest/vote.h"
+
 namespace urnforest {
 
 Result<WeightedVote> PredictWeighted(const Forest& forest, const Dataset& data) {
@@ -21,11 +23,7 @@ Result<WeightedVote> PredictWeighted(const Forest& forest, const Dataset& data) 
     for (int32_t t = 0; t < trees; ++t) {
       s[forest.TreeVote(t, row)] += weights.empty() ? 1.0 : weights[t];
     }
-    size_t best = 0;
-    for (size_t c = 1; c < k; ++c) {
-      if (s[c] > s[best]) best = c;
-    }
-    out.labels[r] = static_cast<int32_t>(best);
+    out.labels[r] = Plurality(s, k);
   }
   return out;
 }

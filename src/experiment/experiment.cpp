@@ -15,8 +15,10 @@
 #include "urnforest/label_noise.h"
 #include "urnforest/prior.h"
 #include "urnforest/protocol.h"
+#include "urnforest/query_order.h"
 #include "urnforest/weighted_vote.h"
 #include "urnforest/prune.h"
+#include "urnforest/vote.h"
 #include "urnforest/vote_matrix.h"
 
 namespace urnforest {
@@ -101,10 +103,7 @@ std::vector<int32_t> CombinedLabels(const std::vector<int32_t>& votes, size_t nu
   for (size_t r = 0; r < num_rows; ++r) {
     std::fill(score.begin(), score.end(), 0.0);
     for (int32_t t = 0; t < num_trees; ++t) score[votes[r * num_trees + t]] += weights[t];
-    int32_t best = 0;
-    for (int32_t c = 1; c < num_classes; ++c)
-      if (score[c] > score[best]) best = c;
-    labels[r] = best;
+    labels[r] = Plurality(score);
   }
   return labels;
 }
@@ -117,7 +116,8 @@ double ErrorPercent(const std::vector<int32_t>& labels, const std::vector<int32_
 
 }  // namespace
 
-Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
+Result<ExperimentResult> RunExperiment(const ExperimentOptions& options,
+                                       ExperimentProgressFn progress) {
   Status s = CheckOptions(options);
   if (!s.ok()) return s;
   const bool synthetic = options.protocol == ProtocolKind::kSynthetic;
@@ -177,7 +177,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
   std::vector<double> full_unweighted_error, pruned_error;
 
   const int32_t total = result.partitions;
-  if (options.progress && !options.progress(0, total)) return Invalid("cancelled");
+  if (progress && !progress(0, total)) return Invalid("cancelled");
   for (int32_t p = 0; p < total; ++p) {
     // 1. Data of this partition.
     Split split;
@@ -218,7 +218,6 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
 
     // 2. Forest, vote matrix, full vote and the alpha = 1 trees.
     train.seed = DeriveSeed(options.seed, 0x666F72657374, p);
-    train.progress = nullptr;
     Result<Forest> forest_or = Train(split.train, train);
     if (!forest_or.ok()) return forest_or.status();
     const Forest& forest = forest_or.value();
@@ -243,9 +242,11 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
     }
 
     SequentialVoteOptions vote_options;
-    // Vote-boosted trees are not exchangeable in generation order: the finite-T rules hold for a
-    // uniformly random query order (part D), so vote-boosting always queries a random permutation.
-    if (options.query_order == PrunedQueryOrder::kRandomPerRow || vote_boost) {
+    // An ensemble whose generation order is not exchangeable (vote-boosting) always queries a
+    // random permutation: the finite-T rules hold for a uniformly random query order
+    // (DefaultQueryOrder, docs/halting.md).
+    if (options.query_order == PrunedQueryOrder::kRandomPerRow ||
+        DefaultQueryOrder(forest) == QueryOrder::kRandomPerRow) {
       vote_options.order = QueryOrder::kRandomPerRow;
       vote_options.seed = DeriveSeed(options.seed, 0x7065726D, p);
     }
@@ -384,7 +385,7 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options) {
         rr.expected_method = "unavailable: " + expected.status().ToString();
       }
     }
-    if (options.progress && !options.progress(p + 1, total)) return Invalid("cancelled");
+    if (progress && !progress(p + 1, total)) return Invalid("cancelled");
   }
 
   result.full_error = Aggregate(full_error);

@@ -49,16 +49,6 @@ const char* ProtocolName(ProtocolKind kind) {
   return "?";
 }
 
-const char* ExperimentEnsembleName(EnsembleKind kind) {
-  switch (kind) {
-    case EnsembleKind::kRandomForest: return "rf";
-    case EnsembleKind::kBagging: return "bagging";
-    case EnsembleKind::kAdaBoost: return "adaboost";
-    case EnsembleKind::kVoteBoost: return "voteboost";
-  }
-  return "?";
-}
-
 void WriteExperimentJson(const ExperimentOptions& options, const ExperimentResult& r,
                          double seconds, JsonWriter& json) {
   const size_t num_rules = options.rules.size();
@@ -78,7 +68,7 @@ void WriteExperimentJson(const ExperimentOptions& options, const ExperimentResul
     json.Key("stratified").Bool(options.stratified);
   }
   json.Key("repeats").Int(options.repeats);
-  json.Key("ensemble").String(ExperimentEnsembleName(options.train.ensemble));
+  json.Key("ensemble").String(EnsembleKindName(options.train.ensemble));
   if (options.train.ensemble == EnsembleKind::kAdaBoost) {
     json.Key("boosting").String(options.train.boosting == BoostingVariant::kReweight ? "reweight"
                                                                                       : "resample");

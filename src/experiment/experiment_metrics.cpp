@@ -7,18 +7,12 @@
 
 #include "urnforest/experiment.h"
 #include "urnforest/sequential_vote.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-int32_t ArgMax(const std::vector<int32_t>& tally) {
-  int32_t best = 0;
-  for (size_t c = 1; c < tally.size(); ++c)
-    if (tally[c] > tally[best]) best = static_cast<int32_t>(c);
-  return best;
-}
 
 double Percent(size_t count, size_t total) {
   return total == 0 ? kNaN : 100.0 * static_cast<double>(count) / static_cast<double>(total);
@@ -35,7 +29,7 @@ std::vector<int32_t> MajorityOfFirst(const std::vector<int32_t>& votes, size_t n
     std::fill(tally.begin(), tally.end(), 0);
     const int32_t* row = &votes[r * static_cast<size_t>(num_trees)];
     for (int32_t t = 0; t < k; ++t) ++tally[row[t]];
-    labels[r] = ArgMax(tally);
+    labels[r] = Plurality(tally);
   }
   return labels;
 }

@@ -7,19 +7,13 @@
 
 #include "base/random.h"
 #include "halting/tally_lattice.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
 
 constexpr int64_t kMaxStates = 50'000'000;
 constexpr int64_t kMaxPriorWork = 400'000'000;
-
-int32_t FullLabel(const std::vector<int32_t>& f) {
-  int32_t best = 0;
-  for (size_t c = 1; c < f.size(); ++c)
-    if (f[c] > f[best]) best = static_cast<int32_t>(c);
-  return best;
-}
 
 Status CheckFinal(const HaltingTable& table, const std::vector<int32_t>& f) {
   if (static_cast<int32_t>(f.size()) != table.num_classes())
@@ -55,7 +49,7 @@ Status AccumulateExact(const HaltingTable& table, const std::vector<int32_t>& f,
   const int64_t states = StateCount(f);
   if (states > kMaxStates)
     return Status::Error(StatusCode::kLimitExceeded, "too many partial tallies for an exact DP");
-  const int32_t full = FullLabel(f);
+  const int32_t full = Plurality(f);
   std::vector<int64_t> stride(l);
   int64_t st = 1;
   for (int32_t j = l - 1; j >= 0; --j) {
@@ -180,7 +174,7 @@ CostEstimate SampleCost(const HaltingTable& table, int64_t samples, uint64_t see
     draw(&rng, &f);
     int32_t used;
     bool d;
-    RunOnce(table, f, FullLabel(f), &rng, &t, &used, &d);
+    RunOnce(table, f, Plurality(f), &rng, &t, &used, &d);
     trees += used;
     dis += d ? 1.0 : 0.0;
   }

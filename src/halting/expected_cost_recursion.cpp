@@ -5,6 +5,7 @@
 
 #include "halting/urn_recursion.h"
 #include "urnforest/expected_cost.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 
@@ -30,9 +31,7 @@ Result<std::vector<CostEstimate>> ExactCostsByRecursion(const std::vector<const 
   Status s = internal::BackwardSweep(
       prior, T, width,
       [&](const int32_t* t, double* v) {
-        int32_t best = 0;
-        for (int32_t c = 1; c < l; ++c)
-          if (t[c] > t[best]) best = c;
+        const int32_t best = Plurality(t, static_cast<size_t>(l));
         for (int32_t c = 0; c < l; ++c) v[c] = c == best ? 1.0 : 0.0;
         for (int32_t k = 0; k < K; ++k) {
           v[l + 2 * k] = T;

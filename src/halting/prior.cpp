@@ -7,6 +7,7 @@
 #include <string>
 
 #include "halting/tally_lattice.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
@@ -283,9 +284,7 @@ void RescaleTally(const uint32_t* v, int32_t l, int32_t T, int32_t* tally, uint6
     assigned += tally[c];
   }
   for (int64_t left = T - assigned; left > 0; --left) {
-    int32_t best = 0;
-    for (int32_t c = 1; c < l; ++c)
-      if (rem[c] > rem[best]) best = c;
+    const int32_t best = Plurality(rem, static_cast<size_t>(l));
     ++tally[best];
     rem[best] = 0;
   }

@@ -7,26 +7,13 @@
 #include <string>
 
 #include "halting/tally_lattice.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
 
 // log (x)_m = lgamma(x + m) - lgamma(x)
 double LogRising(double x, int32_t m) { return std::lgamma(x + m) - std::lgamma(x); }
-
-int32_t StrictLeaderOf(const std::vector<int32_t>& t) {
-  int32_t best = 0;
-  bool tie = false;
-  for (size_t c = 1; c < t.size(); ++c) {
-    if (t[c] > t[best]) {
-      best = static_cast<int32_t>(c);
-      tie = false;
-    } else if (t[c] == t[best]) {
-      tie = true;
-    }
-  }
-  return tie ? -1 : best;
-}
 
 // Regularised lower incomplete gamma P(k, x) for integer k >= 1, x >= 0.
 double GammaP(int32_t k, double x) {
@@ -68,7 +55,7 @@ Result<double> PStarBySum(const Prior& prior, int32_t num_trees, const std::vect
     return Status::Error(StatusCode::kInvalidArgument, "tally has more votes than trees");
   if (prior.kind() == PriorKind::kHistogram && prior.num_trees() != num_trees)
     return Status::Error(StatusCode::kShapeMismatch, "histogram prior is for another T");
-  const int32_t k = StrictLeaderOf(tally);
+  const int32_t k = StrictLeader(tally);
   if (k < 0) return 0.0;
   const int32_t R = num_trees - n;
   internal::Compositions comp(R, l);

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <string>
 
+#include "base/enum_names.h"
 #include "base/random.h"
 #include "halting/binary_table_view.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
@@ -97,12 +99,6 @@ constexpr size_t kWalkBlock = 256;
 // trees per row for the rest (BlockVoter::VoteTrees; the forest's walker interleaves 4 walks).
 constexpr size_t kWalkTogether = 4;
 constexpr int32_t kTreesTogether = static_cast<int32_t>(kWalkTogether);
-int32_t FullVote(const std::vector<int32_t>& tally) {
-  int32_t best = 0;
-  for (size_t c = 1; c < tally.size(); ++c)
-    if (tally[c] > tally[best]) best = static_cast<int32_t>(c);
-  return best;
-}
 
 // Runs one row over `order`; fills trace vectors when non-null. With `shuffles` (random order,
 // started for this row), each position of `order` is made final just before it is queried.
@@ -144,7 +140,7 @@ Status RunRow(const HaltingTable& table, size_t row, const std::vector<int32_t>&
     }
   }
   if (!stopped) {
-    *label = FullVote(*tally);
+    *label = Plurality(*tally);
     *conf = finite ? 1.0 : table.Confidence(tally->data());
   }
   return Status::Ok();
@@ -263,7 +259,7 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   std::vector<int32_t> tally(l);
   auto full_vote = [&](size_t r, const int32_t* t) {
     std::copy(t, t + l, tally.begin());
-    labels[r] = FullVote(tally);
+    labels[r] = Plurality(tally);
     trees_used[r] = T;
     confidence[r] = finite ? 1.0 : table.Confidence(t);
     halted_early[r] = 0;
@@ -426,6 +422,19 @@ Result<VoteTrace> TraceVotes(const HaltingTable& table, size_t row, const TreeVo
   if (!s.ok()) return s;
   trace.halted_early = early;
   return trace;
+}
+
+const std::vector<std::string>& QueryOrderNames() {
+  static const std::vector<std::string> kNames = {"generation", "fixed", "random"};
+  return kNames;
+}
+
+const char* QueryOrderName(QueryOrder order) {
+  return internal::EnumName(static_cast<size_t>(order), QueryOrderNames());
+}
+
+Result<QueryOrder> ParseQueryOrder(std::string_view name) {
+  return internal::ParseEnumName<QueryOrder>(name, QueryOrderNames(), "query order");
 }
 
 }  // namespace urnforest

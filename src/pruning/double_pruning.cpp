@@ -6,6 +6,7 @@
 
 #include "urnforest/forest_halting.h"
 #include "urnforest/ordering.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
@@ -76,13 +77,8 @@ Result<DoublePruningResult> PredictDoublePruned(const Forest& forest,
       ++count[v];
       score[v] += weights.empty() ? 1.0 : weights[t];
     }
-    size_t best = 0, best_weighted = 0;
-    for (size_t c = 1; c < l; ++c) {
-      if (count[c] > count[best]) best = c;
-      if (score[c] > score[best_weighted]) best_weighted = c;
-    }
-    out.pruned_vote[r] = static_cast<int32_t>(best);
-    out.pruned_weighted_vote[r] = static_cast<int32_t>(best_weighted);
+    out.pruned_vote[r] = Plurality(count);
+    out.pruned_weighted_vote[r] = Plurality(score);
   }
   SequentialVoteOptions vote_options;
   vote_options.order = options.order == PrunedQueryOrder::kRandomPerRow ? QueryOrder::kRandomPerRow

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "pruning/ordering_internal.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace internal {
@@ -40,10 +41,7 @@ class SubensembleVote {
     for (size_t r = 0; r < m_.num_rows; ++r) {
       int32_t* cnt = counts_.data() + r * l_;
       --cnt[v[r]];
-      int32_t best = 0;
-      for (size_t c = 1; c < l_; ++c) {
-        if (cnt[c] > cnt[best]) best = static_cast<int32_t>(c);
-      }
+      const int32_t best = Plurality(cnt, l_);
       leader_[r] = best;
       lead_[r] = cnt[best];
     }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "urnforest/vote.h"
+
 namespace urnforest {
 namespace internal {
 namespace {
@@ -130,11 +132,7 @@ Status TreeBuilder::Build(const uint32_t* weights, Rng* rng, Forest* forest, uin
       if (node_counts->size() < at + data_.classes) node_counts->resize(at + data_.classes);
       std::copy(class_counts_.begin(), class_counts_.end(), node_counts->begin() + at);
     }
-    // Majority class; ties go to the lowest class index.
-    int32_t majority = 0;
-    for (int32_t c = 1; c < data_.classes; ++c) {
-      if (class_counts_[c] > class_counts_[majority]) majority = c;
-    }
+    const int32_t majority = Plurality(class_counts_);
     const bool pure = class_counts_[majority] == total;
     const bool too_deep = params_.max_depth > 0 && frame.depth >= params_.max_depth;
     bool split = !pure && !too_deep && total >= 2 * min_leaf;

@@ -7,17 +7,14 @@
 #include <utility>
 
 #include "tree/tree_walk.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace internal {
 
 int32_t PruningTree::Majority(int32_t node) const {
-  const int64_t* c = counts.data() + static_cast<size_t>(node) * classes;
-  int32_t best = 0;
-  for (int32_t k = 1; k < classes; ++k) {
-    if (c[k] > c[best]) best = k;
-  }
-  return best;
+  return Plurality(counts.data() + static_cast<size_t>(node) * classes,
+                   static_cast<size_t>(classes));
 }
 
 int64_t PruningTree::LeafErrors(int32_t node) const {

@@ -30,9 +30,9 @@ enum class ProtocolKind : int32_t {
                    ///< test_rows from ExperimentOptions::generator (generators.h).
 };
 
-/// Progress of a run: called before the first partition (done = 0) and after each one.
-/// Returning false cancels the run (kInvalidArgument "cancelled").
-using ExperimentProgressFn = std::function<bool(int32_t done, int32_t total)>;
+/// Progress of a run (RunExperiment's `progress`): called before the first partition (done = 0)
+/// and after each one. Returning false cancels the run (kInvalidArgument "cancelled").
+using ExperimentProgressFn = ProgressFn;
 
 /// What to run. Every field has a default; the data source is required.
 struct ExperimentOptions {
@@ -48,7 +48,7 @@ struct ExperimentOptions {
   bool stratified = true;             ///< kKFold and kHoldout (see protocol.h).
   size_t train_rows = 300;            ///< kSynthetic.
   size_t test_rows = 1000;            ///< kSynthetic.
-  /// Ensemble, num_trees (T), mtry, ... The seed and progress fields are ignored: partition p trains
+  /// Ensemble, num_trees (T), mtry, ... The seed field is ignored: partition p trains
   /// with a seed derived from (seed, p).
   TrainOptions train;
   /// Target confidences; every rule is evaluated at every alpha on the same forests (alpha1
@@ -61,7 +61,6 @@ struct ExperimentOptions {
   int32_t proxy_trees = 0;
   /// Draws of the Monte Carlo prediction used when the exact one is unavailable (l > 4).
   int64_t monte_carlo_samples = 20000;
-  ExperimentProgressFn progress;
 
   // --- Vote-boosting and label noise ([SMS18] §4.3) ---
   /// Fraction of each partition's TRAINING labels flipped (FlipLabels, label_noise.h; seed derived
@@ -214,7 +213,9 @@ struct ExperimentResult {
 /// bad protocol numbers, alpha outside (0, 1], no rules, "cancelled"), or with the first failure
 /// of training, table building or prediction (a rule that is merely unsupported for the problem's
 /// class count is reported as unavailable instead).
-Result<ExperimentResult> RunExperiment(const ExperimentOptions& options);
+/// `progress` (may be empty): see ExperimentProgressFn.
+Result<ExperimentResult> RunExperiment(const ExperimentOptions& options,
+                                       ExperimentProgressFn progress = {});
 
 /// Metrics of one partition from a precomputed vote matrix (exposed for tests and for callers that
 /// bring their own ensembles): votes[row * num_trees + tree] in [0, num_classes); truth has one

@@ -11,9 +11,6 @@ namespace urnforest {
 /// Stable protocol name: "kfold", "holdout" or "synthetic". Never null.
 const char* ProtocolName(ProtocolKind kind);
 
-/// Stable ensemble name as the CLI spells it ("rf", "bagging", "adaboost"). Never null.
-const char* ExperimentEnsembleName(EnsembleKind kind);
-
 /// Writes the report of `result` (run with `options`, taking `seconds` of wall time) as one JSON
 /// object: dataset, rows, features, classes, partitions, protocol fields, ensemble, trees, mtry,
 /// alpha(s), seed, seconds, "full" (the unpruned ensemble), "pruned" (with options.prune), "rules"

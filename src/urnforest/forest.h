@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "urnforest/dataset.h"
@@ -84,6 +86,10 @@ enum class MtryRule : uint8_t {
   kLog2Plus1 = 2, ///< floor(log2(M) + 1) (Breiman's and the thesis's variant).
 };
 
+/// Progress of a long run (Train, RunExperiment): called with (units done, total units); returning
+/// false cancels the run, which then fails with kInvalidArgument "cancelled". May be empty.
+using ProgressFn = std::function<bool(int32_t done, int32_t total)>;
+
 /// Training options; every field has a sensible default.
 struct TrainOptions {
   EnsembleKind ensemble = EnsembleKind::kRandomForest;
@@ -98,11 +104,59 @@ struct TrainOptions {
   TreePruningOptions pruning;
   VoteBoostOptions voteboost;  ///< Vote-boosting only.
   uint64_t seed = 1;            ///< Same data + options + seed => byte-identical model.
-  /// Called after each tree with (trees done, total); returning false cancels (kInvalidArgument
-  /// "cancelled"). May be empty.
-  std::function<bool(int32_t, int32_t)> progress;
   static constexpr int32_t kMaxTrees = 100000;
 };
+
+/// Option names: the strings the CLI and the JS API accept for each option enum. `*Name` never
+/// returns null; `Parse*` fails with kInvalidArgument naming the string and listing the valid names;
+/// `*Names()` lists the names in enum order.
+/// EnsembleKind: "rf", "bagging", "adaboost", "voteboost".
+const char* EnsembleKindName(EnsembleKind kind);
+Result<EnsembleKind> ParseEnsembleKind(std::string_view name);
+const std::vector<std::string>& EnsembleKindNames();
+/// MtryRule: "sqrt", "log2", "log2plus1".
+const char* MtryRuleName(MtryRule rule);
+Result<MtryRule> ParseMtryRule(std::string_view name);
+const std::vector<std::string>& MtryRuleNames();
+/// BoostingVariant: "resample", "reweight".
+const char* BoostingVariantName(BoostingVariant variant);
+Result<BoostingVariant> ParseBoostingVariant(std::string_view name);
+const std::vector<std::string>& BoostingVariantNames();
+/// TreePruning: "none", "cv".
+const char* TreePruningName(TreePruning mode);
+Result<TreePruning> ParseTreePruning(std::string_view name);
+const std::vector<std::string>& TreePruningNames();
+/// VoteBoostBase: "random", "unpruned", "stump", "pruned".
+const char* VoteBoostBaseName(VoteBoostBase base);
+Result<VoteBoostBase> ParseVoteBoostBase(std::string_view name);
+const std::vector<std::string>& VoteBoostBaseNames();
+
+/// A base learner named for one ensemble kind, as the CLI's --base and the JS API's
+/// `voteboost.base` / `adaboost.base` name it. ApplyBaseLearner writes it into TrainOptions.
+struct BaseLearner {
+  EnsembleKind ensemble = EnsembleKind::kVoteBoost;
+  /// Vote-boosting: the base learner.
+  VoteBoostBase voteboost_base = VoteBoostBase::kRandomTree;
+  /// AdaBoost: the tree depth the name sets ("stump" = 1, "depth:N" = N), or 0 when it sets none.
+  int32_t max_depth = 0;
+  /// AdaBoost: "pruned", i.e. minimal cost-complexity pruning with internal cross-validation.
+  bool cost_complexity_pruned = false;
+};
+
+/// Parses a base-learner name for `ensemble`. Vote-boosting: "random", "unpruned", "stump" or
+/// "pruned" (VoteBoostBase). AdaBoost: "unpruned" (CART, the default), "pruned" (cost-complexity
+/// pruning with internal CV), "stump" (max_depth 1) or "depth:N" (max_depth N, N in 1..999999 with
+/// no sign or leading zero). Fails with kInvalidArgument listing the valid names, or when
+/// `ensemble` has no base-learner choice (random forests and bagging).
+Result<BaseLearner> ParseBaseLearner(EnsembleKind ensemble, std::string_view name);
+
+/// Writes `base` into `options`: vote-boosting's voteboost.base; AdaBoost's max_depth ("stump",
+/// "depth:N") or pruning.mode = kCostComplexityCV ("pruned"). Apply it after options->max_depth was
+/// set. Fails with kInvalidArgument when options->ensemble differs from base.ensemble, or when the
+/// name sets the depth and options->max_depth is already non-zero. `options` is not changed on
+/// failure.
+Status ApplyBaseLearner(const BaseLearner& base, TrainOptions* options);
+
 
 /// A trained ensemble. Trees are stored flat (one node table for the whole forest); tree t's root is
 /// node `tree_roots()[t]`. Immutable after training/loading (except for the stored halting tables,
@@ -223,7 +277,8 @@ bool PrunesTrees(const TrainOptions& options);
 /// (no target column, or a row with label -1), kInvalidArgument (options out of range; the message
 /// names the option, e.g. "option mtry must be in 0..20 ..."; or no feature columns),
 /// kLimitExceeded (more than 2^31 nodes or 2^30 categorical bit-set words), or
-/// kInvalidArgument("cancelled") when progress returns false.
+/// kInvalidArgument("cancelled") when `progress` returns false. `progress` (may be empty) is
+/// called after each kept tree with (trees done, options.num_trees); it is not stored in the model.
 ///
 /// Each tree t draws from its own random stream derived from (seed, t) only (xoshiro256** seeded
 /// by SplitMix64, Lemire's unbiased bounded integers; no <random> distributions), so models are
@@ -264,7 +319,7 @@ bool PrunesTrees(const TrainOptions& options);
 /// - Vote-boosting (kVoteBoost): see urnforest/voteboost.h. Tree t uses stream (seed, t); while the
 ///   weights are all equal its sample is exactly the bootstrap above, so a = b = 1 with random trees
 ///   grows the very trees (and OOB votes) of a random forest with the same seed and mtry.
-Result<Forest> Train(const Dataset& data, const TrainOptions& options);
+Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressFn progress = {});
 
 /// Full-ensemble vote for every row of `data` (whose schema must match the forest's features).
 /// Votes are counted unweighted, also for AdaBoost (whose own prediction is PredictWeighted).
@@ -305,7 +360,7 @@ void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, i
 /// (variant, tree weights), source-tree and stored-halting-table sections (layout in
 /// src/serialize.cpp).
 /// All integers little-endian. Unknown sections are skipped by readers, so new features add
-/// sections. The progress callback is not stored.
+/// sections.
 std::vector<uint8_t> SerializeForest(const Forest& forest);
 /// Inverse of SerializeForest. Fails with kUnsupportedVersion (valid magic, other version) or
 /// kCorruptModel (bad magic, truncation, trailing bytes, checksum, missing or duplicate section,

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "urnforest/halting_table.h"
@@ -21,6 +23,14 @@ enum class QueryOrder : int32_t {
                       ///< draws, taken only as far as the row is queried; QueryOrderForRow gives
                       ///< the whole permutation.
 };
+
+/// Stable name of a query order: "generation", "fixed" or "random" (the CLI's and JS API's
+/// strings). Never null.
+const char* QueryOrderName(QueryOrder order);
+/// Parses a query-order name. Fails with kInvalidArgument naming the string and listing the names.
+Result<QueryOrder> ParseQueryOrder(std::string_view name);
+/// The query-order names in enum order.
+const std::vector<std::string>& QueryOrderNames();
 
 /// Options of sequential voting.
 struct SequentialVoteOptions {

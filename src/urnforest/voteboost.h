@@ -68,7 +68,4 @@ struct EmphasisSelection {
 Result<EmphasisSelection> SelectEmphasisByCV(const Dataset& data, const TrainOptions& options,
                                              const EmphasisCvOptions& cv = {});
 
-/// Stable name of a base learner: "random", "unpruned", "stump" or "pruned" (CLI, JSON reports).
-const char* VoteBoostBaseName(VoteBoostBase base);
-
 }  // namespace urnforest

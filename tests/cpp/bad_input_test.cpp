@@ -229,19 +229,19 @@ TEST_CASE("T = 100,000 passes validation and T = 100,001 fails fast with Invalid
   at_limit.num_trees = TrainOptions::kMaxTrees;
   REQUIRE(at_limit.num_trees == 100000);
   int32_t calls = 0;
-  at_limit.progress = [&calls](int32_t done, int32_t total) {
+  auto stop_after_one = [&calls](int32_t done, int32_t total) {
     ++calls;
     return done < 1 && total == 100000;
   };
-  Result<Forest> stopped = urnforest::Train(d, at_limit);
+  Result<Forest> stopped = urnforest::Train(d, at_limit, stop_after_one);
   REQUIRE(stopped.status().code == StatusCode::kInvalidArgument);
   REQUIRE(stopped.status().message == "cancelled");
   REQUIRE(calls == 1);
   TrainOptions over;
   over.num_trees = 100001;
   int32_t over_calls = 0;
-  over.progress = [&over_calls](int32_t, int32_t) { return ++over_calls > 0; };
-  Result<Forest> rejected = urnforest::Train(d, over);
+  auto count = [&over_calls](int32_t, int32_t) { return ++over_calls > 0; };
+  Result<Forest> rejected = urnforest::Train(d, over, count);
   REQUIRE(rejected.status().code == StatusCode::kInvalidArgument);
   REQUIRE(rejected.status().message.find("num_trees") != std::string::npos);
   REQUIRE(over_calls == 0);

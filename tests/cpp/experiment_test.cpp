@@ -116,12 +116,12 @@ TEST_CASE("RunExperiment on a tiny synthetic problem: alpha1 agrees exactly with
   o.alphas = {0.99, 0.9};
   o.rules = {HaltingRule::kAlpha1, HaltingRule::kSiba, HaltingRule::kHyper};
   int32_t calls = 0;
-  o.progress = [&](int32_t done, int32_t total) {
+  auto progress = [&](int32_t done, int32_t total) {
     REQUIRE(done == calls++);
     REQUIRE(total == 3);
     return true;
   };
-  Result<ExperimentResult> run = RunExperiment(o);
+  Result<ExperimentResult> run = RunExperiment(o, progress);
   REQUIRE(run.ok());
   const ExperimentResult& r = run.value();
   REQUIRE(calls == 4);
@@ -145,7 +145,6 @@ TEST_CASE("RunExperiment on a tiny synthetic problem: alpha1 agrees exactly with
   REQUIRE(std::isnan(siba99.summary.proxy_disagreement.mean));
   REQUIRE(siba99.summary.proxy_disagreement.count == 0);
 
-  o.progress = nullptr;
   Result<ExperimentResult> again = RunExperiment(o);
   for (size_t i = 0; i < r.rules.size(); ++i) {
     REQUIRE(again.value().rules[i].summary.trees.mean == r.rules[i].summary.trees.mean);
@@ -185,8 +184,8 @@ TEST_CASE("RunExperiment validates its options and can be cancelled", "[experime
   o.train_rows = 40;
   o.test_rows = 10;
   o.train.num_trees = 5;
-  o.progress = [](int32_t done, int32_t) { return done < 1; };
-  Result<ExperimentResult> run = RunExperiment(o);
+  Result<ExperimentResult> run =
+      RunExperiment(o, [](int32_t done, int32_t) { return done < 1; });
   REQUIRE(run.status().code == StatusCode::kInvalidArgument);
   REQUIRE(run.status().message == "cancelled");
 }

@@ -282,12 +282,12 @@ TEST_CASE("Training stops with 'cancelled' when progress returns false", "[train
   TrainOptions o;
   o.num_trees = 10;
   int32_t calls = 0;
-  o.progress = [&](int32_t done, int32_t total) {
+  auto progress = [&](int32_t done, int32_t total) {
     ++calls;
     REQUIRE(total == 10);
     return done < 3;
   };
-  Result<Forest> f = Train(data, o);
+  Result<Forest> f = Train(data, o, progress);
   REQUIRE(f.status().code == StatusCode::kInvalidArgument);
   REQUIRE(f.status().message == "cancelled");
   REQUIRE(calls == 3);
