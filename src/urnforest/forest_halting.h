@@ -31,6 +31,23 @@ Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num
 Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, double alpha,
                                       int32_t num_trees = 0, bool* from_store = nullptr);
 
+/// A forest's halting table together with the prior of its rule (for expected costs).
+struct ForestTable {
+  HaltingTable table;
+  /// PriorForForest(forest, rule, T): the data prior for hyper/1dir/ndir/optimal, else uniform.
+  Prior prior;
+  bool from_store = false;  ///< The table is a copy of one stored with the forest.
+};
+
+/// The table of `rule` at `alpha` for `num_trees` queried trees (0 = forest.num_trees()) and its
+/// rule's prior, as the wasm bindings' tables hold them: the prior is always estimated first
+/// (PriorForForest; its failure is returned, e.g. kLimitExceeded for hyper with more than 4
+/// classes, even when a table is stored); the table is the stored one when
+/// Forest::FindStoredTable(rule, alpha, T) finds it, else built as BuildForestTable builds it
+/// (kInvalidArgument when T exceeds the forest's trees; else fails like BuildHaltingTable).
+Result<ForestTable> BuildForestTableWithPrior(const Forest& forest, HaltingRule rule, double alpha,
+                                              int32_t num_trees = 0);
+
 /// Builds the table of `rule` at `alpha` for `num_trees` queried trees (0 = all) with
 /// BuildForestTable and stores it in `forest` (Forest::StoreTable), so that SerializeForest writes
 /// it. Fails like BuildForestTable.
