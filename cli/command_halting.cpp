@@ -12,6 +12,7 @@
 #include "urnforest/halting_table.h"
 #include "urnforest/prior.h"
 #include "urnforest/pstar.h"
+#include "urnforest/tally_pstar.h"
 
 namespace urnforest::cli {
 namespace {
@@ -248,31 +249,18 @@ Status RunPStar(int argc, char** argv, Output& out) {
   Result<HaltingTable> table = BuildTable(setup);
   if (!table.ok()) return table.status();
   const HaltingTable& h = table.value();
-  const int32_t leader = h.Leader(votes.value().data());
-
-  double pstar = 0.0;
-  bool exact = true;
-  if (setup.rule == HaltingRule::kInfinite) {
-    pstar = leader >= 0 ? InfiniteLowerBound(votes.value(), leader) : 0.0;
-    exact = setup.classes == 2;
-  } else if (setup.rule == HaltingRule::kAlpha1) {
-    pstar = h.Confidence(votes.value().data());
-  } else if (setup.classes <= 4) {
-    Result<double> p = PStarBySum(setup.prior, setup.trees, votes.value());
-    if (!p.ok()) return p.status();
-    pstar = p.value();
-  } else {
-    pstar = h.Confidence(votes.value().data());
-    exact = false;
-  }
+  Result<TallyPStar> p = PStarOfTally(h, setup.prior, votes.value());
+  if (!p.ok()) return p.status();
+  const double pstar = p.value().pstar;
+  const int32_t leader = p.value().leader;
 
   out.json.BeginObject();
   WriteHeader(out.json, setup);
   out.json.Key("votes").IntArray(votes.value());
   out.json.Key("pstar").Double(pstar);
-  out.json.Key("exact").Bool(exact);
+  out.json.Key("exact").Bool(p.value().exact);
   out.json.Key("leader").Int(leader);
-  out.json.Key("halt").Bool(h.Halts(votes.value().data()));
+  out.json.Key("halt").Bool(p.value().halts);
   if (setup.rule == HaltingRule::kInfinite && leader >= 0) {
     out.json.Key("infinite_exact").Double(InfiniteExactProbability(votes.value(), leader));
   }
@@ -280,7 +268,7 @@ Status RunPStar(int argc, char** argv, Output& out) {
 
   char line[160];
   std::snprintf(line, sizeof(line), "P* = %.9f (leader %d): %s\n", pstar, leader,
-                h.Halts(votes.value().data()) ? "halt" : "continue");
+                p.value().halts ? "halt" : "continue");
   out.text = line;
   return Status::Ok();
 }
