@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "args.h"
@@ -320,13 +321,9 @@ Status RunExpected(int argc, char** argv, Output& out) {
     if (!predictor.ok()) return predictor.status();
     Result<TrainingCost> cost = predictor.value().Predict(h);
     if (!cost.ok()) return cost.status();
-    if (cost.value().method == "exact") {
-      exact = cost.value().estimate;
-      if (cost.value().has_monte_carlo) monte_carlo = cost.value().monte_carlo;
-    } else {
-      exact = Status::Error(StatusCode::kLimitExceeded, "the exact cost needs at most 4 classes");
-      monte_carlo = cost.value().estimate;
-    }
+    TrainingCostReport report = ReportTrainingCost(cost.value());
+    exact = std::move(report.exact);
+    if (report.monte_carlo.has_value()) monte_carlo = *report.monte_carlo;
   } else {
     exact = ExactCostOverPrior(h, setup.prior);
     monte_carlo = MonteCarloCost(h, setup.prior, samples.value(), static_cast<uint64_t>(seed.value()));
