@@ -29,9 +29,9 @@ Result<TallyPosterior> FinalTallyPosterior(const Prior& prior, int32_t num_trees
     seen += v;
   }
   if (num_trees >= 1 && seen > num_trees) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "the tally has " + std::to_string(seen) + " votes, more than " +
-                             std::to_string(num_trees) + " trees");
+    return Status::Error(StatusCode::kInvalidArgument, "the tally has " + std::to_string(seen) +
+                                                           " votes, more than " +
+                                                           std::to_string(num_trees) + " trees");
   }
   Result<std::vector<double>> mass = FinalTallyMass(prior, num_trees);
   if (!mass.ok()) return mass.status();

@@ -12,9 +12,9 @@ Result<TallyPStar> PStarOfTally(const HaltingTable& table, const Prior& prior,
                                 const std::vector<int32_t>& tally) {
   const int32_t l = table.num_classes();
   if (tally.size() != static_cast<size_t>(l) || prior.num_classes() != l) {
-    return Status::Error(StatusCode::kShapeMismatch,
-                         "the tally and the prior must have the table's " + std::to_string(l) +
-                             " classes");
+    return Status::Error(
+        StatusCode::kShapeMismatch,
+        "the tally and the prior must have the table's " + std::to_string(l) + " classes");
   }
   int64_t total = 0;
   for (int32_t v : tally) {
@@ -22,9 +22,10 @@ Result<TallyPStar> PStarOfTally(const HaltingTable& table, const Prior& prior,
     total += v;
   }
   if (total > table.num_trees()) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "the tally has " + std::to_string(total) + " votes, more than the table's " +
-                             std::to_string(table.num_trees()) + " trees");
+    return Status::Error(StatusCode::kInvalidArgument, "the tally has " + std::to_string(total) +
+                                                           " votes, more than the table's " +
+                                                           std::to_string(table.num_trees()) +
+                                                           " trees");
   }
   TallyPStar out;
   out.leader = table.Leader(tally.data());

@@ -26,7 +26,8 @@ bool SameModelLayout(const std::vector<FeatureInfo>& a, const std::vector<Featur
 }
 
 // Per row, the class with the most votes; ties go to the lowest class index.
-std::vector<int32_t> PluralityLabels(const std::vector<uint32_t>& votes, size_t num_rows, size_t k) {
+std::vector<int32_t> PluralityLabels(const std::vector<uint32_t>& votes, size_t num_rows,
+                                     size_t k) {
   std::vector<int32_t> labels(num_rows, 0);
   for (size_t r = 0; r < num_rows; ++r) {
     const uint32_t* v = votes.data() + r * k;
@@ -79,8 +80,8 @@ Result<PreparedRows> PrepareRows(const Forest& forest, const Dataset& data) {
   PreparedRows rows;
   rows.values = std::move(converted).value();
   rows.num_rows = data.num_rows();
-  rows.without_nan = RowsWithoutNaN(rows.values.data(), rows.num_rows,
-                                    static_cast<size_t>(forest.num_features()));
+  rows.without_nan =
+      RowsWithoutNaN(rows.values.data(), rows.num_rows, static_cast<size_t>(forest.num_features()));
   rows.layout = forest.schema().features;
   return rows;
 }
@@ -102,8 +103,8 @@ Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows&
                          "the rows were prepared for a model of another layout");
   }
   const size_t n = rows.num_rows;
-  Result<SequentialVoteResult> halted = PredictHaltedRows(forest, rows.values.data(), n, table,
-                                                          options, rows.without_nan.data());
+  Result<SequentialVoteResult> halted =
+      PredictHaltedRows(forest, rows.values.data(), n, table, options, rows.without_nan.data());
   if (!halted.ok()) return halted.status();
   HaltedPrediction out;
   out.halted = std::move(halted).value();

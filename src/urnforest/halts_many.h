@@ -13,6 +13,7 @@ namespace urnforest {
 /// out[k] = 1 when tally k halts, else 0. Fails with kShapeMismatch (a size that is not a multiple
 /// of the class count) or kInvalidArgument (a negative count, or a tally of more than
 /// table.num_trees() votes; the message names the tally).
-Result<std::vector<uint8_t>> HaltsMany(const HaltingTable& table, const std::vector<int32_t>& tallies);
+Result<std::vector<uint8_t>> HaltsMany(const HaltingTable& table,
+                                       const std::vector<int32_t>& tallies);
 
 }  // namespace urnforest

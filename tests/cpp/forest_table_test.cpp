@@ -1,8 +1,7 @@
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
@@ -39,12 +38,13 @@ void RequireSamePrior(const Prior& a, const Prior& b) {
 
 }  // namespace
 
-TEST_CASE("BuildForestTableWithPrior builds the table BuildForestTable builds, with its rule's prior",
-          "[forest_table]") {
+TEST_CASE(
+    "BuildForestTableWithPrior builds the table BuildForestTable builds, with its rule's prior",
+    "[forest_table]") {
   const Forest forest = TrainOn("waveform", 25);
-  for (HaltingRule rule : {HaltingRule::kAlpha1, HaltingRule::kSiba, HaltingRule::kHyper,
-                           HaltingRule::kOneDir, HaltingRule::kNDir, HaltingRule::kInfinite,
-                           HaltingRule::kOptimal}) {
+  for (HaltingRule rule :
+       {HaltingRule::kAlpha1, HaltingRule::kSiba, HaltingRule::kHyper, HaltingRule::kOneDir,
+        HaltingRule::kNDir, HaltingRule::kInfinite, HaltingRule::kOptimal}) {
     INFO("rule " << RuleName(rule));
     for (int32_t trees : {0, 17}) {
       Result<ForestTable> got = BuildForestTableWithPrior(forest, rule, 0.97, trees);

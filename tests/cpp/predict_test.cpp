@@ -1,3 +1,6 @@
+#include "urnforest/predict.h"
+
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -6,13 +9,10 @@
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
 #include "urnforest/csv_reader.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
-#include "urnforest/predict.h"
 #include "urnforest/sequential_vote.h"
 
 using namespace urnforest;
@@ -99,8 +99,8 @@ void CheckSameAsOldComposition(const Forest& forest, const Dataset& data, Haltin
   for (int32_t t = forest.num_trees() - 1; t >= 0; t -= 2) orders[2].fixed_order.push_back(t);
   for (const SequentialVoteOptions& o : orders) {
     INFO("order " << static_cast<int>(o.order));
-    const int32_t trees = o.fixed_order.empty() ? forest.num_trees()
-                                                : static_cast<int32_t>(o.fixed_order.size());
+    const int32_t trees =
+        o.fixed_order.empty() ? forest.num_trees() : static_cast<int32_t>(o.fixed_order.size());
     Result<HaltingTable> table = BuildForestTable(forest, rule, 0.95, trees);
     REQUIRE(table.ok());
     const OldAnswer old = OldComposition(forest, data, table.value(), o);
@@ -134,9 +134,9 @@ TEST_CASE("PredictHalted equals the bindings' former composition on the shipped 
     const char* file;
     HaltingRule rule;
   };
-  const Case cases[] = {{"iris.csv", HaltingRule::kHyper},      {"ionosphere.csv", HaltingRule::kSiba},
-                        {"soybean.csv", HaltingRule::kSiba},    {"vehicle.csv", HaltingRule::kNDir},
-                        {"wdbc.csv", HaltingRule::kAlpha1},     {"sonar.csv", HaltingRule::kInfinite},
+  const Case cases[] = {{"iris.csv", HaltingRule::kHyper},   {"ionosphere.csv", HaltingRule::kSiba},
+                        {"soybean.csv", HaltingRule::kSiba}, {"vehicle.csv", HaltingRule::kNDir},
+                        {"wdbc.csv", HaltingRule::kAlpha1},  {"sonar.csv", HaltingRule::kInfinite},
                         {"wine.csv", HaltingRule::kOneDir}};
   for (const Case& c : cases) {
     INFO(c.file << " rule " << RuleName(c.rule));
@@ -155,9 +155,8 @@ TEST_CASE("PrepareRows converts once for every model of the same layout", "[pred
   const std::vector<float> direct = ModelRows(a, data).value();
   REQUIRE(rows.value().values.size() == direct.size());
   CHECK(std::memcmp(rows.value().values.data(), direct.data(), direct.size() * sizeof(float)) == 0);
-  CHECK(rows.value().without_nan ==
-        RowsWithoutNaN(rows.value().values.data(), data.num_rows(),
-                       static_cast<size_t>(a.num_features())));
+  CHECK(rows.value().without_nan == RowsWithoutNaN(rows.value().values.data(), data.num_rows(),
+                                                   static_cast<size_t>(a.num_features())));
   CHECK(rows.value().Fits(b));
   CHECK_FALSE(rows.value().Fits(Forest()));
   const Dataset iris = ReadDataset("iris.csv");

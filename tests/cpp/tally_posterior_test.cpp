@@ -1,14 +1,14 @@
+#include "urnforest/tally_posterior.h"
+
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "urnforest/halting_table.h"
 #include "urnforest/halts_many.h"
 #include "urnforest/prior.h"
 #include "urnforest/pstar.h"
-#include "urnforest/tally_posterior.h"
 
 using namespace urnforest;
 
@@ -35,8 +35,10 @@ double Choose(int32_t n, int32_t k) {
 
 }  // namespace
 
-TEST_CASE("FinalTallyPosterior of two classes under the uniform prior is proportional to C(T1, a) C(T2, b)",
-          "[tally_posterior]") {
+TEST_CASE(
+    "FinalTallyPosterior of two classes under the uniform prior is proportional to C(T1, a) C(T2, "
+    "b)",
+    "[tally_posterior]") {
   const Prior uniform = Prior::Uniform(2).value();
   Result<TallyPosterior> p = FinalTallyPosterior(uniform, 10, {3, 1});
   REQUIRE(p.ok());
@@ -54,8 +56,9 @@ TEST_CASE("FinalTallyPosterior of two classes under the uniform prior is proport
 TEST_CASE("FinalTallyPosterior's mass on the leader's strict wins is P* for every prior family",
           "[tally_posterior]") {
   const int32_t trees = 15;
-  std::vector<Prior> priors = {Prior::Uniform(3).value(), Prior::Dirichlet({0.4, 1.0, 2.5}).value(),
-                               Prior::Mixture({{0.3, {2.0, 0.5, 0.5}}, {0.7, {0.5, 0.5, 3.0}}}).value()};
+  std::vector<Prior> priors = {
+      Prior::Uniform(3).value(), Prior::Dirichlet({0.4, 1.0, 2.5}).value(),
+      Prior::Mixture({{0.3, {2.0, 0.5, 0.5}}, {0.7, {0.5, 0.5, 3.0}}}).value()};
   std::vector<double> mass = FinalTallyMass(priors[1], trees).value();
   for (size_t r = 0; r < mass.size(); ++r) mass[r] *= 1.0 + 0.5 * std::sin(static_cast<double>(r));
   priors.push_back(Prior::Histogram(3, trees, mass).value());

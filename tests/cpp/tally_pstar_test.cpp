@@ -1,12 +1,12 @@
-#include <cstdint>
-#include <vector>
+#include "urnforest/tally_pstar.h"
 
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <vector>
 
 #include "urnforest/halting_table.h"
 #include "urnforest/prior.h"
 #include "urnforest/pstar.h"
-#include "urnforest/tally_pstar.h"
 
 using namespace urnforest;
 

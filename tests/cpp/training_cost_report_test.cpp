@@ -1,7 +1,6 @@
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <optional>
-
-#include <catch2/catch.hpp>
 
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
@@ -34,7 +33,8 @@ void CheckAgainstFormerPolicy(const Forest& forest, int64_t samples) {
   const HaltingTable table = BuildForestTable(forest, HaltingRule::kSiba, 0.95).value();
   TrainingCostOptions options;
   options.monte_carlo_samples = samples > 0 ? samples : 0;
-  if (forest.num_classes() > 4 && options.monte_carlo_samples == 0) options.monte_carlo_samples = 10000;
+  if (forest.num_classes() > 4 && options.monte_carlo_samples == 0)
+    options.monte_carlo_samples = 10000;
   options.seed = 77;
   options.stop_probability = true;
   const TrainingCost cost = PredictCostFromTraining(forest, table, options).value();
@@ -60,8 +60,10 @@ TEST_CASE("ReportCostFromTraining is exact for 3 classes, with Monte Carlo only 
   const Forest forest = TrainOn("waveform");
   CheckAgainstFormerPolicy(forest, 0);
   CheckAgainstFormerPolicy(forest, 400);
-  CHECK_FALSE(ReportCostFromTraining(forest, BuildForestTable(forest, HaltingRule::kSiba, 0.95).value(),
-                                     0, 1).value().monte_carlo.has_value());
+  CHECK_FALSE(ReportCostFromTraining(
+                  forest, BuildForestTable(forest, HaltingRule::kSiba, 0.95).value(), 0, 1)
+                  .value()
+                  .monte_carlo.has_value());
 }
 
 TEST_CASE("ReportCostFromTraining beyond 4 classes is Monte Carlo with 10,000 draws by default",
