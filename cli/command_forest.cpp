@@ -11,6 +11,7 @@
 #include "urnforest/forest_halting.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest.h"
+#include "urnforest/predict.h"
 #include "urnforest/query_order.h"
 #include "urnforest/voteboost.h"
 #include "urnforest/weighted_vote.h"
@@ -225,7 +226,10 @@ Status RunPredict(int argc, char** argv, Output& out) {
   if (!data.ok()) return data.status();
 
   const auto start = std::chrono::steady_clock::now();
-  Result<FullVote> vote = PredictFull(f, data.value());
+  // The rows are converted to the model's layout once, for the full and the halted vote.
+  Result<PreparedRows> rows = PrepareRows(f, data.value());
+  if (!rows.ok()) return rows.status();
+  Result<FullVote> vote = PredictFullRows(f, rows.value().values.data(), rows.value().num_rows);
   const auto stop = std::chrono::steady_clock::now();
   if (!vote.ok()) return vote.status();
   const double predict_ms = std::chrono::duration<double, std::milli>(stop - start).count();
@@ -270,11 +274,13 @@ Status RunPredict(int argc, char** argv, Output& out) {
         BuildForestTable(f, rule.value(), alpha.value(), 0, &table_from_store);
     if (!table.ok()) return table.status();
     const auto halted_start = std::chrono::steady_clock::now();
-    Result<SequentialVoteResult> result = PredictHalted(f, d, table.value(), vote_options);
+    // The full vote of all trees is `vote` above: not computed again (compare = false).
+    Result<HaltedPrediction> result =
+        PredictHalted(f, rows.value(), table.value(), vote_options, /*compare=*/false);
     halted_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                           halted_start).count();
     if (!result.ok()) return result.status();
-    sequential = std::move(result).value();
+    sequential = std::move(result).value().halted;
     predicted = sequential.labels;
   } else if (args.Has("alpha") || args.Has("order") || args.Has("seed")) {
     return Status::Error(StatusCode::kInvalidArgument,

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "args.h"
@@ -12,6 +13,7 @@
 #include "urnforest/halting_table.h"
 #include "urnforest/prior.h"
 #include "urnforest/pstar.h"
+#include "urnforest/tally_pstar.h"
 
 namespace urnforest::cli {
 namespace {
@@ -248,31 +250,18 @@ Status RunPStar(int argc, char** argv, Output& out) {
   Result<HaltingTable> table = BuildTable(setup);
   if (!table.ok()) return table.status();
   const HaltingTable& h = table.value();
-  const int32_t leader = h.Leader(votes.value().data());
-
-  double pstar = 0.0;
-  bool exact = true;
-  if (setup.rule == HaltingRule::kInfinite) {
-    pstar = leader >= 0 ? InfiniteLowerBound(votes.value(), leader) : 0.0;
-    exact = setup.classes == 2;
-  } else if (setup.rule == HaltingRule::kAlpha1) {
-    pstar = h.Confidence(votes.value().data());
-  } else if (setup.classes <= 4) {
-    Result<double> p = PStarBySum(setup.prior, setup.trees, votes.value());
-    if (!p.ok()) return p.status();
-    pstar = p.value();
-  } else {
-    pstar = h.Confidence(votes.value().data());
-    exact = false;
-  }
+  Result<TallyPStar> p = PStarOfTally(h, setup.prior, votes.value());
+  if (!p.ok()) return p.status();
+  const double pstar = p.value().pstar;
+  const int32_t leader = p.value().leader;
 
   out.json.BeginObject();
   WriteHeader(out.json, setup);
   out.json.Key("votes").IntArray(votes.value());
   out.json.Key("pstar").Double(pstar);
-  out.json.Key("exact").Bool(exact);
+  out.json.Key("exact").Bool(p.value().exact);
   out.json.Key("leader").Int(leader);
-  out.json.Key("halt").Bool(h.Halts(votes.value().data()));
+  out.json.Key("halt").Bool(p.value().halts);
   if (setup.rule == HaltingRule::kInfinite && leader >= 0) {
     out.json.Key("infinite_exact").Double(InfiniteExactProbability(votes.value(), leader));
   }
@@ -280,7 +269,7 @@ Status RunPStar(int argc, char** argv, Output& out) {
 
   char line[160];
   std::snprintf(line, sizeof(line), "P* = %.9f (leader %d): %s\n", pstar, leader,
-                h.Halts(votes.value().data()) ? "halt" : "continue");
+                p.value().halts ? "halt" : "continue");
   out.text = line;
   return Status::Ok();
 }
@@ -332,13 +321,9 @@ Status RunExpected(int argc, char** argv, Output& out) {
     if (!predictor.ok()) return predictor.status();
     Result<TrainingCost> cost = predictor.value().Predict(h);
     if (!cost.ok()) return cost.status();
-    if (cost.value().method == "exact") {
-      exact = cost.value().estimate;
-      if (cost.value().has_monte_carlo) monte_carlo = cost.value().monte_carlo;
-    } else {
-      exact = Status::Error(StatusCode::kLimitExceeded, "the exact cost needs at most 4 classes");
-      monte_carlo = cost.value().estimate;
-    }
+    TrainingCostReport report = ReportTrainingCost(cost.value());
+    exact = std::move(report.exact);
+    if (report.monte_carlo.has_value()) monte_carlo = *report.monte_carlo;
   } else {
     exact = ExactCostOverPrior(h, setup.prior);
     monte_carlo = MonteCarloCost(h, setup.prior, samples.value(), static_cast<uint64_t>(seed.value()));

@@ -421,6 +421,13 @@ Result<VoteTrace> TraceVotes(const HaltingTable& table, size_t row, const TreeVo
                     &trace.trees_used, &conf, &early, &trace);
   if (!s.ok()) return s;
   trace.halted_early = early;
+  // The full vote of all T queried trees: plurality, ties to the lowest class index.
+  std::vector<int32_t> full(table.num_classes(), 0);
+  for (int32_t v : trace.votes) ++full[static_cast<size_t>(v)];
+  trace.full_label = 0;
+  for (int32_t c = 1; c < table.num_classes(); ++c) {
+    if (full[c] > full[trace.full_label]) trace.full_label = c;
+  }
   return trace;
 }
 

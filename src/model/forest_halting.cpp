@@ -66,14 +66,12 @@ Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num
   return PriorForRule(rule, forest.oob_votes(), forest.train_labels(), forest.num_classes(), t);
 }
 
-Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, double alpha,
-                                      int32_t num_trees, bool* from_store) {
-  const int32_t t = num_trees > 0 ? num_trees : forest.num_trees();
-  if (from_store != nullptr) *from_store = false;
-  if (const HaltingTable* stored = forest.FindStoredTable(rule, alpha, t)) {
-    if (from_store != nullptr) *from_store = true;
-    return *stored;
-  }
+namespace {
+
+// The table of `rule` at `alpha` for t queried trees built from `prior` (the rule's prior for t
+// trees; null when the rule needs none). kInvalidArgument when t exceeds the forest's trees.
+Result<HaltingTable> BuildFromPrior(const Forest& forest, HaltingRule rule, double alpha, int32_t t,
+                                    const Prior* prior) {
   if (t > forest.num_trees()) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "a table for " + std::to_string(t) + " trees cannot be used with a forest of " +
@@ -84,10 +82,43 @@ Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, do
   options.num_trees = t;
   options.num_classes = forest.num_classes();
   options.alpha = alpha;
-  if (!RuleNeedsPrior(rule)) return BuildHaltingTable(options);
+  return BuildHaltingTable(options, RuleNeedsPrior(rule) ? prior : nullptr);
+}
+
+}  // namespace
+
+Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, double alpha,
+                                      int32_t num_trees, bool* from_store) {
+  const int32_t t = num_trees > 0 ? num_trees : forest.num_trees();
+  if (from_store != nullptr) *from_store = false;
+  if (const HaltingTable* stored = forest.FindStoredTable(rule, alpha, t)) {
+    if (from_store != nullptr) *from_store = true;
+    return *stored;
+  }
+  if (t > forest.num_trees() || !RuleNeedsPrior(rule)) {
+    return BuildFromPrior(forest, rule, alpha, t, nullptr);
+  }
   Result<Prior> prior = PriorForForest(forest, rule, t);
   if (!prior.ok()) return prior.status();
-  return BuildHaltingTable(options, &prior.value());
+  return BuildFromPrior(forest, rule, alpha, t, &prior.value());
+}
+
+Result<ForestTable> BuildForestTableWithPrior(const Forest& forest, HaltingRule rule, double alpha,
+                                              int32_t num_trees) {
+  const int32_t t = num_trees > 0 ? num_trees : forest.num_trees();
+  Result<Prior> prior = PriorForForest(forest, rule, t);
+  if (!prior.ok()) return prior.status();
+  ForestTable out;
+  out.prior = std::move(prior).value();
+  if (const HaltingTable* stored = forest.FindStoredTable(rule, alpha, t)) {
+    out.table = *stored;
+    out.from_store = true;
+    return out;
+  }
+  Result<HaltingTable> table = BuildFromPrior(forest, rule, alpha, t, &out.prior);
+  if (!table.ok()) return table.status();
+  out.table = std::move(table).value();
+  return out;
 }
 
 Status StoreForestTable(Forest* forest, HaltingRule rule, double alpha, int32_t num_trees) {

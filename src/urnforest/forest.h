@@ -321,38 +321,6 @@ bool PrunesTrees(const TrainOptions& options);
 ///   grows the very trees (and OOB votes) of a random forest with the same seed and mtry.
 Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressFn progress = {});
 
-/// Full-ensemble vote for every row of `data` (whose schema must match the forest's features).
-/// Votes are counted unweighted, also for AdaBoost (whose own prediction is PredictWeighted).
-struct FullVote {
-  std::vector<uint32_t> votes;  ///< rows x classes, row-major: votes[r * num_classes + c].
-  std::vector<int32_t> labels;  ///< Majority class per row; ties go to the lowest class index.
-};
-/// The rows of `data` in the forest's layout, row-major (rows x num_features floats, NaN = missing),
-/// ready for Forest::TreeVote. Columns are matched by position: `data` must have the forest's
-/// number of features with the same types, else kColumnMismatch. Categorical columns whose category
-/// lists differ from the model's are mapped by category name; a category the model never saw
-/// becomes a missing value. kInvalidArgument for a forest without trees.
-Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data);
-
-/// Votes of all trees for every row of `data`. Columns are matched by position: `data` must have
-/// the forest's number of features with the same types, else kColumnMismatch. Categorical columns
-/// whose category lists differ from the model's are mapped by category name; a category the model
-/// never saw is treated as a missing value. Labels of `data` are ignored. kInvalidArgument for a
-/// forest without trees (default-constructed).
-Result<FullVote> PredictFull(const Forest& forest, const Dataset& data);
-
-/// PredictFull on `num_rows` rows already in the forest's layout (ModelRows: row-major,
-/// num_features() floats per row; borrowed for the call), for callers that keep the converted rows
-/// across calls. kInvalidArgument for a forest without trees.
-Result<FullVote> PredictFullRows(const Forest& forest, const float* rows, size_t num_rows);
-
-/// Adds the votes of trees 0..num_trees-1 for `num_rows` rows in the forest's layout (ModelRows:
-/// row-major, num_features() floats per row) to `votes` (num_rows x num_classes(), row-major).
-/// The batch form of TreeVote, with identical votes: walks each tree over blocks of rows, several
-/// rows at a time. Precondition: 0 <= num_trees <= forest.num_trees(). No allocation.
-void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, int32_t num_trees,
-                     uint32_t* votes);
-
 /// Versioned binary model (portable, byte-identical across platforms for identical forests):
 /// 20-byte header = magic "URNF", u32 format version (1), u64 payload length, u32 CRC-32 (IEEE) of
 /// the payload; then tagged sections {u32 tag, u64 length, bytes} holding schema, options, nodes,
@@ -373,3 +341,7 @@ std::vector<uint8_t> SerializeForest(const Forest& forest);
 Result<Forest> DeserializeForest(const uint8_t* data, size_t size);
 
 }  // namespace urnforest
+
+// Prediction (FullVote, ModelRows, PredictFull, AccumulateVotes) moved to urnforest/predict.h;
+// included here so that existing users of forest.h keep compiling.
+#include "urnforest/predict.h"  // IWYU pragma: export

@@ -3,6 +3,7 @@
 // tables for the forest's size, and halted (sequential) prediction of a Dataset.
 #include <cstdint>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,23 @@ Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num
 /// `from_store`, when given, is set to whether the stored table was used.
 Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, double alpha,
                                       int32_t num_trees = 0, bool* from_store = nullptr);
+
+/// A forest's halting table together with the prior of its rule (for expected costs).
+struct ForestTable {
+  HaltingTable table;
+  /// PriorForForest(forest, rule, T): the data prior for hyper/1dir/ndir/optimal, else uniform.
+  Prior prior;
+  bool from_store = false;  ///< The table is a copy of one stored with the forest.
+};
+
+/// The table of `rule` at `alpha` for `num_trees` queried trees (0 = forest.num_trees()) and its
+/// rule's prior, as the wasm bindings' tables hold them: the prior is always estimated first
+/// (PriorForForest; its failure is returned, e.g. kLimitExceeded for hyper with more than 4
+/// classes, even when a table is stored); the table is the stored one when
+/// Forest::FindStoredTable(rule, alpha, T) finds it, else built as BuildForestTable builds it
+/// (kInvalidArgument when T exceeds the forest's trees; else fails like BuildHaltingTable).
+Result<ForestTable> BuildForestTableWithPrior(const Forest& forest, HaltingRule rule, double alpha,
+                                              int32_t num_trees = 0);
 
 /// Builds the table of `rule` at `alpha` for `num_trees` queried trees (0 = all) with
 /// BuildForestTable and stores it in `forest` (Forest::StoreTable), so that SerializeForest writes
@@ -118,6 +136,33 @@ class TrainingCostPredictor {
   Prior prior_;                  // l <= 4
   std::vector<int32_t> tallies_;  // l > 4
 };
+
+/// A TrainingCost as the front ends report it: the exact estimate or why there is none, and the
+/// Monte Carlo estimate when one was made.
+struct TrainingCostReport {
+  /// The exact estimate (method "exact", l <= 4), else kLimitExceeded "the exact cost needs at
+  /// most 4 classes".
+  Result<CostEstimate> exact = Status::Error(StatusCode::kLimitExceeded,
+                                             "the exact cost needs at most 4 classes");
+  /// l <= 4: the Monte Carlo estimate over the data prior when one was asked for; l > 4: the only
+  /// estimate (Monte Carlo over the OOB tallies).
+  std::optional<CostEstimate> monte_carlo;
+};
+
+/// Splits `cost` into exact and Monte Carlo estimates (TrainingCostReport).
+TrainingCostReport ReportTrainingCost(const TrainingCost& cost);
+
+/// Monte Carlo draws to use when a caller asks for `samples` (0 = none) on `num_classes` classes:
+/// beyond 4 classes Monte Carlo is the only estimate, so 0 becomes kManyClassCostSamples.
+constexpr int64_t kManyClassCostSamples = 10000;
+int64_t TrainingCostSamples(int32_t num_classes, int64_t samples);
+
+/// The expected cost of `table` from the forest's training data as the JS expectedCost reports
+/// it: PredictCostFromTraining with TrainingCostSamples(classes, samples) draws (samples <= 0 =
+/// none), `seed` and stop probabilities, split by ReportTrainingCost. Fails like
+/// PredictCostFromTraining.
+Result<TrainingCostReport> ReportCostFromTraining(const Forest& forest, const HaltingTable& table,
+                                                  int64_t samples, uint64_t seed);
 
 /// TrainingCostPredictor::FromForest(forest, table.num_trees(), options).Predict(table).
 Result<TrainingCost> PredictCostFromTraining(const Forest& forest, const HaltingTable& table,

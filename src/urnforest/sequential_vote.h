@@ -107,6 +107,8 @@ struct VoteTrace {
   std::vector<int32_t> votes;        ///< Their votes (all T, also after the stop).
   std::vector<double> confidence;    ///< Rule confidence after each vote.
   int32_t label = -1;                ///< The sequential prediction.
+  /// The full vote's label: plurality of all T votes, ties to the lowest class index.
+  int32_t full_label = -1;
   int32_t trees_used = 0;            ///< Stop point: votes[0..trees_used-1] were used.
   bool halted_early = false;
 };

@@ -128,6 +128,24 @@ TEST_CASE("Random query orders are seeded permutations, fixed orders are followe
   REQUIRE(trace.value().trees_used <= 21);
 }
 
+TEST_CASE("A trace's full label is the plurality of all T votes, ties to the lowest class",
+          "[sequential]") {
+  HaltingTable t = Table(HaltingRule::kSiba, 21);
+  // Class 1 leads the first votes (the sequential answer), class 0 wins the 21 votes.
+  auto trace = urnforest::TraceVotes(t, 0, [](int32_t tree, size_t) { return tree < 8 ? 1 : 0; });
+  REQUIRE(trace.ok());
+  CHECK(trace.value().full_label == 0);
+  HaltingTableOptions o;
+  o.rule = HaltingRule::kSiba;
+  o.num_trees = 4;
+  o.num_classes = 3;
+  o.alpha = 0.99;
+  HaltingTable even = BuildHaltingTable(o).value();
+  auto tie = urnforest::TraceVotes(even, 0, [](int32_t tree, size_t) { return 2 - tree / 2; });
+  REQUIRE(tie.ok());
+  CHECK(tie.value().full_label == 1);
+}
+
 TEST_CASE("A random query order is the seeded Fisher-Yates shuffle of the row's own stream",
           "[sequential]") {
   // The permutation is part of the results' determinism: pin it to its definition (shuffle from

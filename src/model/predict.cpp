@@ -1,0 +1,130 @@
+// Prediction through one core path: rows prepared once for a model, halted prediction in any query
+// order with its comparison against the full vote of the queried trees.
+#include "urnforest/predict.h"
+
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "tree/tree_walk.h"
+#include "urnforest/forest.h"
+#include "urnforest/forest_halting.h"
+
+namespace urnforest {
+namespace {
+
+// True when rows converted for features `a` fit a model with features `b`: ModelRows reads only
+// the feature count, each feature's type and each categorical feature's categories.
+bool SameModelLayout(const std::vector<FeatureInfo>& a, const std::vector<FeatureInfo>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t f = 0; f < a.size(); ++f) {
+    if (a[f].type != b[f].type) return false;
+    if (a[f].type == FeatureType::kCategorical && a[f].categories != b[f].categories) return false;
+  }
+  return true;
+}
+
+// Per row, the class with the most votes; ties go to the lowest class index.
+std::vector<int32_t> PluralityLabels(const std::vector<uint32_t>& votes, size_t num_rows,
+                                     size_t k) {
+  std::vector<int32_t> labels(num_rows, 0);
+  for (size_t r = 0; r < num_rows; ++r) {
+    const uint32_t* v = votes.data() + r * k;
+    size_t best = 0;
+    for (size_t c = 1; c < k; ++c) {
+      if (v[c] > v[best]) best = c;
+    }
+    labels[r] = static_cast<int32_t>(best);
+  }
+  return labels;
+}
+
+}  // namespace
+
+void AccumulateVotesOf(const Forest& forest, const float* rows, size_t num_rows,
+                       const int32_t* trees, size_t num_queried, uint32_t* votes) {
+  // As AccumulateVotes: rows in blocks, the given trees inside a block.
+  constexpr size_t kBlock = 256;
+  const internal::WalkView view(forest);
+  const size_t m = static_cast<size_t>(forest.num_features());
+  const size_t k = static_cast<size_t>(forest.num_classes());
+  int32_t out[kBlock];
+  bool no_nan[kBlock];
+  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
+    const size_t count = num_rows - begin < kBlock ? num_rows - begin : kBlock;
+    const float* block = rows + begin * m;
+    auto row_ptr = [block, m](size_t i) { return block + i * m; };
+    for (size_t i = 0; i < count; ++i) no_nan[i] = internal::NoNaN(row_ptr(i), m);
+    auto row_no_nan = [&no_nan](size_t i) { return no_nan[i]; };
+    uint32_t* block_votes = votes + begin * k;
+    for (size_t j = 0; j < num_queried; ++j) {
+      if (view.numeric_only) {
+        view.VoteMany<true>(trees[j], count, row_ptr, row_no_nan, out);
+      } else {
+        view.VoteMany<false>(trees[j], count, row_ptr, row_no_nan, out);
+      }
+      for (size_t i = 0; i < count; ++i) ++block_votes[i * k + static_cast<size_t>(out[i])];
+    }
+  }
+}
+
+bool PreparedRows::Fits(const Forest& forest) const {
+  return forest.num_trees() > 0 && forest.num_classes() > 0 &&
+         SameModelLayout(layout, forest.schema().features);
+}
+
+Result<PreparedRows> PrepareRows(const Forest& forest, const Dataset& data) {
+  Result<std::vector<float>> converted = ModelRows(forest, data);
+  if (!converted.ok()) return converted.status();
+  PreparedRows rows;
+  rows.values = std::move(converted).value();
+  rows.num_rows = data.num_rows();
+  rows.without_nan =
+      RowsWithoutNaN(rows.values.data(), rows.num_rows, static_cast<size_t>(forest.num_features()));
+  rows.layout = forest.schema().features;
+  return rows;
+}
+
+Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
+                                       const HaltingTable& table,
+                                       const SequentialVoteOptions& options, bool compare) {
+  const std::vector<int32_t>& fixed = options.fixed_order;
+  const bool fits = table.num_classes() == forest.num_classes() &&
+                    (fixed.empty() ? table.num_trees() <= forest.num_trees()
+                                   : fixed.size() == static_cast<size_t>(table.num_trees()));
+  if (!fits) {
+    return Status::Error(StatusCode::kShapeMismatch,
+                         fixed.empty() ? "the halting table does not fit this forest"
+                                       : "the halting table does not fit this forest and order");
+  }
+  if (!rows.Fits(forest)) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "the rows were prepared for a model of another layout");
+  }
+  const size_t n = rows.num_rows;
+  Result<SequentialVoteResult> halted =
+      PredictHaltedRows(forest, rows.values.data(), n, table, options, rows.without_nan.data());
+  if (!halted.ok()) return halted.status();
+  HaltedPrediction out;
+  out.halted = std::move(halted).value();
+  out.mean_trees = out.halted.MeanTrees();
+  out.disagreement = std::numeric_limits<double>::quiet_NaN();
+  if (!compare) return out;
+  const size_t k = static_cast<size_t>(forest.num_classes());
+  FullVote full;
+  full.votes.assign(n * k, 0);
+  if (fixed.empty()) {
+    AccumulateVotes(forest, rows.values.data(), n, table.num_trees(), full.votes.data());
+  } else {
+    AccumulateVotesOf(forest, rows.values.data(), n, fixed.data(), fixed.size(), full.votes.data());
+  }
+  full.labels = PluralityLabels(full.votes, n, k);
+  size_t differ = 0;
+  for (size_t r = 0; r < n; ++r) differ += out.halted.labels[r] != full.labels[r] ? 1 : 0;
+  out.disagreement = n == 0 ? 0.0 : static_cast<double>(differ) / static_cast<double>(n);
+  out.full = std::move(full);
+  return out;
+}
+
+}  // namespace urnforest

@@ -1,0 +1,101 @@
+#pragma once
+// Prediction with a trained Forest: the full vote of its trees, rows prepared once in the model's
+// layout, and halted (sequential) prediction compared with the full vote of the queried trees.
+// Every front end (CLI, wasm bindings) predicts through these calls.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "urnforest/dataset.h"
+#include "urnforest/halting_table.h"
+#include "urnforest/sequential_vote.h"
+#include "urnforest/status.h"
+
+namespace urnforest {
+
+class Forest;
+
+/// Full-ensemble vote for every row of `data` (whose schema must match the forest's features).
+/// Votes are counted unweighted, also for AdaBoost (whose own prediction is PredictWeighted).
+struct FullVote {
+  std::vector<uint32_t> votes;  ///< rows x classes, row-major: votes[r * num_classes + c].
+  std::vector<int32_t> labels;  ///< Majority class per row; ties go to the lowest class index.
+};
+/// The rows of `data` in the forest's layout, row-major (rows x num_features floats, NaN = missing),
+/// ready for Forest::TreeVote. Columns are matched by position: `data` must have the forest's
+/// number of features with the same types, else kColumnMismatch. Categorical columns whose category
+/// lists differ from the model's are mapped by category name; a category the model never saw
+/// becomes a missing value. kInvalidArgument for a forest without trees.
+Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data);
+
+/// Votes of all trees for every row of `data`. Columns are matched by position: `data` must have
+/// the forest's number of features with the same types, else kColumnMismatch. Categorical columns
+/// whose category lists differ from the model's are mapped by category name; a category the model
+/// never saw is treated as a missing value. Labels of `data` are ignored. kInvalidArgument for a
+/// forest without trees (default-constructed).
+Result<FullVote> PredictFull(const Forest& forest, const Dataset& data);
+
+/// PredictFull on `num_rows` rows already in the forest's layout (ModelRows: row-major,
+/// num_features() floats per row; borrowed for the call), for callers that keep the converted rows
+/// across calls. kInvalidArgument for a forest without trees.
+Result<FullVote> PredictFullRows(const Forest& forest, const float* rows, size_t num_rows);
+
+/// Adds the votes of trees 0..num_trees-1 for `num_rows` rows in the forest's layout (ModelRows:
+/// row-major, num_features() floats per row) to `votes` (num_rows x num_classes(), row-major).
+/// The batch form of TreeVote, with identical votes: walks each tree over blocks of rows, several
+/// rows at a time. Precondition: 0 <= num_trees <= forest.num_trees(). No allocation.
+void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, int32_t num_trees,
+                     uint32_t* votes);
+
+/// Adds the votes of the `num_queried` trees `trees` (ids in [0, forest.num_trees()), borrowed)
+/// for `num_rows` rows in the forest's layout to `votes` (num_rows x num_classes(), row-major):
+/// AccumulateVotes for any set of trees, e.g. a fixed query order. Votes identical to TreeVote.
+/// Precondition: every id in range. No allocation.
+void AccumulateVotesOf(const Forest& forest, const float* rows, size_t num_rows,
+                       const int32_t* trees, size_t num_queried, uint32_t* votes);
+
+/// Rows of a Dataset converted once to a model's layout, for repeated predictions with any model of
+/// the same layout (feature count, types, and categories of categorical features).
+struct PreparedRows {
+  std::vector<float> values;         ///< num_rows x layout.size() floats, row-major (ModelRows).
+  std::vector<uint8_t> without_nan;  ///< Per row: 1 when no value is NaN (RowsWithoutNaN).
+  size_t num_rows = 0;
+  /// The features of the model the rows were converted for: ModelRows reads only each feature's
+  /// type and, for categorical features, its categories.
+  std::vector<FeatureInfo> layout;
+  /// True when these rows are valid input for `forest`: it has trees and classes, and its features
+  /// have the same count, types and categorical categories as `layout`.
+  bool Fits(const Forest& forest) const;
+};
+
+/// The rows of `data` converted to `forest`'s layout (ModelRows) with their NaN flags. Fails like
+/// ModelRows: kColumnMismatch (other feature count or types), kInvalidArgument (no trees).
+Result<PreparedRows> PrepareRows(const Forest& forest, const Dataset& data);
+
+/// A halted prediction of every row, with the figures a front end reports.
+struct HaltedPrediction {
+  SequentialVoteResult halted;  ///< Per row: label, trees used, confidence, halted early.
+  /// With `compare`: the full vote of the queried trees (the table's T trees: 0..T-1, or
+  /// options.fixed_order), labels by plurality with ties to the lowest class index. Else empty.
+  std::optional<FullVote> full;
+  double mean_trees = 0.0;  ///< halted.MeanTrees(): mean trees queried per row, 0 for no rows.
+  /// With `compare`: the fraction of rows whose halted label differs from full->labels (0 for no
+  /// rows). Without: NaN.
+  double disagreement = 0.0;
+};
+
+/// Halted prediction of `rows` (prepared for this forest: PreparedRows::Fits, else
+/// kInvalidArgument) with `table`, querying the table's T trees in the order of `options`:
+/// generation (trees 0..T-1), a seeded random permutation per row, or options.fixed_order (which
+/// then names exactly T trees). Uses the blocked tree walks (PredictHaltedRows). With `compare`
+/// the full vote of the same T trees is computed too; without, none is. Fails with
+/// kShapeMismatch when the table does not fit: another class count, or T above the forest's trees
+/// ("the halting table does not fit this forest"); with a fixed order, another class count or a
+/// length other than T ("the halting table does not fit this forest and order"). Else fails like
+/// PredictHaltedRows (e.g. a fixed order naming a missing tree: kInvalidArgument).
+Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
+                                       const HaltingTable& table,
+                                       const SequentialVoteOptions& options, bool compare);
+
+}  // namespace urnforest

@@ -1,0 +1,31 @@
+#pragma once
+// The urn model's posterior over the final tally of T votes given a partial tally [SSM16] §2:
+// P(T | t) ∝ P(T) · prod_i C(T_i, t_i) over the final tallies T with T_i >= t_i.
+#include <cstdint>
+#include <vector>
+
+#include "urnforest/prior.h"
+#include "urnforest/status.h"
+
+namespace urnforest {
+
+/// The final tallies a partial tally can still reach, with their posterior probabilities.
+struct TallyPosterior {
+  int32_t num_classes = 0;
+  int32_t num_trees = 0;  ///< T: every final tally sums to it.
+  /// Every final tally T with T_i >= t_i, in lexicographic order of (T_1, ..., T_l), flat
+  /// row-major: tallies[k * num_classes + i] is class i's count in the k-th one.
+  std::vector<int32_t> tallies;
+  /// probability[k] = P(final tally k | t), summing to 1 (0 for tallies of zero prior mass).
+  std::vector<double> probability;
+};
+
+/// The posterior over final tallies of `num_trees` votes given the partial `tally` under `prior`
+/// (FinalTallyMass; l <= 4). Probabilities are formed in log space and normalised. Fails with
+/// kLimitExceeded (l > 4), kShapeMismatch (tally not of the prior's class count, or a histogram
+/// prior of another T), kInvalidArgument (num_trees < 1, a negative count, more votes than
+/// num_trees, or no reachable final tally with positive prior mass).
+Result<TallyPosterior> FinalTallyPosterior(const Prior& prior, int32_t num_trees,
+                                           const std::vector<int32_t>& tally);
+
+}  // namespace urnforest

@@ -1,0 +1,127 @@
+#include "urnforest/tally_posterior.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "urnforest/halting_table.h"
+#include "urnforest/halts_many.h"
+#include "urnforest/prior.h"
+#include "urnforest/pstar.h"
+
+using namespace urnforest;
+
+namespace {
+
+// Sum of the posterior over the final tallies whose strict winner is `leader`.
+double AgreementOf(const TallyPosterior& p, int32_t leader) {
+  const size_t l = static_cast<size_t>(p.num_classes);
+  double sum = 0.0;
+  for (size_t k = 0; k < p.probability.size(); ++k) {
+    const int32_t* t = p.tallies.data() + k * l;
+    bool strict = true;
+    for (size_t i = 0; i < l; ++i) {
+      if (static_cast<int32_t>(i) != leader && t[i] >= t[leader]) strict = false;
+    }
+    if (strict) sum += p.probability[k];
+  }
+  return sum;
+}
+
+double Choose(int32_t n, int32_t k) {
+  return std::exp(std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "FinalTallyPosterior of two classes under the uniform prior is proportional to C(T1, a) C(T2, "
+    "b)",
+    "[tally_posterior]") {
+  const Prior uniform = Prior::Uniform(2).value();
+  Result<TallyPosterior> p = FinalTallyPosterior(uniform, 10, {3, 1});
+  REQUIRE(p.ok());
+  REQUIRE(p.value().probability.size() == 7);  // T1 = 3..9
+  double total = 0.0;
+  for (int32_t t1 = 3; t1 <= 9; ++t1) total += Choose(t1, 3) * Choose(10 - t1, 1);
+  for (int32_t k = 0; k < 7; ++k) {
+    CHECK(p.value().tallies[2 * k] == 3 + k);
+    CHECK(p.value().tallies[2 * k + 1] == 7 - k);
+    CHECK(p.value().probability[k] ==
+          Approx(Choose(3 + k, 3) * Choose(7 - k, 1) / total).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("FinalTallyPosterior's mass on the leader's strict wins is P* for every prior family",
+          "[tally_posterior]") {
+  const int32_t trees = 15;
+  std::vector<Prior> priors = {
+      Prior::Uniform(3).value(), Prior::Dirichlet({0.4, 1.0, 2.5}).value(),
+      Prior::Mixture({{0.3, {2.0, 0.5, 0.5}}, {0.7, {0.5, 0.5, 3.0}}}).value()};
+  std::vector<double> mass = FinalTallyMass(priors[1], trees).value();
+  for (size_t r = 0; r < mass.size(); ++r) mass[r] *= 1.0 + 0.5 * std::sin(static_cast<double>(r));
+  priors.push_back(Prior::Histogram(3, trees, mass).value());
+  const std::vector<std::vector<int32_t>> tallies = {{4, 1, 0}, {2, 3, 1}, {0, 0, 5}, {1, 0, 0}};
+  for (const Prior& prior : priors) {
+    for (const std::vector<int32_t>& t : tallies) {
+      Result<TallyPosterior> p = FinalTallyPosterior(prior, trees, t);
+      REQUIRE(p.ok());
+      double sum = 0.0;
+      for (double q : p.value().probability) sum += q;
+      CHECK(sum == Approx(1.0).epsilon(1e-12));
+      int32_t leader = 0;
+      for (int32_t i = 1; i < 3; ++i) {
+        if (t[i] > t[leader]) leader = i;
+      }
+      CHECK(AgreementOf(p.value(), leader) ==
+            Approx(PStarBySum(prior, trees, t).value()).epsilon(1e-9));
+    }
+  }
+}
+
+TEST_CASE("FinalTallyPosterior gives agreement 1 once the lead exceeds the votes left",
+          "[tally_posterior]") {
+  Result<TallyPosterior> p = FinalTallyPosterior(Prior::Uniform(2).value(), 9, {6, 1});
+  REQUIRE(p.ok());
+  CHECK(AgreementOf(p.value(), 0) == Approx(1.0));
+  Result<TallyPosterior> done = FinalTallyPosterior(Prior::Uniform(3).value(), 4, {2, 1, 1});
+  REQUIRE(done.ok());
+  CHECK(done.value().tallies == std::vector<int32_t>{2, 1, 1});
+  CHECK(done.value().probability == std::vector<double>{1.0});
+}
+
+TEST_CASE("FinalTallyPosterior rejects tallies that do not fit", "[tally_posterior]") {
+  const Prior uniform = Prior::Uniform(2).value();
+  CHECK(FinalTallyPosterior(uniform, 5, {1, 1, 1}).status().code == StatusCode::kShapeMismatch);
+  CHECK(FinalTallyPosterior(uniform, 5, {-1, 1}).status().code == StatusCode::kInvalidArgument);
+  CHECK(FinalTallyPosterior(uniform, 5, {4, 2}).status().code == StatusCode::kInvalidArgument);
+  CHECK(FinalTallyPosterior(Prior::Uniform(5).value(), 5, {1, 0, 0, 0, 0}).status().code ==
+        StatusCode::kLimitExceeded);
+}
+
+TEST_CASE("HaltsMany answers Halts for every tally of a batch", "[halts_many]") {
+  HaltingTableOptions o;
+  o.num_trees = 12;
+  o.num_classes = 3;
+  o.alpha = 0.9;
+  const HaltingTable table = BuildHaltingTable(o).value();
+  std::vector<int32_t> tallies;
+  std::vector<uint8_t> expect;
+  for (int32_t a = 0; a <= 12; ++a) {
+    for (int32_t b = 0; a + b <= 12; ++b) {
+      for (int32_t c = 0; a + b + c <= 12; c += 3) {
+        const int32_t t[3] = {a, b, c};
+        tallies.insert(tallies.end(), t, t + 3);
+        expect.push_back(table.Halts(t) ? 1 : 0);
+      }
+    }
+  }
+  Result<std::vector<uint8_t>> got = HaltsMany(table, tallies);
+  REQUIRE(got.ok());
+  CHECK(got.value() == expect);
+  CHECK(HaltsMany(table, {}).value().empty());
+  CHECK(HaltsMany(table, {1, 2}).status().code == StatusCode::kShapeMismatch);
+  CHECK(HaltsMany(table, {1, 2, 0, 5, 5, 5}).status().code == StatusCode::kInvalidArgument);
+  CHECK(HaltsMany(table, {1, -2, 0}).status().code == StatusCode::kInvalidArgument);
+}
