@@ -9,7 +9,7 @@ import {
 import { INTERNAL, addressOf, adopt, adoptExtra, current, disposed, live, release, withNewHandle } from './handles.js';
 import { Dataset } from './dataset.js';
 import { ENSEMBLES, learnerFromWasm } from './learner.js';
-import { requireModule } from './module.js';
+import { currentModule, requireModule } from './module.js';
 import {
   describe, intOption, isPlainObject, optionsObject, positionOf, rejectUnknown, treeIds,
 } from './validate.js';
@@ -299,11 +299,10 @@ export class Forest {
     const compare = h.extra.compare ?? true;
     if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
     const table = this.#tables.entry(handle, h);
-    const m = requireModule();
+    const m = currentModule(); // not null: live() above found this forest's instance current
     const answer = fixed !== null
       ? callChecked(() => handle._predictHaltedFixed(data, table.table, fixed.ids))
-      : haltedAnswer(m, addressOf(this), addressOf(dataset), table.address || (table.address = table.table._address()),
-        h, compare);
+      : haltedAnswer(m, addressOf(this), addressOf(dataset), table.address, h, compare);
     return readHaltedAnswer(m, answer, this.#names(handle), h);
   }
 

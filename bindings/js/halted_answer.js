@@ -3,19 +3,41 @@
 // module instance once (_haltedAnswerLayout) and every offset here is computed from it.
 import { callChecked } from './errors.js';
 
-const ARRAY_TYPES = { f64: Float64Array, i32: Int32Array, u32: Uint32Array, u8: Uint8Array };
+// The element type the reader expects of each section (checked against the layout once).
+const SECTION_TYPES = {
+  confidence: 'f64', classIndex: 'i32', treesUsed: 'i32', fullClassIndex: 'i32', fullVotes: 'u32', haltedEarly: 'u8',
+};
 
 let layoutModule = null;
 let layout = null;
 
-// The layout of module instance `m`: {headerBytes, header: {numRows, numClasses, hasFull,
-// sizeBytes} (byte offsets), sections: [{name, type, elementBytes, perClass, fullOnly}]}.
+// The layout of module instance `m` (its _haltedAnswerLayout: {headerBytes, header: {numRows,
+// numClasses, hasFull, sizeBytes} (byte offsets), sections: [{name, type, elementBytes, perClass,
+// fullOnly}]}), compiled once into {header, full, halted}: for answers with and without the full
+// vote, each section's [c, r, rk], its byte offset being c + r * n + rk * n * k.
 function layoutOf(m) {
   if (layoutModule !== m) {
-    layout = m._haltedAnswerLayout();
+    const raw = m._haltedAnswerLayout();
+    const compile = (hasFull) => {
+      const out = {};
+      const at = [raw.headerBytes, 0, 0];
+      for (const s of raw.sections) {
+        if (s.fullOnly && !hasFull) continue;
+        if (SECTION_TYPES[s.name] !== s.type) throw new Error(`urnforest: unexpected halted answer section ${s.name}`);
+        out[s.name] = at.slice();
+        at[s.perClass ? 2 : 1] += s.elementBytes;
+      }
+      return out;
+    };
+    layout = { header: raw.header, full: compile(true), halted: compile(false) };
     layoutModule = m;
   }
   return layout;
+}
+
+// The byte offset of section `at` (of a compiled layout) for n rows and k classes.
+function offset(at, n, k) {
+  return at[0] + at[1] * n + at[2] * n * k;
 }
 
 /**
@@ -42,23 +64,17 @@ export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, com
  * views of that one buffer.
  */
 export function readHaltedAnswer(m, answer, names, h) {
-  const { header, headerBytes, sections } = layoutOf(m);
+  const { header, full, halted } = layoutOf(m);
   const n = u32At(answer, header.numRows);
   const k = names.length;
   const hasFull = answer[header.hasFull] !== 0;
+  const sections = hasFull ? full : halted;
   const buffer = answer.buffer;
-  const arrays = {};
-  let at = headerBytes;
-  for (const s of sections) {
-    if (s.fullOnly && !hasFull) continue;
-    const length = s.perClass ? n * k : n;
-    arrays[s.name] = new ARRAY_TYPES[s.type](buffer, at, length);
-    at += s.elementBytes * length;
-  }
-  const { classIndex, treesUsed } = arrays;
+  const classIndex = new Int32Array(buffer, offset(sections.classIndex, n, k), n);
+  const treesUsed = new Int32Array(buffer, offset(sections.treesUsed, n, k), n);
   // The full vote's arrays get buffers of their own, as before the answer was packed: callers
   // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
-  const fullClassIndex = hasFull ? arrays.fullClassIndex.slice() : undefined;
+  const fullClassIndex = hasFull ? new Int32Array(buffer, offset(full.fullClassIndex, n, k), n).slice() : undefined;
   const labels = new Array(n);
   let differ = 0;
   let used = 0;
@@ -71,10 +87,10 @@ export function readHaltedAnswer(m, answer, names, h) {
     labels,
     classIndex,
     treesUsed,
-    confidence: arrays.confidence,
-    haltedEarly: arrays.haltedEarly,
+    confidence: new Float64Array(buffer, offset(sections.confidence, n, k), n),
+    haltedEarly: new Uint8Array(buffer, offset(sections.haltedEarly, n, k), n),
     fullClassIndex,
-    fullVotes: hasFull ? arrays.fullVotes.slice() : undefined,
+    fullVotes: hasFull ? new Uint32Array(buffer, offset(full.fullVotes, n, k), n * k).slice() : undefined,
     disagreement: !hasFull ? undefined : n === 0 ? 0 : differ / n,
     meanTrees: n === 0 ? 0 : used / n,
     trees: h.trees,

@@ -71,7 +71,7 @@ const TABLE_CACHE_SIZE = 8;
  * repeated predictions with the same options find it without building the key.
  */
 export class TableCache {
-  #tables = new Map(); // key -> {table, address}
+  #tables = new Map(); // key -> {table, address (of the table handle, for the plain C entry point)}
   #recent = null;
 
   /** The entry {table, address} for validated options `h`, built for `forestHandle` on first use. */
@@ -87,7 +87,8 @@ export class TableCache {
       this.#tables.delete(key);
       this.#tables.set(key, entry);
     } else {
-      entry = { table: buildForestTable(forestHandle, h), address: 0 };
+      const table = buildForestTable(forestHandle, h);
+      entry = { table, address: table._address() };
       this.#tables.set(key, entry);
       if (this.#tables.size > TABLE_CACHE_SIZE) {
         const [oldKey, oldest] = this.#tables.entries().next().value;
