@@ -1,4 +1,4 @@
-// Hand-written types for urnforest (emscripten 3.1.6 cannot emit them). Mirrors bindings/index.js
+// Hand-written types for urnforest (emscripten 3.1.6 cannot emit them). Mirrors bindings/js/ (entry index.js)
 // one-to-one; checked by `tsc --noEmit --strict tests/js/types_check.ts` in `npm test`.
 
 /** Stable error codes of the core (never renamed; new ones are appended). */
@@ -82,7 +82,7 @@ export interface TrainOptions {
   /**
    * 'rf' (default): bootstrap + mtry features per node; 'bagging': bootstrap, all features;
    * 'adaboost': AdaBoost.M1 (SAMME beyond 2 classes) with CART trees, weighted vote (docs/pruning.md);
-   * 'voteboost': vote-boosting (seed 004; options in `voteboost`, docs/voteboost.md).
+   * 'voteboost': vote-boosting ([SMS18]; options in `voteboost`, docs/voteboost.md).
    */
   ensemble?: EnsembleName;
   /** Vote-boosting options (needs ensemble 'voteboost'); as the CLI's --emphasis/--emphasis-b/--base. */
@@ -122,7 +122,7 @@ export type EnsembleName = 'rf' | 'bagging' | 'adaboost' | 'voteboost';
 export type VoteBoostBaseName = 'random' | 'unpruned' | 'stump' | 'pruned';
 
 /**
- * Vote-boosting (seed 004): weights = beta(a, b) emphasis of the Laplace-corrected vote fraction.
+ * Vote-boosting [SMS18]: weights = beta(a, b) emphasis of the Laplace-corrected vote fraction.
  * Bad values throw RangeError/TypeError; a ≠ b with more than 2 classes throws UrnforestError 'InvalidArgument'.
  */
 export interface VoteBoostOptions {
@@ -142,8 +142,8 @@ export interface VoteBoostOptions {
 /** AdaBoost's tree learner: as the CLI's `--base`. */
 export interface AdaBoostOptions {
   /**
-   * 'unpruned' (default, CART grown out), 'pruned' (cost-complexity pruning with internal CV: seed 004's
-   * baseline), 'stump' (depth 1) or 'depth:N' (max depth N; not with maxDepth).
+   * 'unpruned' (default, CART grown out), 'pruned' (cost-complexity pruning with internal CV: the
+   * pruned-CART baseline of [SMS18]), 'stump' (depth 1) or 'depth:N' (max depth N; not with maxDepth).
    */
   base?: 'unpruned' | 'pruned' | 'stump' | `depth:${number}`;
 }
@@ -218,7 +218,7 @@ export class Forest {
   haltingTable(options: HaltingOptions): HaltingTable;
   /**
    * Builds the halting table of `options.rule` at `options.alpha` for `options.trees` queried trees
-   * and stores it with the model (issue 3): toBytes() includes it, and haltingTable()/predict()/
+   * and stores it with the model: toBytes() includes it, and haltingTable()/predict()/
    * trace() use it when rule, alpha (exactly) and trees match. Replaces one with the same key.
    */
   storeTable(options: StoreTableOptions): void;

@@ -1,4 +1,4 @@
-// --extern-pre-js for emscripten 3.1.6 (see notes/style-anchors.md §6): the EXPORT_ES6 glue still uses
+// --extern-pre-js for emscripten 3.1.6, Node support of the module: the EXPORT_ES6 glue still uses
 // CommonJS `require` and `__dirname` when it runs in Node. This defines both at module top level, before
 // the factory, and does nothing in browsers and workers. Delete when the toolchain moves past 3.1.2x.
 // No top-level await: bundlers build workers as classic scripts (Vite's default worker format is iife),

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds urnforest. Usage: scripts/build.sh [native] [wasm]   (no argument: both)
 #   native: build/ (Release): the core, the CLI build/urnforest and the Catch2 suite (ctest --test-dir build).
-#   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind), then copies
-#           bindings/index.js, index.d.ts, worker.js, worker_thread.js, worker.d.ts into dist/
-#           (the npm package's contents).
+#   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind); bundles the
+#           JS API's modules bindings/js/*.js into the one file dist/index.js (Vite's library build,
+#           readable, not minified; the wasm glue stays external), then copies bindings/index.d.ts,
+#           worker.js, worker_thread.js, worker.d.ts into dist/ (the npm package's contents: one
+#           entry per package export, so that dist/ holds no internal module files).
 # All build output goes to stderr, so callers (e.g. `npm run cli`) keep stdout clean.
 # JOBS (default 2) sets the parallelism.
 set -euo pipefail
@@ -24,7 +26,13 @@ for t in "${targets[@]}"; do
       mkdir -p dist
       [ -f build-wasm/CMakeCache.txt ] || emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
       cmake --build build-wasm -j "$jobs" --target urnforest_wasm
-      cp bindings/index.js bindings/index.d.ts bindings/worker.js bindings/worker_thread.js bindings/worker.d.ts dist/
+      node --input-type=module -e "
+        import { build } from 'vite';
+        await build({ configFile: false, logLevel: 'warn', publicDir: false, build: {
+          outDir: 'dist', emptyOutDir: false, minify: false, target: 'esnext', reportCompressedSize: false,
+          lib: { entry: 'bindings/js/index.js', formats: ['es'], fileName: () => 'index.js' },
+          rollupOptions: { external: ['./urnforest_wasm.mjs'] } } });"
+      cp bindings/index.d.ts bindings/worker.js bindings/worker_thread.js bindings/worker.d.ts dist/
       ;;
     *) echo "build.sh: unknown target '$t' (expected native or wasm)"; exit 2 ;;
   esac

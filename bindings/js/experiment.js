@@ -1,0 +1,152 @@
+// runExperiment: the experiment harness (the CLI's `experiment`): validating its options into the
+// spec the wasm side decodes, running it, and the names of the synthetic problems.
+import { callChecked, progressRelay } from './errors.js';
+import { Dataset } from './dataset.js';
+import { orderingCode } from './forest.js';
+import { alphaOption, ruleCode } from './halting.js';
+import { live } from './handles.js';
+import { baseLearnerOptions, boostingOption, ensembleOption, mtryRuleOption } from './learner.js';
+import { requireModule } from './module.js';
+import { describe, intOption, isPlainObject, optionsObject, rejectUnknown, seedHalves } from './validate.js';
+
+const EXPERIMENT_OPTIONS = ['data', 'name', 'train', 'test', 'ensemble', 'boosting', 'trees', 'mtry', 'mtryRule',
+  'alpha', 'rules', 'folds', 'repeats', 'holdout', 'stratified', 'seed', 'proxyTrees', 'samples', 'prune', 'keep',
+  'queryOrder', 'voteboost', 'adaboost', 'treePruning', 'treeFolds', 'treeSe', 'maxDepth', 'noise'];
+// PrunedQueryOrder positions (src/urnforest/experiment.h).
+const QUERY_ORDERS = { ordered: 0, random: 2 };
+
+/** Names of the synthetic problems runExperiment accepts as `data`. */
+export function generators() {
+  return requireModule()._generatorNames();
+}
+
+/**
+ * Runs the experiment harness (the CLI's `experiment`) and returns the same JSON-shaped object as
+ * `experiment --json` (fields in docs/api.md and docs/experiments.md). `options.data` is a labelled
+ * Dataset (k-fold CV, or holdout with `holdout`) or a generator name (synthetic protocol with
+ * `train`/`test` rows). `control.onProgress(done, total)` is called before the first partition and
+ * after each one; returning false cancels (UrnforestError 'InvalidArgument', "cancelled").
+ */
+export function runExperiment(options, control) {
+  const m = requireModule();
+  if (!isPlainObject(options)) throw new TypeError(`runExperiment: options must be an object with 'data', got ${describe(options)}`);
+  rejectUnknown(options, EXPERIMENT_OPTIONS, 'runExperiment');
+  const ctl = optionsObject(control, 'runExperiment control');
+  rejectUnknown(ctl, ['onProgress'], 'runExperiment control');
+  if (ctl.onProgress !== undefined && typeof ctl.onProgress !== 'function') {
+    throw new TypeError(`onProgress must be a function, got ${describe(ctl.onProgress)}`);
+  }
+  const spec = {
+    protocol: 0, generator: '', name: '', folds: 10, repeats: 10, testFraction: 1 / 3, stratified: true,
+    trainRows: 300, testRows: 1000, ensemble: 0, boosting: 0, trees: 101, mtry: 0, mtryRule: 0,
+    alphas: [0.99], rules: [0, 1, 2], seedHi: 0, seedLo: 1, proxyTrees: 0, samples: 20000, prune: -1, keep: 0,
+    queryOrder: 0,
+  };
+  const { dataHandle, maxFeatures } = dataSpec(m, options, spec);
+  learnerSpec(options, spec, maxFeatures);
+  haltingSpec(options, spec);
+  pruningSpec(options, spec);
+  const progress = progressRelay(ctl.onProgress);
+  const out = callChecked(() => {
+    const report = m._runExperiment(spec, dataHandle, progress.fn);
+    progress.rethrow();
+    return report;
+  });
+  return JSON.parse(out);
+}
+
+// The protocol and data of `spec` from options.data (a Dataset or a generator name) and the
+// options that go with it; returns the dataset's handle (null for a generator) and the feature
+// count that bounds mtry.
+function dataSpec(m, o, spec) {
+  if (o.data === undefined) throw new TypeError("runExperiment: option 'data' is required (a Dataset or a generator name)");
+  if (typeof o.data === 'string') {
+    const names = m._generatorNames();
+    if (!names.includes(o.data)) throw new RangeError(`data must be a Dataset or one of ${names.join(', ')}, got ${describe(o.data)}`);
+    for (const key of ['folds', 'holdout', 'stratified']) {
+      if (o[key] !== undefined) throw new TypeError(`${key} applies to a Dataset; synthetic problems use train, test and repeats`);
+    }
+    spec.protocol = 2;
+    spec.generator = o.data;
+    spec.trainRows = intOption(o.train, 'train', 2, 2 ** 26, 300);
+    spec.testRows = intOption(o.test, 'test', 1, 2 ** 26, 1000);
+    spec.repeats = intOption(o.repeats, 'repeats', 1, 100000, 100);
+    return { dataHandle: null, maxFeatures: 65536 };
+  }
+  if (!(o.data instanceof Dataset)) throw new TypeError(`data must be a Dataset or a generator name, got ${describe(o.data)}`);
+  const dataHandle = live(o.data, 'Dataset');
+  const maxFeatures = dataHandle._numFeatures();
+  if (!dataHandle._hasLabels()) throw new RangeError('data must have a target column (labels) for an experiment');
+  for (const key of ['train', 'test']) {
+    if (o[key] !== undefined) throw new TypeError(`${key} applies to synthetic problems (data: a generator name)`);
+  }
+  if (o.holdout !== undefined) {
+    if (o.folds !== undefined) throw new TypeError('give folds or holdout, not both');
+    if (typeof o.holdout !== 'number') throw new TypeError(`holdout must be a number, got ${describe(o.holdout)}`);
+    if (!(o.holdout > 0 && o.holdout < 1)) throw new RangeError(`holdout must be in (0, 1), got ${o.holdout}`);
+    spec.protocol = 1;
+    spec.testFraction = o.holdout;
+    spec.repeats = intOption(o.repeats, 'repeats', 1, 100000, 100);
+  } else {
+    spec.folds = intOption(o.folds, 'folds', 2, dataHandle._numRows(), 10);
+    spec.repeats = intOption(o.repeats, 'repeats', 1, 100000, 10);
+  }
+  if (o.stratified !== undefined && typeof o.stratified !== 'boolean') {
+    throw new TypeError(`stratified must be a boolean, got ${describe(o.stratified)}`);
+  }
+  spec.stratified = o.stratified ?? true;
+  return { dataHandle, maxFeatures };
+}
+
+// The name, ensemble, learner, label noise, trees and mtry of `spec`.
+function learnerSpec(o, spec, maxFeatures) {
+  if (o.name !== undefined) {
+    if (typeof o.name !== 'string') throw new TypeError(`name must be a string, got ${describe(o.name)}`);
+    spec.name = o.name;
+  }
+  spec.ensemble = ensembleOption(o.ensemble);
+  const learner = baseLearnerOptions(o, spec.ensemble, intOption(o.maxDepth, 'maxDepth', 0, 100000, 0));
+  spec.base = learner.base;
+  spec.maxDepth = learner.maxDepth;
+  if (o.noise !== undefined) {
+    if (typeof o.noise !== 'number' || !Number.isFinite(o.noise)) throw new TypeError(`noise must be a number, got ${describe(o.noise)}`);
+    if (o.noise < 0 || o.noise > 1) throw new RangeError(`noise must be in [0, 1], got ${o.noise}`);
+  }
+  spec.noise = o.noise ?? 0;
+  spec.boosting = boostingOption(o.boosting, spec.ensemble);
+  spec.trees = intOption(o.trees, 'trees', 1, 100000, 101);
+  spec.mtry = intOption(o.mtry, 'mtry', 0, maxFeatures, 0);
+  spec.mtryRule = mtryRuleOption(o.mtryRule);
+}
+
+// The alphas, rules, seed, proxy trees and Monte Carlo samples of `spec`.
+function haltingSpec(o, spec) {
+  if (o.alpha !== undefined) {
+    const alphas = Array.isArray(o.alpha) ? o.alpha : [o.alpha];
+    if (alphas.length === 0) throw new RangeError('alpha must not be an empty array');
+    spec.alphas = alphas.map((a) => alphaOption(a));
+  }
+  if (o.rules !== undefined) {
+    if (!Array.isArray(o.rules)) throw new TypeError(`rules must be an array of rule names, got ${describe(o.rules)}`);
+    if (o.rules.length === 0) throw new RangeError('rules must name at least one rule');
+    spec.rules = o.rules.map((r, i) => ruleCode(r, `rules[${i}]`));
+    if (new Set(spec.rules).size !== spec.rules.length) throw new RangeError('rules names a rule twice');
+  }
+  [spec.seedHi, spec.seedLo] = seedHalves(o.seed);
+  spec.proxyTrees = intOption(o.proxyTrees, 'proxyTrees', 0, 100000, 0);
+  spec.samples = intOption(o.samples, 'samples', 1, 1e8, 20000);
+}
+
+// The static pruning (ordering, kept trees) and query order of `spec`.
+function pruningSpec(o, spec) {
+  if (o.prune !== undefined) {
+    spec.prune = orderingCode(o.prune, 'prune');
+    spec.keep = intOption(o.keep, 'keep', 1, spec.trees, 0);
+  } else if (o.keep !== undefined) {
+    throw new TypeError("keep needs prune (an ordering name)");
+  }
+  if (o.queryOrder !== undefined) {
+    if (!Object.hasOwn(QUERY_ORDERS, o.queryOrder)) throw new RangeError(`queryOrder must be 'ordered' or 'random', got ${describe(o.queryOrder)}`);
+    spec.queryOrder = QUERY_ORDERS[o.queryOrder];
+  }
+}

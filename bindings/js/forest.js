@@ -1,0 +1,335 @@
+// Forest: a trained ensemble of classification trees held in wasm memory, with its predictions
+// (full vote, weighted vote, halted vote [SSM16]), traces, halting tables, priors, expected costs
+// and static pruning by ordered aggregation [Sot11].
+import { callChecked } from './errors.js';
+import { haltedAnswer, readHaltedAnswer } from './halted_answer.js';
+import {
+  HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleCode,
+} from './halting.js';
+import { INTERNAL, addressOf, adopt, adoptExtra, current, disposed, live, release, withNewHandle } from './handles.js';
+import { Dataset } from './dataset.js';
+import { ENSEMBLES, learnerFromWasm } from './learner.js';
+import { currentModule, requireModule } from './module.js';
+import {
+  describe, intOption, isPlainObject, optionsObject, positionOf, rejectUnknown, treeIds,
+} from './validate.js';
+
+/** The ordered-aggregation heuristics (static pruning), in the core's order. */
+export const orderings = Object.freeze(['early', 'reduce-error', 'complementarity', 'margin-distance',
+  'orientation', 'boosting', 'kappa', 'greedy-sdp']);
+
+/** The position of ordering name `value` in `orderings`; throws naming `name` otherwise. */
+export function orderingCode(value, name) {
+  return positionOf(orderings, value, name);
+}
+
+const PREDICT_EXTRA_OPTIONS = ['compare'];
+const EXPECTED_COST_EXTRA_OPTIONS = ['samples'];
+
+/** A trained ensemble of classification trees, held in wasm memory. */
+export class Forest {
+  // Halting tables built by predict/trace/expectedCost, freed with the forest.
+  #tables = new TableCache();
+  // What never changes for a model, asked from wasm once: class names, tree count, whether it has
+  // tree weights, and the query order predict/trace use without an explicit `order`.
+  #classNames;
+  #numTrees;
+  #weighted;
+  #defaultOrder;
+  // trainForest's emphasis selection (voteboost.a = 'cv'), frozen; undefined otherwise.
+  #emphasisSelection;
+
+  constructor(token, handle, emphasisSelection) {
+    if (token !== INTERNAL) throw new TypeError('use trainForest() or Forest.fromBytes()');
+    adopt(this, handle, 'Forest');
+    adoptExtra(this, this.#tables);
+    if (emphasisSelection !== undefined) this.#emphasisSelection = Object.freeze({ ...emphasisSelection });
+  }
+
+  /** Loads a model written by toBytes() (or the native CLI's `train --out`). */
+  static fromBytes(bytes) {
+    const m = requireModule();
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`Forest.fromBytes: bytes must be a Uint8Array, got ${describe(bytes)}`);
+    return new Forest(INTERNAL, withNewHandle(m._ForestHandle, (h) => h._load(bytes)));
+  }
+
+  /**
+   * Full-ensemble vote for every row of `dataset` (same feature columns as the training data).
+   * Returns {labels: string[], classIndex: Int32Array, votes: Uint32Array (rows x classes, row-major),
+   * classNames: string[]}. Ties go to the lowest class index. A boosted model predicts with its
+   * weighted vote (classIndex; plus scores: Float64Array rows x classes); votes stay unweighted.
+   * With options: halted prediction (HaltingOptions; order 'fixed' + fixedOrder queries given trees).
+   */
+  predict(dataset, options) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`predict: dataset must be a Dataset, got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    if (options !== undefined) return this.#predictHalted(handle, dataset, data, options);
+    const out = callChecked(() => handle._predict(data));
+    this.#useWeightedVote(handle, data, out);
+    const names = this.#names(handle);
+    const n = out.classIndex.length;
+    const labels = new Array(n);
+    for (let i = 0; i < n; i++) labels[i] = names[out.classIndex[i]];
+    return { labels, classIndex: out.classIndex, votes: out.votes, classNames: names.slice(), ...(out.scores && { scores: out.scores }) };
+  }
+
+  /**
+   * Every vote of one row in query order and where the halting rule stopped (for plots and
+   * animations). `row` is an index into `dataset`; options as predict().
+   */
+  trace(dataset, row, options) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`trace: dataset must be a Dataset, got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    if (typeof row !== 'number' || !Number.isInteger(row)) throw new TypeError(`trace: row must be an integer, got ${describe(row)}`);
+    const rows = data._numRows();
+    if (row < 0 || row >= rows) throw new RangeError(`trace: row must be in [0, ${rows}), got ${row}`);
+    const h = haltingOptions(options, 'trace', handle._numTrees(), NO_EXTRA_OPTIONS, this.#orderByDefault(handle));
+    const table = this.#tables.table(handle, h);
+    const out = callChecked(() => handle._trace(data, row, table, h.orderCode, h.seedHi, h.seedLo));
+    const classNames = handle._classNames();
+    const fullVotes = new Uint32Array(classNames.length);
+    for (const v of out.votes) fullVotes[v]++;
+    let full = 0;
+    for (let c = 1; c < fullVotes.length; c++) if (fullVotes[c] > fullVotes[full]) full = c;
+    return {
+      trees: out.trees,
+      votes: out.votes,
+      confidence: out.confidence,
+      treesUsed: out.treesUsed,
+      haltedEarly: out.haltedEarly,
+      classIndex: out.classIndex,
+      label: classNames[out.classIndex],
+      fullClassIndex: full,
+      fullVotes,
+      classNames,
+      rule: h.rule,
+      alpha: h.alpha,
+    };
+  }
+
+  /**
+   * A new HaltingTable of `options.rule` for this forest (prior from its out-of-bag votes), for
+   * `options.trees` queried trees (default all). The caller owns (and disposes) it.
+   */
+  haltingTable(options) {
+    const handle = live(this, 'Forest');
+    const h = haltingOptions(options, 'haltingTable', handle._numTrees());
+    return new HaltingTable(INTERNAL, buildForestTable(handle, h));
+  }
+
+  /**
+   * Builds the halting table of `options.rule` at `options.alpha` (default 0.99) for
+   * `options.trees` queried trees (default all) and stores it with the model: toBytes() then
+   * includes it, and haltingTable()/predict()/trace() use it when rule, alpha and trees match
+   * exactly. Replaces a stored table with the same rule, alpha and trees.
+   */
+  storeTable(options) {
+    const handle = live(this, 'Forest');
+    if (isPlainObject(options)) rejectUnknown(options, ['rule', 'alpha', 'trees'], 'storeTable');
+    const h = haltingOptions(options, 'storeTable', handle._numTrees());
+    const table = this.#tables.table(handle, h);
+    callChecked(() => handle._storeTable(table));
+  }
+
+  /** The halting tables stored with the model: [{rule, alpha, trees}], in storage order. */
+  storedTables() { return callChecked(() => live(this, 'Forest')._storedTables()); }
+
+  /**
+   * Expected trees queried and disagreement with the full vote of `options.rule`, averaged over the
+   * out-of-bag data prior (for <= 4 classes the OOB tallies deconvolved from their ~0.37 T-vote binomial
+   * noise; beyond, Monte Carlo over the rows' rescaled OOB tallies): exact when feasible, plus Monte Carlo with `samples` draws (default 10000; 0 = none; seed = options.seed).
+   */
+  expectedCost(options) {
+    const handle = live(this, 'Forest');
+    const h = haltingOptions(options, 'expectedCost', handle._numTrees(), EXPECTED_COST_EXTRA_OPTIONS);
+    const samples = intOption(h.extra.samples, 'samples', 0, 1e8, 10000);
+    const table = this.#tables.table(handle, h);
+    return callChecked(() => handle._expectedCost(table, samples, h.seedHi, h.seedLo));
+  }
+
+  /**
+   * The prior `rule` uses, estimated from the out-of-bag votes, for `options.trees` queried trees
+   * (default all): {kind, classes, trees, components: [{weight, beta}], finalTallyMass}.
+   */
+  prior(rule, options) {
+    const handle = live(this, 'Forest');
+    const r = ruleCode(rule, 'prior: rule');
+    const o = optionsObject(options, 'prior');
+    rejectUnknown(o, ['trees'], 'prior');
+    const trees = intOption(o.trees, 'trees', 1, handle._numTrees(), handle._numTrees());
+    return callChecked(() => handle._prior(r, trees));
+  }
+
+  /**
+   * The ensemble kind and its learner as stored in the model: {ensemble, maxDepth, minLeaf,
+   * treePruning: 'none' | 'cv', treeFolds, treeSe, voteboost?: {a, b, base}} (voteboost only when
+   * ensemble is 'voteboost'; b resolved, i.e. a for the symmetric emphasis).
+   */
+  get learner() {
+    return learnerFromWasm(live(this, 'Forest')._learnerOptions());
+  }
+
+  /**
+   * With trainForest's voteboost.a = 'cv': {chosen, grid: Float64Array, cvError: Float64Array
+   * (percent misclassified per grid value)}; otherwise undefined (also after fromBytes).
+   */
+  get emphasisSelection() {
+    live(this, 'Forest');
+    return this.#emphasisSelection;
+  }
+
+  /**
+   * Vote weight of every tree (AdaBoost's alpha_t), a Float64Array copy; empty for unweighted
+   * ensembles (random forest, bagging).
+   */
+  treeWeights() { return live(this, 'Forest')._treeWeights(); }
+
+  /**
+   * Ordered aggregation: the order of all trees (Int32Array, a permutation of 0..numTrees-1) by
+   * `options.ordering` (one of `orderings`; default 'boosting') evaluated on labelled `dataset`
+   * (normally the training data). Options: backfit 0..100 (reduce-error only; 0), mdmP in (0, 1)
+   * (margin-distance only; 0.075).
+   */
+  order(dataset, options) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`order: dataset must be a Dataset, got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    const o = optionsObject(options, 'order');
+    rejectUnknown(o, ['ordering', 'backfit', 'mdmP'], 'order');
+    const ordering = o.ordering === undefined ? orderings.indexOf('boosting') : orderingCode(o.ordering, 'ordering');
+    const backfit = intOption(o.backfit, 'backfit', 0, 100, 0);
+    let mdmP = 0.075;
+    if (o.mdmP !== undefined) {
+      if (typeof o.mdmP !== 'number') throw new TypeError(`mdmP must be a number, got ${describe(o.mdmP)}`);
+      if (!(o.mdmP > 0 && o.mdmP < 1)) throw new RangeError(`mdmP must be in (0, 1), got ${o.mdmP}`);
+      mdmP = o.mdmP;
+    }
+    return callChecked(() => handle._order(data, ordering, backfit, mdmP));
+  }
+
+  /**
+   * Static pruning: a new Forest made of trees order[0..keep) of this one, in that order (the
+   * caller owns and disposes it). `order`: distinct tree ids (usually from order()); keep
+   * 1..order.length. Option training: the exact training Dataset, to recompute the out-of-bag votes
+   * of a random forest or bagging model (without it they are all 0 and prior-based rules cannot
+   * run on the pruned model).
+   */
+  prune(order, keep, options) {
+    const handle = live(this, 'Forest');
+    const ids = treeIds(order, 'order', handle._numTrees());
+    if (keep === undefined) throw new TypeError('prune: keep is required');
+    const k = intOption(keep, 'keep', 1, ids.length, 1);
+    const o = optionsObject(options, 'prune');
+    rejectUnknown(o, ['training'], 'prune');
+    let training = null;
+    if (o.training !== undefined) {
+      if (!(o.training instanceof Dataset)) throw new TypeError(`training must be a Dataset, got ${describe(o.training)}`);
+      training = live(o.training, 'Dataset');
+    }
+    const fresh = withNewHandle(requireModule()._ForestHandle, (h) => h._loadPruned(handle, ids, k, training));
+    return new Forest(INTERNAL, fresh);
+  }
+
+  /**
+   * Error-versus-size curve ([Sot11] Fig. 3.1): entry u - 1 is the error rate in [0, 1] on labelled
+   * `dataset` of the first u trees of `order` (distinct tree ids), combined as the ensemble combines
+   * (weighted for AdaBoost). A Float64Array of order.length entries.
+   */
+  errorCurve(dataset, order) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`errorCurve: dataset must be a Dataset, got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    const ids = treeIds(order, 'order', handle._numTrees());
+    return callChecked(() => handle._errorCurve(data, ids));
+  }
+
+  /** Class index of every training row, aligned with oobVotes() (a copy). */
+  trainLabels() { return live(this, 'Forest')._trainLabels(); }
+
+  /** The versioned binary model (a copy). Same data, options and seed give identical bytes. */
+  toBytes() { return callChecked(() => live(this, 'Forest')._bytes()); }
+  /** Number of trees T. */
+  get numTrees() { return live(this, 'Forest')._numTrees(); }
+  /** Number of classes. */
+  get numClasses() { return live(this, 'Forest')._numClasses(); }
+  /** Number of feature columns the model reads. */
+  get numFeatures() { return live(this, 'Forest')._numFeatures(); }
+  /** Total nodes over all trees. */
+  get numNodes() { return live(this, 'Forest')._numNodes(); }
+  /** Out-of-bag error of the training data in [0, 1]. */
+  get oobError() { return live(this, 'Forest')._oobError(); }
+  /** Out-of-bag vote counts, training rows x classes, row-major (a copy). */
+  oobVotes() { return live(this, 'Forest')._oobVotes(); }
+  /** Class index -> class name. */
+  get classNames() { return live(this, 'Forest')._classNames(); }
+  /** Feature column names the model reads, in model order. */
+  get featureNames() { return live(this, 'Forest')._featureNames(); }
+  /** 'numeric' or 'categorical' per feature. */
+  get featureTypes() { return live(this, 'Forest')._featureTypes(); }
+  /** True once dispose() has been called. */
+  get disposed() { return disposed(this); }
+  /** Frees the wasm memory (with every cached halting table). Idempotent; any later use throws. */
+  dispose() {
+    if (current(this)) this.#tables.delete();
+    else this.#tables.forget();
+    release(this);
+  }
+
+  // Class names (each call gets a copy of what this returns).
+  #names(handle) {
+    return this.#classNames ?? (this.#classNames = handle._classNames());
+  }
+
+  // The query order of predict/trace without an explicit `order`: 'random' for a vote-boosted
+  // forest, as the CLI does (its trees are sequentially dependent, and the finite-T rules hold for
+  // them only in a uniformly random order, docs/voteboost.md), else 'generation'.
+  #orderByDefault(handle) {
+    return this.#defaultOrder ?? (this.#defaultOrder =
+      handle._learnerOptions().ensemble === ENSEMBLES.voteboost ? 'random' : 'generation');
+  }
+
+  #predictHalted(handle, dataset, data, options) {
+    const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
+    const fixed = fixedOrderOption(options, numTrees);
+    const h = fixed === null
+      ? haltingOptions(options, 'predict', numTrees, PREDICT_EXTRA_OPTIONS, this.#orderByDefault(handle))
+      : haltingOptions(fixed.rest, 'predict', fixed.ids.length, PREDICT_EXTRA_OPTIONS);
+    const compare = h.extra.compare ?? true;
+    if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
+    const table = this.#tables.entry(handle, h);
+    const m = currentModule(); // not null: live() above found this forest's instance current
+    const answer = fixed !== null
+      ? callChecked(() => handle._predictHaltedFixed(data, table.table, fixed.ids))
+      : haltedAnswer(m, addressOf(this), addressOf(dataset), table.address, h, compare);
+    return readHaltedAnswer(m, answer, this.#names(handle), h);
+  }
+
+  // A boosted model's own prediction is its weighted vote (as the CLI's `predict` without --rule):
+  // replaces out.classIndex and adds out.scores. `votes` stay the unweighted counts.
+  #useWeightedVote(handle, data, out) {
+    if (!(this.#weighted ?? (this.#weighted = handle._treeWeights().length > 0))) return;
+    const weighted = callChecked(() => handle._predictWeighted(data));
+    out.classIndex = weighted.classIndex;
+    out.scores = weighted.scores;
+  }
+}
+
+// predict's {order: 'fixed', fixedOrder}: null for other orders, else the ids and the remaining
+// halting options (trees defaults to, and must equal, fixedOrder.length).
+function fixedOrderOption(options, numTrees) {
+  if (!isPlainObject(options)) return null;
+  if (options.order !== 'fixed') {
+    if (options.fixedOrder !== undefined) throw new TypeError("fixedOrder needs order: 'fixed'");
+    return null;
+  }
+  if (options.fixedOrder === undefined) throw new TypeError("order 'fixed' needs fixedOrder (an Int32Array of tree ids)");
+  const ids = treeIds(options.fixedOrder, 'fixedOrder', numTrees);
+  if (options.trees !== undefined && options.trees !== ids.length) {
+    throw new RangeError(`trees (${options.trees}) must equal fixedOrder.length (${ids.length})`);
+  }
+  if (options.seed !== undefined) throw new TypeError("seed applies to order 'random', not 'fixed'");
+  const { order, fixedOrder, ...rest } = options;
+  return { ids, rest };
+}

@@ -1,0 +1,274 @@
+// Halting rules: the validated halting options, HaltingTable (a table in wasm memory) and its
+// factories, P* of a tally, and TableCache, the per-forest cache of the tables predict() uses.
+import { callChecked } from './errors.js';
+import { INTERNAL, adopt, disposed, live, release, withNewHandle } from './handles.js';
+import { currentModule, requireModule } from './module.js';
+import {
+  countsArg, describe, intOption, isPlainObject, optionsObject, positionOf, rejectUnknown, seedHalves,
+} from './validate.js';
+
+/** The halting rules, in the core's order. */
+export const rules = Object.freeze(['alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal']);
+const PRIORLESS_RULES = ['alpha1', 'siba', 'infinite'];
+const HALTING_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees'];
+/** haltingOptions' extra keys when a call has none. */
+export const NO_EXTRA_OPTIONS = [];
+// HALTING_OPTIONS plus a call's extra keys, per extra-keys array (each call site passes a constant).
+const ALLOWED_OPTIONS = new Map();
+
+/** The position of rule name `rule` in `rules`; throws naming `name` otherwise. */
+export function ruleCode(rule, name) {
+  return positionOf(rules, rule, name);
+}
+
+/** Target confidence alpha in (0, 1] (default 0.99). */
+export function alphaOption(alpha) {
+  if (alpha === undefined) return 0.99;
+  if (typeof alpha !== 'number') throw new TypeError(`alpha must be a number, got ${describe(alpha)}`);
+  if (!(alpha > 0 && alpha <= 1)) throw new RangeError(`alpha must be in (0, 1], got ${alpha}`);
+  return alpha;
+}
+
+/**
+ * Validates HaltingOptions; `maxTrees` bounds `trees` (the forest's size); `order` defaults to
+ * `orderByDefault`. Returns {rule, ruleIndex, alpha, orderCode (0 generation, 1 random), seedHi,
+ * seedLo, trees, extra}: extra allowed keys are returned untouched in `.extra`.
+ */
+export function haltingOptions(options, what, maxTrees, extraKeys = NO_EXTRA_OPTIONS, orderByDefault = 'generation') {
+  if (!isPlainObject(options)) throw new TypeError(`${what}: options must be an object with a 'rule', got ${describe(options)}`);
+  let allowed = ALLOWED_OPTIONS.get(extraKeys);
+  if (allowed === undefined) ALLOWED_OPTIONS.set(extraKeys, allowed = HALTING_OPTIONS.concat(extraKeys));
+  rejectUnknown(options, allowed, what);
+  if (options.rule === undefined) throw new TypeError(`${what}: option 'rule' is required (one of ${rules.join(', ')})`);
+  const ruleIndex = ruleCode(options.rule, 'rule');
+  const alpha = alphaOption(options.alpha);
+  const order = options.order === undefined ? orderByDefault : options.order;
+  if (typeof order !== 'string') throw new TypeError(`order must be 'generation' or 'random', got ${describe(order)}`);
+  if (order !== 'generation' && order !== 'random') {
+    throw new RangeError(`order must be 'generation' or 'random', got ${describe(order)}`);
+  }
+  const orderCode = order === 'random' ? 1 : 0;
+  const [seedHi, seedLo] = seedHalves(options.seed);
+  const trees = intOption(options.trees, 'trees', 1, maxTrees, maxTrees);
+  const extra = {};
+  for (const key of extraKeys) extra[key] = options[key];
+  return { rule: options.rule, ruleIndex, alpha, orderCode, seedHi, seedLo, trees, extra };
+}
+
+/** A new internal table handle of validated options `h` for the forest of embind `forestHandle`. */
+export function buildForestTable(forestHandle, h) {
+  return withNewHandle(requireModule()._HaltingTableHandle,
+    (table) => table._buildForForest(forestHandle, h.ruleIndex, h.alpha, h.trees));
+}
+
+// Halting tables built by predict/trace/expectedCost are cached per forest (least recently used
+// first out), keyed by rule, alpha and trees; they are freed with the forest.
+const TABLE_CACHE_SIZE = 8;
+
+/**
+ * A forest's internal table handles by (rule, alpha, trees), least recently used first out, with
+ * the wasm address of each. The most recently used one is also kept with its options, so that
+ * repeated predictions with the same options find it without building the key.
+ */
+export class TableCache {
+  #tables = new Map(); // key -> {table, address (of the table handle, for the plain C entry point)}
+  #recent = null;
+
+  /** The entry {table, address} for validated options `h`, built for `forestHandle` on first use. */
+  entry(forestHandle, h) {
+    const recent = this.#recent;
+    if (recent !== null && recent.rule === h.rule && recent.alpha === h.alpha && recent.trees === h.trees &&
+        this.#tables.get(recent.key) === recent.entry) {
+      return recent.entry;
+    }
+    const key = `${h.rule}|${h.alpha}|${h.trees}`;
+    let entry = this.#tables.get(key);
+    if (entry !== undefined) {
+      this.#tables.delete(key);
+      this.#tables.set(key, entry);
+    } else {
+      const table = buildForestTable(forestHandle, h);
+      entry = { table, address: table._address() };
+      this.#tables.set(key, entry);
+      if (this.#tables.size > TABLE_CACHE_SIZE) {
+        const [oldKey, oldest] = this.#tables.entries().next().value;
+        this.#tables.delete(oldKey);
+        oldest.table.delete();
+      }
+    }
+    this.#recent = { rule: h.rule, alpha: h.alpha, trees: h.trees, key, entry };
+    return entry;
+  }
+
+  /** The internal table handle for `h` (as entry()). */
+  table(forestHandle, h) {
+    return this.entry(forestHandle, h).table;
+  }
+
+  /** True when no table is held (for the leak net). */
+  isDeleted() {
+    return this.#tables.size === 0;
+  }
+
+  /** Frees every table. */
+  delete() {
+    for (const e of this.#tables.values()) e.table.delete();
+    this.#tables.clear();
+  }
+
+  /** Forgets every table without freeing it (its module instance aborted). */
+  forget() {
+    this.#tables.clear();
+  }
+}
+
+function tableAndTally(table, value) {
+  const handle = live(table, 'HaltingTable');
+  return [handle, countsArg(value, 'tally', handle._numClasses(), handle._numTrees())];
+}
+
+/**
+ * A precomputed halting table for (rule, T, classes, alpha): one lookup per vote. Held in wasm
+ * memory; the caller disposes it.
+ */
+export class HaltingTable {
+  constructor(token, handle) {
+    if (token !== INTERNAL) throw new TypeError('use haltingTable(), forest.haltingTable() or HaltingTable.fromBytes()');
+    adopt(this, handle, 'HaltingTable');
+  }
+
+  /** Loads bytes from toBytes(). Throws UrnforestError 'CorruptModel' / 'UnsupportedVersion'. */
+  static fromBytes(bytes) {
+    const m = requireModule();
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`HaltingTable.fromBytes: bytes must be a Uint8Array, got ${describe(bytes)}`);
+    return new HaltingTable(INTERNAL, withNewHandle(m._HaltingTableHandle, (h) => h._load(bytes)));
+  }
+
+  /** The rule name. */
+  get rule() { return live(this, 'HaltingTable')._rule(); }
+  /** Target confidence alpha in (0, 1]. */
+  get alpha() { return live(this, 'HaltingTable')._alpha(); }
+  /** T, the number of trees queried. */
+  get numTrees() { return live(this, 'HaltingTable')._numTrees(); }
+  /** Number of classes l. */
+  get numClasses() { return live(this, 'HaltingTable')._numClasses(); }
+  /** False when some exact halting set was not monotone (thresholds then made conservative). */
+  get monotone() { return live(this, 'HaltingTable')._monotone(); }
+  /** Storage: 'thresholds' | 'pairwiseBound' | 'leadRule' | 'infiniteProduct'. */
+  get layout() { return live(this, 'HaltingTable')._layout(); }
+
+  /** True when voting may stop at `tally` (numClasses counts, sum <= numTrees). */
+  halts(tally) {
+    const [handle, t] = tableAndTally(this, tally);
+    return handle._halts(t);
+  }
+
+  /** The rule's confidence for the strict leader of `tally` (0 without a strict leader). */
+  confidence(tally) {
+    const [handle, t] = tableAndTally(this, tally);
+    return handle._confidence(t);
+  }
+
+  /** Strict leader of `tally`, or -1 on a tie for first place. */
+  leader(tally) {
+    const [handle, t] = tableAndTally(this, tally);
+    return handle._leader(t);
+  }
+
+  /**
+   * Minimum count of class `c` from which voting halts when the other classes have `others`
+   * (numClasses - 1 counts in class order, skipping c); numTrees + 1 when no count halts.
+   */
+  minLeaderVotes(c, others) {
+    const handle = live(this, 'HaltingTable');
+    const l = handle._numClasses();
+    const cls = intOption(c, 'c', 0, l - 1, 0);
+    if (c === undefined) throw new TypeError('c is required');
+    const o = countsArg(others, 'others', l - 1, handle._numTrees());
+    return handle._minLeaderVotes(cls, o);
+  }
+
+  /**
+   * Two-class tables: entry k = minimum votes of class c when the other class has k votes, for
+   * k = 0, 1, ... while a halt is possible (the CLI's `min_majority`).
+   */
+  binaryThresholds(c) {
+    const handle = live(this, 'HaltingTable');
+    if (handle._numClasses() !== 2) throw new RangeError(`binaryThresholds needs a 2-class table, this one has ${handle._numClasses()} classes`);
+    if (c === undefined) throw new TypeError('c is required');
+    return handle._binaryThresholds(intOption(c, 'c', 0, 1, 0));
+  }
+
+  /**
+   * Expected trees and disagreement: for one final tally (`final`, numClasses counts summing to
+   * numTrees; Monte Carlo only when `samples` > 0) or averaged over the table's prior (uniform for
+   * alpha1/siba/infinite, the forest's prior otherwise; `samples` default 10000).
+   */
+  expectedCost(options) {
+    const handle = live(this, 'HaltingTable');
+    const o = optionsObject(options, 'expectedCost');
+    rejectUnknown(o, ['final', 'samples', 'seed'], 'expectedCost');
+    const [seedHi, seedLo] = seedHalves(o.seed);
+    if (o.final !== undefined) {
+      const final = countsArg(o.final, 'final', handle._numClasses(), handle._numTrees());
+      const sum = final.reduce((a, b) => a + b, 0);
+      if (sum !== handle._numTrees()) throw new RangeError(`final must sum to numTrees (${handle._numTrees()}), got ${sum}`);
+      const samples = intOption(o.samples, 'samples', 0, 1e8, 0);
+      return callChecked(() => handle._expectedCostFinal(final, samples, seedHi, seedLo));
+    }
+    const samples = intOption(o.samples, 'samples', 0, 1e8, 10000);
+    return callChecked(() => handle._expectedCostOverPrior(samples, seedHi, seedLo));
+  }
+
+  /** Versioned bytes of the table (a copy), e.g. to move it between threads. */
+  toBytes() { return callChecked(() => live(this, 'HaltingTable')._bytes()); }
+  /** True once dispose() has been called. */
+  get disposed() { return disposed(this); }
+  /** Frees the wasm memory. Idempotent; any later use throws. */
+  dispose() { release(this); }
+}
+
+/**
+ * A halting table for a rule needing no data prior ('alpha1', 'siba', 'infinite'): options rule
+ * (required), trees 1..100000 (101), classes 2..4096 (2), alpha (0, 1] (0.99). The caller owns it.
+ */
+export function haltingTable(options) {
+  const m = requireModule();
+  const o = optionsObject(options, 'haltingTable');
+  rejectUnknown(o, ['rule', 'trees', 'classes', 'alpha'], 'haltingTable');
+  const { code, trees, classes, alpha } = priorlessSetup(o, 'haltingTable');
+  return new HaltingTable(INTERNAL, withNewHandle(m._HaltingTableHandle, (h) => h._build(code, trees, classes, alpha)));
+}
+
+function priorlessSetup(o, what) {
+  if (o.rule === undefined) throw new TypeError(`${what}: option 'rule' is required`);
+  const code = ruleCode(o.rule, 'rule');
+  if (!PRIORLESS_RULES.includes(o.rule)) {
+    throw new RangeError(`rule '${o.rule}' needs a prior estimated from a model: use forest.haltingTable() (here: ${PRIORLESS_RULES.join(', ')})`);
+  }
+  return {
+    code,
+    trees: intOption(o.trees, 'trees', 1, 100000, 101),
+    classes: intOption(o.classes, 'classes', 2, 4096, 2),
+    alpha: alphaOption(o.alpha),
+  };
+}
+
+/**
+ * P* of a partial tally (the rule's confidence that its strict leader wins the full vote), for
+ * 'alpha1', 'siba', 'infinite': {pstar, leader (-1 on a tie), halt, exact}.
+ */
+export function pstar(options) {
+  requireModule();
+  const o = optionsObject(options, 'pstar');
+  rejectUnknown(o, ['rule', 'trees', 'classes', 'votes', 'alpha'], 'pstar');
+  if (o.trees === undefined) throw new TypeError("pstar: option 'trees' is required");
+  if (o.votes === undefined) throw new TypeError("pstar: option 'votes' is required");
+  if (!(Array.isArray(o.votes) || (ArrayBuffer.isView(o.votes) && !(o.votes instanceof DataView)))) {
+    throw new TypeError(`votes must be an array or typed array of counts, got ${describe(o.votes)}`);
+  }
+  const votesLength = o.votes.length;
+  const { code, trees, classes, alpha } = priorlessSetup({ ...o, classes: o.classes ?? votesLength }, 'pstar');
+  const votes = countsArg(o.votes, 'votes', classes, trees);
+  return callChecked(() => currentModule()._pstar(code, trees, classes, alpha, votes));
+}

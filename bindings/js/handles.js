@@ -1,0 +1,93 @@
+// Ownership of embind handles: each public wrapper (Dataset, Forest, HaltingTable) owns exactly one
+// handle, freed by an idempotent dispose(), with a FinalizationRegistry as a leak net only; and
+// withNewHandle, which fills a fresh handle and frees it when filling fails.
+import { callChecked, UrnforestError } from './errors.js';
+import { generation } from './module.js';
+
+/** The token that public constructors require (users go through the factories). */
+export const INTERNAL = Symbol('internal');
+
+// Leak net only: a wrapper that is garbage-collected without dispose() frees its handle. Never rely on it.
+// Held values are {generation, handle}: handles of a dropped (aborted) instance are left alone.
+const leakNet = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((held) => {
+    if (held.generation === generation && !held.handle.isDeleted()) held.handle.delete();
+  })
+  : null;
+
+// A wrapper's embind handle (null once disposed) and its ownership record {kind, generation (of the
+// instance that made the handle), address (of the handle; 0 until asked)}.
+const HANDLE = Symbol('handle');
+const OWNED = Symbol('owned');
+
+/** Makes `wrapper` (a `kind`: 'Dataset', 'Forest', 'HaltingTable') the owner of embind `handle`. */
+export function adopt(wrapper, handle, kind) {
+  wrapper[HANDLE] = handle;
+  wrapper[OWNED] = { kind, generation, address: 0 };
+  if (leakNet) leakNet.register(wrapper, { generation, handle }, wrapper);
+}
+
+/**
+ * Frees `resource` ({isDeleted(), delete()}, e.g. a wrapper's cache of handles) when `wrapper` is
+ * garbage-collected without dispose(). Leak net only.
+ */
+export function adoptExtra(wrapper, resource) {
+  if (leakNet) leakNet.register(wrapper, { generation, handle: resource }, wrapper);
+}
+
+/** True when `value` is a wrapper of `kind` (disposed or not). */
+export function isOwned(value, kind) {
+  return value !== null && typeof value === 'object' && value[OWNED]?.kind === kind;
+}
+
+/** True while the instance that made `wrapper` is the current one (it has not aborted since). */
+export function current(wrapper) {
+  return wrapper[OWNED].generation === generation;
+}
+
+/** True once `wrapper` was disposed. */
+export function disposed(wrapper) {
+  return wrapper[HANDLE] === null;
+}
+
+/** Frees the handle of `wrapper` (idempotent). */
+export function release(wrapper) {
+  const handle = wrapper[HANDLE];
+  if (handle === null) return;
+  wrapper[HANDLE] = null;
+  if (leakNet) leakNet.unregister(wrapper);
+  if (wrapper[OWNED].generation === generation) handle.delete();
+}
+
+/** The handle of `wrapper`; throws when it was disposed or its module instance aborted. */
+export function live(wrapper, kind) {
+  const handle = wrapper[HANDLE];
+  if (handle === null) throw new Error(`${kind} has been disposed; it cannot be used any more`);
+  if (wrapper[OWNED].generation !== generation) {
+    throw new UrnforestError('ModuleReset', `ModuleReset: this ${kind} belonged to a wasm module instance that aborted; create it again`);
+  }
+  return handle;
+}
+
+/** The wasm address of the handle of live `wrapper` (asked from wasm once). */
+export function addressOf(wrapper) {
+  const owned = wrapper[OWNED];
+  return owned.address || (owned.address = wrapper[HANDLE]._address());
+}
+
+/**
+ * A new handle of embind class `Handle`, filled by `fill(handle)` (a call into wasm, checked by
+ * callChecked). When filling fails the handle is deleted (unless its module instance aborted
+ * meanwhile) and the failure rethrown. The caller owns the result.
+ */
+export function withNewHandle(Handle, fill) {
+  const made = generation;
+  const handle = new Handle();
+  try {
+    callChecked(() => fill(handle));
+  } catch (e) {
+    if (made === generation) handle.delete();
+    throw e;
+  }
+  return handle;
+}

@@ -1,0 +1,42 @@
+// urnforest: the public JavaScript API (a hand-written ESM wrapper over the embind module) and the
+// package's entry. Every public name is exported here; the embind names (`_DatasetHandle`,
+// `_train`, ...) are internal. One module per concept (see each file's first comment):
+//   module.js   the wasm module's lifecycle      errors.js   UrnforestError, callChecked
+//   handles.js  ownership of embind handles      validate.js argument checks
+//   dataset.js  Dataset                          forest.js   Forest, orderings
+//   learner.js  learner options                  train.js    trainForest
+//   halting.js  rules, HaltingTable, pstar       halted_answer.js the packed halted answer
+//   experiment.js runExperiment, generators
+// Keep in sync with bindings/wasm/*.cpp and bindings/index.d.ts.
+import { UrnforestError } from './errors.js';
+import { Dataset } from './dataset.js';
+import { Forest, orderings } from './forest.js';
+import { HaltingTable, haltingTable, pstar, rules } from './halting.js';
+import { generators, runExperiment } from './experiment.js';
+import { loadModule, requireModule } from './module.js';
+import { trainForest } from './train.js';
+
+export {
+  UrnforestError, Dataset, Forest, orderings, trainForest, rules, HaltingTable, haltingTable, pstar, generators,
+  runExperiment,
+};
+
+/** Heap statistics of the wasm module: {heapBytes: size of wasm memory, inUse: bytes allocated}. */
+export function memoryStats() {
+  const m = requireModule();
+  return { heapBytes: m.HEAPU8.length, inUse: m._heapInUse() };
+}
+
+/**
+ * Loads the WebAssembly module (embedded; no network request) and returns the API. Safe to call
+ * many times; every call resolves to the same object. After an abort inside wasm (see
+ * UrnforestError 'ModuleReset'), resolves once the fresh module instance is ready.
+ */
+export function init() {
+  return loadModule(api);
+}
+
+const api = Object.freeze({
+  Dataset, Forest, HaltingTable, trainForest, haltingTable, pstar, rules, UrnforestError, memoryStats, init,
+  orderings, runExperiment, generators,
+});

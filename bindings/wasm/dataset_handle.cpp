@@ -1,0 +1,133 @@
+// DatasetHandle: loaders (CSV, arrays, subsets), accessors and the converted-rows cache, and its
+// embind registration.
+#include "dataset_handle.h"
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include <emscripten/bind.h>
+
+#include "convert.h"
+#include "registry.h"
+#include "forest_handle.h"
+#include "memory.h"
+#include "urnforest/csv_reader.h"
+#include "urnforest/forest_halting.h"
+
+namespace urnforest::wasm {
+namespace {
+
+// True when rows converted for a model with features `a` fit a model with features `b`: ModelRows
+// reads only the feature count, each feature's type and each categorical feature's categories.
+bool SameModelLayout(const std::vector<FeatureInfo>& a, const std::vector<FeatureInfo>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t f = 0; f < a.size(); ++f) {
+    if (a[f].type != b[f].type) return false;
+    if (a[f].type == FeatureType::kCategorical && a[f].categories != b[f].categories) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+val DatasetHandle::LoadCsv(double address, double length, const val& target, bool has_target,
+                           int32_t class_order, const ForestHandle* schema_of) {
+  const std::string_view text(reinterpret_cast<const char*>(static_cast<uintptr_t>(address)),
+                              static_cast<size_t>(length));
+  CsvOptions options;
+  options.target = target.as<std::string>();
+  options.has_target = has_target;
+  options.class_order = static_cast<ClassOrder>(class_order);
+  options.schema = schema_of != nullptr ? &schema_of->forest().schema() : nullptr;
+  Result<Dataset> result = ReadCsv(text, options);
+  if (!result.ok()) return ErrorObject(result.status());
+  SetData(std::move(result).value());
+  return val::undefined();
+}
+
+val DatasetHandle::LoadArrays(const val& x, double rows, double cols, const val& labels,
+                              const val& feature_names, const val& class_names) {
+  std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(x);
+  const size_t r = static_cast<size_t>(rows), c = static_cast<size_t>(cols);
+  if (values.size() != r * c) return InvalidArgument("x.length must equal rows * cols");
+  std::vector<int32_t> label_values;
+  const bool has_labels = !(labels.isUndefined() || labels.isNull());
+  if (has_labels) {
+    label_values = emscripten::convertJSArrayToNumberVector<int32_t>(labels);
+    if (label_values.size() != r) return InvalidArgument("labels.length must equal rows");
+  }
+  Result<Dataset> result =
+      Dataset::FromRowMajor(values.data(), r, c, has_labels ? label_values.data() : nullptr,
+                            StringVector(feature_names), StringVector(class_names));
+  if (!result.ok()) return ErrorObject(result.status());
+  SetData(std::move(result).value());
+  return val::undefined();
+}
+
+val DatasetHandle::LoadSubset(const DatasetHandle& source, const val& rows) {
+  std::vector<uint32_t> indices = emscripten::convertJSArrayToNumberVector<uint32_t>(rows);
+  std::vector<size_t> picked(indices.begin(), indices.end());
+  for (size_t row : picked) {
+    if (row >= source.data_.num_rows()) return InvalidArgument("row index out of range");
+  }
+  SetData(source.data_.Subset(picked));
+  return val::undefined();
+}
+
+val DatasetHandle::ClassNames() const { return StringArray(data_.schema().class_names); }
+val DatasetHandle::FeatureNamesOf() const { return FeatureNames(data_.schema()); }
+val DatasetHandle::FeatureTypesOf() const { return FeatureTypes(data_.schema()); }
+val DatasetHandle::Labels() const { return CopyOut(data_.labels()); }
+val DatasetHandle::RowMajor() const { return CopyOut(data_.RowMajor()); }
+
+void DatasetHandle::SetData(Dataset data) {
+  data_ = std::move(data);
+  model_rows_ = ConvertedRows();
+  model_rows_layout_.clear();
+  has_model_rows_ = false;
+}
+
+Status DatasetHandle::ModelRowsFor(const Forest& forest, ConvertedRows* scratch,
+                                   const ConvertedRows** rows) const {
+  const std::vector<FeatureInfo>& layout = forest.schema().features;
+  if (has_model_rows_ && forest.num_trees() > 0 && forest.num_classes() > 0 &&
+      SameModelLayout(model_rows_layout_, layout)) {
+    *rows = &model_rows_;
+    return Status::Ok();
+  }
+  Result<std::vector<float>> converted = ModelRows(forest, data_);
+  if (!converted.ok()) return converted.status();
+  const size_t m = static_cast<size_t>(forest.num_features());
+  ConvertedRows* into =
+      converted.value().size() * sizeof(float) > kModelRowsCacheBytes ? scratch : &model_rows_;
+  into->values = std::move(converted).value();
+  into->without_nan = RowsWithoutNaN(into->values.data(), data_.num_rows(), m);
+  *rows = into;
+  if (into == &model_rows_) {
+    model_rows_layout_ = layout;
+    has_model_rows_ = true;
+  }
+  return Status::Ok();
+}
+
+void RegisterDataset() {
+  using emscripten::allow_raw_pointers;
+  emscripten::class_<DatasetHandle>("_DatasetHandle")
+      .constructor<>()
+      .function("_loadCsv", &DatasetHandle::LoadCsv, allow_raw_pointers())
+      .function("_loadArrays", &DatasetHandle::LoadArrays)
+      .function("_loadSubset", &DatasetHandle::LoadSubset)
+      .function("_numRows", &DatasetHandle::NumRows)
+      .function("_numFeatures", &DatasetHandle::NumFeatures)
+      .function("_classNames", &DatasetHandle::ClassNames)
+      .function("_featureNames", &DatasetHandle::FeatureNamesOf)
+      .function("_featureTypes", &DatasetHandle::FeatureTypesOf)
+      .function("_targetName", &DatasetHandle::TargetName)
+      .function("_hasLabels", &DatasetHandle::HasLabels)
+      .function("_labels", &DatasetHandle::Labels)
+      .function("_rowMajor", &DatasetHandle::RowMajor)
+      .function("_address", &AddressOf<DatasetHandle>);
+}
+
+}  // namespace urnforest::wasm

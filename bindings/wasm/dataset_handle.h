@@ -1,0 +1,79 @@
+// DatasetHandle: the embind object that owns one Dataset, with the rows it last converted to a
+// model's layout (so repeated predictions on one dataset convert it once).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <emscripten/val.h>
+
+#include "urnforest/dataset.h"
+#include "urnforest/forest.h"
+#include "urnforest/status.h"
+
+namespace urnforest::wasm {
+
+using emscripten::val;
+
+class ForestHandle;
+
+/// Owns one Dataset. Created empty by JS, then filled by one of the loaders, each of which returns
+/// undefined or an error object.
+class DatasetHandle {
+ public:
+  /// Reads the `length` bytes of CSV text at wasm address `address` (malloc'ed, written and freed by
+  /// the JS side, so that nothing leaks when reading runs out of memory). `target`: a JS string.
+  /// `class_order`: 0 sorted, 1 first seen. `schema_of` may be null: read against that model's schema.
+  val LoadCsv(double address, double length, const val& target, bool has_target,
+              int32_t class_order, const ForestHandle* schema_of);
+
+  /// `x` Float32Array row-major (rows * cols); `labels` Int32Array of `rows` or null/undefined.
+  val LoadArrays(const val& x, double rows, double cols, const val& labels, const val& feature_names,
+                 const val& class_names);
+
+  /// Rows `rows` (Uint32Array of indices into `source`, repeats allowed) of another dataset.
+  val LoadSubset(const DatasetHandle& source, const val& rows);
+
+  double NumRows() const { return static_cast<double>(data_.num_rows()); }
+  double NumFeatures() const { return static_cast<double>(data_.num_features()); }
+  val ClassNames() const;
+  val FeatureNamesOf() const;
+  val FeatureTypesOf() const;
+  std::string TargetName() const { return data_.schema().target_name; }
+  bool HasLabels() const { return data_.has_labels(); }
+  val Labels() const;
+  val RowMajor() const;
+
+  const Dataset& data() const { return data_; }
+
+  /// The rows in a forest's layout (ModelRows) and, per row, 1 when it has no NaN (RowsWithoutNaN).
+  struct ConvertedRows {
+    std::vector<float> values;
+    std::vector<uint8_t> without_nan;
+  };
+
+  /// The rows in `forest`'s layout, kept for the next call with a model of the same feature types
+  /// and categories, so that repeated predictions on one dataset convert it once. Sets `*rows` to
+  /// the kept copy, or, for datasets over kModelRowsCacheBytes, to `*scratch` (filled here; not
+  /// kept, so a large dataset is not held twice). Borrowed until the dataset is reloaded or this is
+  /// called again. Errors as ModelRows (kColumnMismatch, kInvalidArgument).
+  Status ModelRowsFor(const Forest& forest, ConvertedRows* scratch,
+                      const ConvertedRows** rows) const;
+
+ private:
+  static constexpr size_t kModelRowsCacheBytes = size_t{64} << 20;
+
+  // Replaces the data and forgets the converted rows of the old data.
+  void SetData(Dataset data);
+
+  Dataset data_;
+  // ModelRowsFor's copy and the model layout (types, categories per feature) it was made for.
+  mutable ConvertedRows model_rows_;
+  mutable std::vector<FeatureInfo> model_rows_layout_;
+  mutable bool has_model_rows_ = false;
+};
+
+
+}  // namespace urnforest::wasm

@@ -1,0 +1,67 @@
+// HaltingTableHandle: the embind object that owns one halting table and the prior it was built
+// for; plus P* of a tally for the rules that need no data prior.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <emscripten/val.h>
+
+#include "urnforest/halting_table.h"
+#include "urnforest/prior.h"
+
+namespace urnforest::wasm {
+
+using emscripten::val;
+
+class ForestHandle;
+
+/// Owns one HaltingTable and the prior it was built for (used for its expected cost). Created
+/// empty by JS, then filled by Build, BuildForForest or Load, each of which returns undefined or an
+/// error object. Rules cross as HaltingRule positions.
+class HaltingTableHandle {
+ public:
+  /// A table for a rule needing no data prior (alpha1, siba, infinite), with the uniform prior.
+  val Build(int32_t rule, int32_t trees, int32_t classes, double alpha);
+
+  /// The table of `rule` for `forest` and `trees` queried trees, with the rule's prior from the
+  /// forest's out-of-bag votes; a table stored with the model is used as is.
+  val BuildForForest(const ForestHandle& forest, int32_t rule, double alpha, int32_t trees);
+
+  /// From ToBytes() bytes; such a table has its uniform prior only for alpha1/siba/infinite.
+  val Load(const val& bytes);
+
+  // Tallies are validated by the JS side (num_classes counts >= 0, sum <= T).
+  bool Halts(const val& tally) const;
+  double Confidence(const val& tally) const;
+  int32_t Leader(const val& tally) const;
+  int32_t MinLeaderVotes(int32_t c, const val& others) const;
+  val BinaryThresholds(int32_t c) const;
+
+  /// Exact cost for one final tally (validated by the JS side), plus Monte Carlo when samples > 0,
+  /// as CostObject.
+  val ExpectedCostFinal(const val& final_tally, double samples, double seed_hi,
+                        double seed_lo) const;
+
+  /// Cost averaged over the table's prior, as CostObject; an error object without a prior.
+  val ExpectedCostOverPrior(double samples, double seed_hi, double seed_lo) const;
+
+  val Bytes() const;
+  std::string Rule() const;
+  double Alpha() const { return table_.alpha(); }
+  int32_t NumTrees() const { return table_.num_trees(); }
+  int32_t NumClasses() const { return table_.num_classes(); }
+  bool Monotone() const { return table_.monotone(); }
+  /// 'thresholds' | 'pairwiseBound' | 'leadRule' | 'infiniteProduct'.
+  std::string Layout() const;
+
+  const HaltingTable& table() const { return table_; }
+
+ private:
+  HaltingTable table_;
+  Prior prior_;
+  bool has_prior_ = false;
+};
+
+
+}  // namespace urnforest::wasm

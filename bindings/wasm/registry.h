@@ -1,0 +1,19 @@
+// The embind registration functions, one per concept; each is defined next to its handle and
+// called once by registry.cpp's EMSCRIPTEN_BINDINGS.
+#pragma once
+
+namespace urnforest::wasm {
+
+/// The new-handler; _heapInUse, _takeAllocationFailures, _takeLastError, _codeNames (memory.cpp).
+void RegisterMemory();
+/// _DatasetHandle (dataset_handle.cpp).
+void RegisterDataset();
+/// _ForestHandle, with _predictHaltedFixed and _haltedAnswerLayout of predict_abi.h
+/// (forest_handle.cpp).
+void RegisterForest();
+/// _HaltingTableHandle and _pstar (halting_handle.cpp).
+void RegisterHalting();
+/// _runExperiment and _generatorNames (experiment.cpp).
+void RegisterExperiment();
+
+}  // namespace urnforest::wasm
