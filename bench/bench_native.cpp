@@ -2,8 +2,8 @@
 //
 //   bench_native predict MODEL.urnf TEST.csv ROUNDS [RULE...]
 //     full vote (PredictFullRows) and halted prediction (PredictHaltedRows) per rule on rows
-//     converted once to the model's layout, as the wasm API keeps them per dataset (bindings.cpp
-//     ModelRowsFor); the conversion (ModelRows + RowsWithoutNaN) is timed apart as convert_ms.
+//     converted once to the model's layout, as the wasm API keeps them per dataset (a
+//     PreparedRows per dataset handle); the conversion (ModelRows + RowsWithoutNaN) is timed apart as convert_ms.
 //     Interleaved round by round; each timing repeats the call until >= 20 ms and divides.
 //   bench_native tables MODEL.urnf ROUNDS [RULE...]
 //     BuildForestTable (prior from the OOB votes + table) per rule, alpha = 0.99.

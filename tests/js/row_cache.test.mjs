@@ -1,5 +1,5 @@
-// A dataset keeps its rows converted to a forest's layout between predictions (bindings.cpp
-// DatasetHandle::ModelRowsFor); these tests pin that the kept rows never leak into the answer for
+// A dataset keeps its rows converted to a forest's layout between predictions (the dataset
+// handle in bindings/wasm); these tests pin that the kept rows never leak into the answer for
 // a forest whose categorical columns are laid out differently.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
