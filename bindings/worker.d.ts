@@ -1,4 +1,4 @@
-// Hand-written types for `urnforest/worker` (bindings/worker.js). Checked by tests/js/types_check.ts.
+// Hand-written types for `urnforest/worker` (bindings/worker/, built into dist/worker.js). Checked by tests/js/types_check.ts.
 import type { CostEstimate, EmphasisSelection, ExperimentOptions, ExperimentReport, FeatureType, FixedOrderOptions, FromArraysOptions, FromCSVOptions, GeneratorName, HaltedOnlyPrediction, HaltedPrediction, HaltingOptions, HaltingTableOptions, LearnerInfo, OrderOptions, Prediction, PriorInfo, RuleName, StoreTableOptions, StoredTableInfo, TrainOptions, VoteTrace } from './index.js';
 
 /** Data sent to the worker (copied; wasm objects cannot cross threads). */

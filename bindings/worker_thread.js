@@ -1,12 +1,12 @@
 // urnforest/worker: the script that runs inside a Web Worker or a Node worker_threads Worker.
-// Not a public entry: bindings/worker.js starts it. One job at a time; messages:
+// Not a public entry: bindings/worker/ (built into dist/worker.js) starts it. One job at a time; messages:
 //   in:  {id, op: 'train' | 'haltingTable' | 'expectedCost' | 'experiment', ...arguments}
 //   in:  {id, op: 'session', session, method, args, restore?}: a call on a model held here (sessions, below)
 //   in:  {id, op: 'release', session}: frees a session's model, data sets and tables
 //   out: {id, type: 'progress', stage, fraction} | {id, type: 'result', value} | {id, type: 'error', error}
 // Results are plain data (model / table bytes, numbers, typed arrays): wasm handles cannot cross threads.
 // Typed arrays in a result are transferred, not copied.
-// Keep in sync with bindings/worker.js.
+// Keep in sync with bindings/worker/.
 import { init, Dataset, Forest, HaltingTable, trainForest, haltingTable, runExperiment } from './index.js';
 
 // No top-level await here (bundlers build workers as classic scripts): set up, then say 'ready'.
@@ -142,9 +142,9 @@ jobs.experiment = ({ options }, progress) => {
 
 // ---- sessions: a model that stays in this worker ------------------------------------------------
 // A session holds a Forest, named Datasets (addData) and the HaltingTable objects its tally queries
-// use. The caller's side (RemoteForest in worker.js) numbers sessions and, when this worker is a fresh
-// one (after an abort terminated the previous one), sends `restore`: the model bytes and the calls
-// that changed the session (addData, dropData, storeTable), replayed before the job.
+// use. The caller's side (RemoteForest, bindings/worker/remote_forest.js) numbers sessions and, when
+// this worker is a fresh one (after an abort terminated the previous one), sends `restore`: the model
+// bytes and the calls that changed the session (addData, dropData, storeTable), replayed before the job.
 const sessions = new Map();
 
 function session(id) {

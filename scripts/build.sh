@@ -2,10 +2,11 @@
 # Builds urnforest. Usage: scripts/build.sh [native] [wasm]   (no argument: both)
 #   native: build/ (Release): the core, the CLI build/urnforest and the Catch2 suite (ctest --test-dir build).
 #   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind); bundles the
-#           JS API's modules bindings/js/*.js into the one file dist/index.js (Vite's library build,
-#           readable, not minified; the wasm glue stays external), then copies bindings/index.d.ts,
-#           worker.js, worker_thread.js, worker.d.ts into dist/ (the npm package's contents: one
-#           entry per package export, so that dist/ holds no internal module files).
+#           JS API's modules bindings/js/*.js into the one file dist/index.js and the worker's modules
+#           bindings/worker/*.js into dist/worker.js (Vite's library build, readable, not minified; the
+#           wasm glue and, for the worker, the package's ./index.js stay external), then copies
+#           bindings/index.d.ts, worker_thread.js, worker.d.ts into dist/ (the npm package's contents:
+#           one entry per package export, so that dist/ holds no internal module files).
 # All build output goes to stderr, so callers (e.g. `npm run cli`) keep stdout clean.
 # JOBS (default 2) sets the parallelism.
 set -euo pipefail
@@ -32,7 +33,15 @@ for t in "${targets[@]}"; do
           outDir: 'dist', emptyOutDir: false, minify: false, target: 'esnext', reportCompressedSize: false,
           lib: { entry: 'bindings/js/index.js', formats: ['es'], fileName: () => 'index.js' },
           rollupOptions: { external: ['./urnforest_wasm.mjs'] } } });"
-      cp bindings/index.d.ts bindings/worker.js bindings/worker_thread.js bindings/worker.d.ts dist/
+      # The worker as an ssr build: Vite's client worker plugin would turn the literal
+      # new Worker(new URL('./worker_thread.js', import.meta.url)) into an asset; consumers' bundlers need it as is.
+      node --input-type=module -e "
+        import { build } from 'vite';
+        await build({ configFile: false, logLevel: 'warn', publicDir: false, build: {
+          outDir: 'dist', emptyOutDir: false, minify: false, target: 'esnext', reportCompressedSize: false, ssr: true,
+          lib: { entry: 'bindings/worker/index.js', formats: ['es'] },
+          rollupOptions: { external: ['urnforest'], output: { entryFileNames: 'worker.js', paths: { urnforest: './index.js' } } } } });"
+      cp bindings/index.d.ts bindings/worker_thread.js bindings/worker.d.ts dist/
       ;;
     *) echo "build.sh: unknown target '$t' (expected native or wasm)"; exit 2 ;;
   esac

@@ -4,7 +4,8 @@
 // (names, sizes, out-of-bag votes, the full vote of the test rows); everything slow runs in the worker.
 import { h } from './charts.js';
 import { UrnforestWorker } from '/dist/worker.js';
-import { finalTallyPosterior, MAX_POSTERIOR_TALLIES, numTallies, prepareTallies } from './math.js';
+import { posteriorFor } from './final_tally.js';
+import { MAX_POSTERIOR_TALLIES, numTallies } from './math.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -119,12 +120,12 @@ export const app = {
     if (!this.cache.has(key)) {
       this.cache.set(key, this.prior(rule).then((prior) => {
         if (prior === null) { this.cache.delete(key); return null; }
-        return { prep: prior.finalTallyMass ? prepareTallies(prior.finalTallyMass, l, T) : null };
+        return { of: posteriorFor(prior, l, T) };
       }));
     }
     const prepared = await this.cache.get(key);
     if (prepared === null) return null;
-    return { value: prepared.prep ? finalTallyPosterior(prepared.prep, tally) : null };
+    return { value: prepared.of ? prepared.of(tally) : null };
   },
   clearCache() {
     this.cache.clear();

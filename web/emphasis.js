@@ -34,6 +34,13 @@ export function emphasisWeights(votes, l, T, a, b) {
   return { p, w };
 }
 
+/**
+ * The next vote-boosted tree's sampling weights of the training rows whose full votes are `votes` (rows × l,
+ * T trees) under emphasis (a, b): {p: each row's vote share, w: its weight, summing to 1}. The demo's one
+ * use of emphasisWeights: this line becomes the library's call (core VoteBoostWeights) once it is exposed.
+ */
+function nextTreeWeights(votes, l, T, a, b) { return emphasisWeights(votes, l, T, a, b); }
+
 export function createEmphasisView(app) {
   let trainVotes = { version: -1, votes: null }; // full vote of the current model on its training rows
   const value = (id) => EMPHASIS_GRID[Number($(id).value)] ?? 1;
@@ -85,7 +92,7 @@ export function createEmphasisView(app) {
     const T = app.forest.numTrees;
     if (trainVotes.version !== app.version) trainVotes = { version: app.version, votes: app.forest.predict(app.trainDs).votes };
     const { votes } = trainVotes;
-    const { p, w } = emphasisWeights(votes, l, T, a, b);
+    const { p, w } = nextTreeWeights(votes, l, T, a, b);
     const rows = new Float64Array(BINS);
     const weight = new Float64Array(BINS);
     for (let i = 0; i < p.length; i++) {

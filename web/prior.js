@@ -2,7 +2,8 @@
 // the smoothed histogram of 'hyper' and the fitted Dirichlet priors ('1dir', 'ndir') from forest.prior(rule),
 // and how each prior moves the halting staircase (forest.haltingTable).
 import { classColor, errText, fmt, frame, h, linePath, pending, s, slowGate } from './charts.js';
-import { MAX_POSTERIOR_TALLIES, numTallies, priorMarginal } from './math.js';
+import { priorStatistic } from './final_tally.js';
+import { MAX_POSTERIOR_TALLIES, numTallies } from './math.js';
 
 const $ = (id) => document.getElementById(id);
 const RULES = [
@@ -66,8 +67,7 @@ export function createPriorView(app) {
         const prior = priors.get(rule);
         if (prior === null) return; // the model changed meanwhile
         if (prior instanceof Error) throw prior;
-        const marginal = prior.finalTallyMass && numTallies(l, T) <= MAX_POSTERIOR_TALLIES
-          ? priorMarginal(prior.finalTallyMass, T, l) : null;
+        const marginal = numTallies(l, T) <= MAX_POSTERIOR_TALLIES ? priorStatistic(prior, l, T) : null;
         if (marginal) curves.push({ label, cls, values: marginal });
         if (prior.components?.length && rule !== 'siba') {
           params.push(`${rule}: ` + prior.components.map((c) =>

@@ -1,0 +1,31 @@
+// Argument checks on the caller's side, before a job is queued: the job control {signal?, onProgress?}
+// and model bytes.
+const JOB_CONTROL = ['signal', 'onProgress'];
+
+/** A short description of a value for error messages ("Uint8Array", "number 3"). */
+export function describe(value) {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return value.constructor ? value.constructor.name : 'object';
+  return `${typeof value} ${String(value)}`;
+}
+
+/** `options` checked as a job control {signal?, onProgress?} ({} when undefined); throws a TypeError. */
+export function control(options, what) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') throw new TypeError(`${what}: control must be an object {signal?, onProgress?}`);
+  for (const key of Object.keys(options)) {
+    if (!JOB_CONTROL.includes(key)) throw new TypeError(`${what}: unknown control option '${key}' (expected signal, onProgress)`);
+  }
+  if (options.signal !== undefined && !(typeof AbortSignal === 'function' && options.signal instanceof AbortSignal)) {
+    throw new TypeError(`${what}: signal must be an AbortSignal, got ${describe(options.signal)}`);
+  }
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    throw new TypeError(`${what}: onProgress must be a function, got ${describe(options.onProgress)}`);
+  }
+  return options;
+}
+
+/** Throws a TypeError unless `model` is forest bytes (a Uint8Array). */
+export function checkModel(model, what) {
+  if (!(model instanceof Uint8Array)) throw new TypeError(`${what}: model must be a Uint8Array (forest.toBytes()), got ${describe(model)}`);
+}

@@ -1,0 +1,200 @@
+// The job queue behind an UrnforestWorker: jobs run one at a time in submission order in one worker
+// thread, started on demand. Aborting the running job terminates the thread (the core is synchronous
+// there) and the next job starts a fresh one; aborting a queued job just removes it. A session job
+// (a call on a RemoteForest) sent to a thread that does not hold that session carries the session's
+// restore data (model bytes and logged calls), so the thread rebuilds it first.
+import { control } from './checks.js';
+import { abortError, reviveError } from './errors.js';
+import { spawn } from './spawn.js';
+
+export class JobQueue {
+  /** `url`: the worker script, undefined for worker_thread.js next to the built module. */
+  constructor(url) {
+    this._url = url;
+    this._worker = null; // Promise of a spawned worker that said 'ready'.
+    this._queue = [];
+    this._active = null;
+    this._nextId = 1;
+    this.terminated = false;
+  }
+
+  /**
+   * Queues `message` (its op and arguments) and resolves to the thread's result. `ctl`: the caller's
+   * {signal?, onProgress?} (checked here: a bad one rejects); `what`: the method name for errors;
+   * `extra`: fields of the job ({remote}: a session's job, {onResult}: called before resolving).
+   */
+  submit(message, ctl, what, extra = {}) {
+    let c;
+    try {
+      c = control(ctl, what);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (this.terminated) return Promise.reject(new Error('UrnforestWorker has been terminated'));
+    const { signal, onProgress } = c;
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    return new Promise((resolve, reject) => {
+      const job = { id: this._nextId++, message, what, onProgress, resolve, reject, signal, onAbort: null, ...extra };
+      if (signal) {
+        job.onAbort = () => this._abort(job);
+        signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      const finish = (fn) => (value) => {
+        if (signal) signal.removeEventListener('abort', job.onAbort);
+        fn(value);
+      };
+      job.resolve = finish(resolve);
+      job.reject = finish(reject);
+      this._queue.push(job);
+      this._pump();
+    });
+  }
+
+  /** Rejects the queued (not running) jobs of `remote` with makeError(what). */
+  dropQueued(remote, makeError) {
+    for (const job of this._queue.filter((j) => j.remote === remote)) {
+      this._queue.splice(this._queue.indexOf(job), 1);
+      job.reject(makeError(job.what));
+    }
+  }
+
+  /** Stops the thread; running and queued jobs reject with an AbortError. Idempotent. */
+  terminate() {
+    if (this.terminated) return;
+    this.terminated = true;
+    const error = new DOMException('The worker was terminated', 'AbortError');
+    for (const job of this._queue) job.reject(error);
+    this._queue = [];
+    if (this._active !== null) {
+      this._active.reject(error);
+      this._active = null;
+    }
+    this._kill();
+  }
+
+  _abort(job) {
+    const error = abortError(job.signal);
+    if (this._active === job) {
+      this._active = null;
+      this._kill();
+      job.reject(error);
+      this._pump();
+    } else {
+      const i = this._queue.indexOf(job);
+      if (i >= 0) {
+        this._queue.splice(i, 1);
+        job.reject(error);
+      }
+    }
+  }
+
+  _kill() {
+    const worker = this._worker;
+    this._worker = null;
+    if (worker !== null) worker.then((w) => w.terminate(), () => {});
+  }
+
+  _ensureWorker() {
+    if (this._worker === null) {
+      let ready;
+      let failed;
+      const promise = new Promise((res, rej) => { ready = res; failed = rej; });
+      let spawned = null;
+      const onMessage = (m) => {
+        if (m.type === 'ready') {
+          ready(spawned);
+          return;
+        }
+        if (m.type === 'failed') {
+          onFailure(reviveError(m.error));
+          return;
+        }
+        this._onMessage(m);
+      };
+      const onFailure = (e) => {
+        failed(e);
+        if (this._worker === promise) {
+          this._worker = null;
+          const job = this._active;
+          this._active = null;
+          if (job !== null) job.reject(e);
+          this._pump();
+        }
+      };
+      spawn(this._url, onMessage, onFailure).then((w) => {
+        w.sessions = new Set(); // ids of the RemoteForests this worker holds
+        spawned = w;
+      }, onFailure);
+      this._worker = promise;
+      promise.catch(() => {});
+    }
+    return this._worker;
+  }
+
+  _pump() {
+    if (this._active !== null || this._queue.length === 0 || this.terminated) return;
+    const job = this._queue.shift();
+    this._active = job;
+    this._ensureWorker().then((w) => {
+      if (this._active !== job) return;
+      const message = { id: job.id, ...job.message };
+      const sid = message.session;
+      if (sid !== undefined && !w.sessions.has(sid)) {
+        if (message.op === 'release') {
+          this._active = null;
+          job.resolve(undefined);
+          this._pump();
+          return;
+        }
+        if (message.method !== 'load') message.restore = job.remote._restore();
+      }
+      try {
+        w.post(message);
+      } catch (e) {
+        // Not structured-cloneable (a function, a Dataset, ...): this job fails, the worker is fine.
+        this._active = null;
+        job.reject(new TypeError(`${job.what}: its arguments cannot be sent to the worker (${e.message})`));
+        this._pump();
+        return;
+      }
+      if (sid !== undefined) {
+        if (message.op === 'release') w.sessions.delete(sid);
+        else w.sessions.add(sid);
+      }
+      job.opens = sid !== undefined && (message.method === 'load' || message.restore !== undefined) ? w : null;
+      w.busy(true);
+    }, (e) => {
+      if (this._active === job) {
+        this._active = null;
+        job.reject(e);
+        this._pump();
+      }
+    });
+  }
+
+  _onMessage(m) {
+    const job = this._active;
+    if (job === null || m.id !== job.id) return;
+    if (m.type === 'progress') {
+      if (job.onProgress) {
+        try {
+          job.onProgress({ stage: m.stage, fraction: m.fraction });
+        } catch (e) {
+          queueMicrotask(() => { throw e; });
+        }
+      }
+      return;
+    }
+    this._active = null;
+    this._worker?.then((w) => w.busy(false));
+    // After a failed load or restore the session may be missing: the next call sends the restore again.
+    if (m.type !== 'result' && job.opens) job.opens.sessions.delete(job.message.session);
+    if (m.type === 'result') {
+      job.onResult?.();
+      job.resolve(m.value);
+    } else {
+      job.reject(reviveError(m.error));
+    }
+    this._pump();
+  }
+}

@@ -1,0 +1,96 @@
+// RemoteForest: a model held in an UrnforestWorker's thread (a session). It keeps a copy of the bytes and
+// of the calls that changed the model's state (addData, dropData, storeTable): a fresh thread (after an
+// abort) gets them with the next job and rebuilds the session before running it.
+import { disposedError } from './errors.js';
+
+/** Passed by UrnforestWorker#load only: `new RemoteForest` is not public. */
+export const INTERNAL = Symbol('internal');
+
+// Session calls that change the model's state in the worker, replayed on a fresh worker.
+const LOGGED = new Set(['addData', 'dropData', 'storeTable']);
+
+/**
+ * A model held in an UrnforestWorker (from `worker.load(bytes)`). Every method runs in the worker and
+ * returns a promise; the last argument is the job control {signal?, onProgress?}. `data` arguments:
+ * the name of a data set added with addData, or data loaded for that call only ({csv, options?,
+ * rows?, schemaOfModel?} or {x, options, rows?}). Typed arrays in results are transferred.
+ */
+export class RemoteForest {
+  constructor(token, jobs, id, model) {
+    if (token !== INTERNAL) throw new TypeError('RemoteForest: use `await worker.load(bytes)`');
+    this._jobs = jobs; // the JobQueue of the UrnforestWorker that loaded it
+    this._id = id;
+    this._model = model;
+    this._log = [];
+    this._info = null;
+    this._disposed = false;
+  }
+
+  /**
+   * What the model is, read once at load: {numTrees, numClasses, numFeatures, numNodes, oobError,
+   * classNames, featureNames, featureTypes, learner, weighted, defaultOrder, storedTables}.
+   * defaultOrder: the query order predict/trace use when options.order is not given.
+   */
+  get info() { return this._info; }
+
+  /** True once dispose() has been called. */
+  get disposed() { return this._disposed; }
+
+  /** Loads `data` in the worker under `name` (replacing one of that name). → {numRows, numFeatures, hasLabels, classNames} */
+  addData(name, data, ctl) { return this._call('addData', { name, data }, ctl); }
+  /** Frees the data set `name` (no-op when there is none). */
+  dropData(name, ctl) { return this._call('dropData', { name }, ctl); }
+  /** forest.predict(data, options?) in the worker. */
+  predict(data, options, ctl) { return this._call('predict', { data, options }, ctl); }
+  /** forest.trace(data, row, options?) in the worker. */
+  trace(data, row, options, ctl) { return this._call('trace', { data, row, options }, ctl); }
+  /** forest.prior(rule, options?) in the worker. */
+  prior(rule, options, ctl) { return this._call('prior', { rule, options }, ctl); }
+  /** forest.expectedCost(options) in the worker. */
+  expectedCost(options, ctl) { return this._call('expectedCost', { options }, ctl); }
+  /** forest.order(data, options?) in the worker. */
+  order(data, options, ctl) { return this._call('order', { data, options }, ctl); }
+  /** forest.errorCurve(data, order) in the worker. */
+  errorCurve(data, order, ctl) { return this._call('errorCurve', { data, order }, ctl); }
+  /** forest.storeTable(options) in the worker (kept across worker restarts). */
+  storeTable(options, ctl) { return this._call('storeTable', { options }, ctl); }
+  /** forest.storedTables() in the worker. */
+  storedTables(ctl) { return this._call('storedTables', {}, ctl); }
+  /** The HaltingTable of forest.haltingTable(options), built once per session: {bytes, rule, alpha, numTrees, numClasses, binaryThresholds}. */
+  haltingTable(options, ctl) { return this._call('haltingTable', { options }, ctl); }
+  /** table.halts(tally) of the (options) table for each tally; `tallies`: Int32Array, n x classes, row-major. → Uint8Array (1 = halts) */
+  halts(options, tallies, ctl) { return this._call('halts', { options, tallies }, ctl); }
+  /** table.confidence(tally) for each tally, as halts(). → Float64Array */
+  confidence(options, tallies, ctl) { return this._call('confidence', { options, tallies }, ctl); }
+  /** table.leader(tally) for each tally, as halts(). → Int32Array (-1: no strict leader) */
+  leader(options, tallies, ctl) { return this._call('leader', { options, tallies }, ctl); }
+  /** forest.oobVotes() in the worker. */
+  oobVotes(ctl) { return this._call('oobVotes', {}, ctl); }
+  /** forest.trainLabels() in the worker. */
+  trainLabels(ctl) { return this._call('trainLabels', {}, ctl); }
+  /** forest.treeWeights() in the worker. */
+  treeWeights(ctl) { return this._call('treeWeights', {}, ctl); }
+  /** forest.toBytes() in the worker: the model with the tables stored so far. */
+  toBytes(ctl) { return this._call('toBytes', {}, ctl); }
+
+  /**
+   * Frees the model in the worker. Queued calls and later calls reject with an Error whose code is
+   * 'RemoteDisposed'; a running one finishes. Idempotent.
+   */
+  dispose() {
+    if (this._disposed) return;
+    this._disposed = true;
+    this._jobs.dropQueued(this, disposedError);
+    if (!this._jobs.terminated) this._jobs.submit({ op: 'release', session: this._id }, undefined, 'dispose').catch(() => {});
+  }
+
+  _call(method, args, ctl) {
+    if (this._disposed) return Promise.reject(disposedError(method));
+    const extra = { remote: this };
+    if (LOGGED.has(method)) extra.onResult = () => { this._log.push({ method, args }); };
+    return this._jobs.submit({ op: 'session', session: this._id, method, args }, ctl, method, extra);
+  }
+
+  /** What a fresh thread needs to rebuild this session: the model bytes and the logged calls. */
+  _restore() { return { model: this._model, log: this._log }; }
+}

@@ -1,0 +1,52 @@
+// The posterior picture: after t draws, where the full vote of all T trees will end ([SSM16] §2). Two
+// classes: P(T₁ | drawn) over the final votes for the first class; more: P(class wins the full vote | drawn).
+import { classColor, fmt, frame, h, s } from '../charts.js';
+import { MAX_POSTERIOR_TALLIES, numTallies } from '../math.js';
+
+function twoClasses(post, names, T) {
+  const yMax = Math.max(1e-9, ...post.l2);
+  const f = frame({ w: 420, h: 220, x: [0, T + 1], y: [0, yMax * 1.05], xLabel: `final votes for ${names[0]} (T₁)`, yLabel: 'P(T₁ | drawn)',
+    title: 'Posterior over the final tally', yFormat: (v) => v.toFixed(2), margin: { l: 50 } });
+  const bw = Math.max(0.5, f.x(1) - f.x(0) - 0.5);
+  for (let v = 0; v <= T; v++) {
+    if (post.l2[v] <= 0) continue;
+    const winner = 2 * v > T ? 0 : 2 * v < T ? 1 : -1;
+    f.plot.append(s('rect', { x: f.x(v), y: f.y(post.l2[v]), width: bw, height: f.y(0) - f.y(post.l2[v]),
+      fill: winner < 0 ? '#999' : classColor(winner) }));
+  }
+  f.plot.append(s('line', { x1: f.x(T / 2 + 0.5), x2: f.x(T / 2 + 0.5), y1: f.y(0), y2: f.y(yMax * 1.05), class: 'midline' }));
+  f.plot.append(s('text', { x: f.x(T / 2 + 0.5) + 4, y: f.y(yMax) + 4, class: 'small' }, `${names[1]} wins ← | → ${names[0]} wins`));
+  return f.root;
+}
+
+function winners(post, names) {
+  const l = names.length;
+  const f = frame({ w: 420, h: 220, x: [0, l], y: [0, 1], yLabel: 'P(wins the full vote | drawn)', title: 'Posterior probability of each final winner',
+    xTicks: [], yTicks: [0, 0.2, 0.4, 0.6, 0.8, 1], yFormat: (v) => v.toFixed(1) });
+  for (let i = 0; i < l; i++) {
+    f.plot.append(s('rect', { x: f.x(i) + 6, y: f.y(post.win[i]), width: f.x(1) - f.x(0) - 12, height: f.y(0) - f.y(post.win[i]), fill: classColor(i) }));
+    f.plot.append(s('text', { x: f.x(i + 0.5), y: f.y(0) + 16, 'text-anchor': 'middle', class: 'small' }, names[i].slice(0, 12)));
+  }
+  return f.root;
+}
+
+/**
+ * Draws the posterior into `container` (its data-drawn says after how many draws). data: {post: {l2, win,
+ * agree} or null (no final-tally prior, or too many tallies to list), names: class names, T: trees, drawn,
+ * libConf: the library's P* after `drawn` draws, ownConfidence: the rule defines its own confidence}.
+ */
+export function render(container, { post, names, T, drawn, libConf, ownConfidence }) {
+  const l = names.length;
+  if (!post) {
+    container.replaceChildren(h('p', { class: 'muted small', text: numTallies(l, T) > MAX_POSTERIOR_TALLIES
+      ? `With ${l} classes the ${numTallies(l, T).toExponential(1)} possible final tallies are too many to list; the rule's P* (right) still applies.`
+      : 'No final-tally prior for this rule.' }));
+    container.dataset.drawn = String(drawn);
+    return;
+  }
+  container.replaceChildren(l === 2 ? twoClasses(post, names, T) : winners(post, names));
+  container.append(h('p', { class: 'small', text: drawn === 0 ? 'Before any draw this is the prior.'
+    : `P* from these bars: ${fmt(post.agree, 4)}; the library's P*: ${fmt(libConf, 4)}` +
+      (ownConfidence ? ' (this rule defines its own confidence).' : '.') }));
+  container.dataset.drawn = String(drawn);
+}
