@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "tree/tree_walk.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 
@@ -143,14 +144,7 @@ Result<FullVote> PredictFullRows(const Forest& forest, const float* model_rows, 
   out.votes.assign(rows * k, 0);
   out.labels.assign(rows, 0);
   AccumulateVotes(forest, model_rows, rows, forest.num_trees(), out.votes.data());
-  for (size_t r = 0; r < rows; ++r) {
-    const uint32_t* votes = out.votes.data() + r * k;
-    size_t best = 0;
-    for (size_t c = 1; c < k; ++c) {
-      if (votes[c] > votes[best]) best = c;
-    }
-    out.labels[r] = static_cast<int32_t>(best);
-  }
+  for (size_t r = 0; r < rows; ++r) out.labels[r] = Plurality(out.votes.data() + r * k, k);
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "tree/tree_walk.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
@@ -30,12 +31,7 @@ std::vector<int32_t> PluralityLabels(const std::vector<uint32_t>& votes, size_t 
                                      size_t k) {
   std::vector<int32_t> labels(num_rows, 0);
   for (size_t r = 0; r < num_rows; ++r) {
-    const uint32_t* v = votes.data() + r * k;
-    size_t best = 0;
-    for (size_t c = 1; c < k; ++c) {
-      if (v[c] > v[best]) best = c;
-    }
-    labels[r] = static_cast<int32_t>(best);
+    labels[r] = Plurality(votes.data() + r * k, k);
   }
   return labels;
 }
