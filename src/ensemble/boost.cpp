@@ -7,7 +7,7 @@
 #include <string>
 
 #include "ensemble/bootstrap.h"
-#include "tree/cost_complexity_pruning.h"
+#include "ensemble/tree_grower_params.h"
 #include "base/random.h"
 
 namespace urnforest {
@@ -37,7 +37,7 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
     params.min_leaf = static_cast<int32_t>(
         std::min<double>(static_cast<double>(options.min_leaf) * unit, 2147483647.0));
   }
-  TreeGrower builder(data, row_major.data(), params, options.pruning);
+  TreeGrower builder(data, row_major.data(), params, CostComplexityOf(options.pruning));
   const double threshold = classes == 2 ? 0.5 : 1.0 - 1.0 / classes;
   std::vector<double> w(n, 1.0 / static_cast<double>(n));
   bool uniform = true;
@@ -56,10 +56,10 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
         counts[i] = q < 1.0 ? 1u : static_cast<uint32_t>(std::min(q, 4294967295.0));
       }
     }
-    const size_t nodes_before = forest->nodes_.size();
-    const size_t bits_before = forest->category_bits_.size();
+    const size_t nodes_before = forest->table_.nodes.size();
+    const size_t bits_before = forest->table_.category_bits.size();
     uint32_t root = 0;
-    Status status = builder.Grow(counts.data(), &rng, forest, &root);
+    Status status = builder.Grow(counts.data(), &rng, &forest->table_, &root);
     if (!status.ok()) return status;
     forest->tree_roots_.push_back(root);
     const int32_t t = forest->num_trees() - 1;
@@ -73,8 +73,8 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
     if (eps >= threshold) {
       // Worse than chance under these weights: drop the tree and restart from uniform weights.
       forest->tree_roots_.pop_back();
-      forest->nodes_.resize(nodes_before);
-      forest->category_bits_.resize(bits_before);
+      forest->table_.nodes.resize(nodes_before);
+      forest->table_.category_bits.resize(bits_before);
       if (uniform && ++discards >= kMaxDiscards) {
         return Status::Error(StatusCode::kInvalidArgument,
                              "adaboost: the tree learner's weighted error stays >= " +

@@ -7,7 +7,7 @@
 #include "ensemble/boost.h"
 #include "ensemble/bootstrap.h"
 #include "tree/cart.h"
-#include "tree/cost_complexity_pruning.h"
+#include "ensemble/tree_grower_params.h"
 #include "base/random.h"
 #include "ensemble/voteboost_grow.h"
 #include "urnforest/forest.h"
@@ -164,7 +164,8 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressF
   params.mtry = ResolveMtry(options, static_cast<int32_t>(data.num_features()));
   params.max_depth = options.max_depth;
   params.min_leaf = options.min_leaf;
-  internal::TreeGrower builder(td, row_major.data(), params, options.pruning);
+  internal::TreeGrower builder(td, row_major.data(), params,
+                                 internal::CostComplexityOf(options.pruning));
 
   const size_t num_features = data.num_features();
   std::vector<uint32_t> weights(rows);
@@ -173,7 +174,7 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressF
     internal::Rng rng = internal::Rng::ForStream(options.seed, static_cast<uint64_t>(t));
     internal::DrawBootstrap(&rng, n, weights.data());
     uint32_t root = 0;
-    status = builder.Grow(weights.data(), &rng, &forest, &root);
+    status = builder.Grow(weights.data(), &rng, &forest.table_, &root);
     if (!status.ok()) return status;
     forest.tree_roots_.push_back(root);
     for (size_t r = 0; r < rows; ++r) {

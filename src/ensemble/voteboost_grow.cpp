@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "ensemble/bootstrap.h"
-#include "tree/cost_complexity_pruning.h"
+#include "ensemble/tree_grower_params.h"
 #include "base/random.h"
 #include "urnforest/voteboost.h"
 
@@ -47,7 +47,7 @@ Status GrowVoteBoost(const TrainingData& data, const std::vector<float>& row_maj
       params.max_depth = 1;
       break;
   }
-  TreeGrower builder(data, row_major.data(), params, pruning);
+  TreeGrower builder(data, row_major.data(), params, CostComplexityOf(pruning));
 
   std::vector<uint32_t> votes(n * classes, 0);  // every tree's votes on every training row
   std::vector<double> w(n, 1.0 / static_cast<double>(n));
@@ -64,7 +64,7 @@ Status GrowVoteBoost(const TrainingData& data, const std::vector<float>& row_maj
       DrawWeighted(w, &rng, &counts);
     }
     uint32_t root = 0;
-    Status status = builder.Grow(counts.data(), &rng, forest, &root);
+    Status status = builder.Grow(counts.data(), &rng, &forest->table_, &root);
     if (!status.ok()) return status;
     forest->tree_roots_.push_back(root);
     for (size_t r = 0; r < n; ++r) {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "tree/tree_walk.h"
+#include "ensemble/forest_walk.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/vote.h"
@@ -42,7 +42,7 @@ void AccumulateVotesOf(const Forest& forest, const float* rows, size_t num_rows,
                        const int32_t* trees, size_t num_queried, uint32_t* votes) {
   // As AccumulateVotes: rows in blocks, the given trees inside a block.
   constexpr size_t kBlock = 256;
-  const internal::WalkView view(forest);
+  const internal::WalkView view = internal::ForestWalkView(forest);
   const size_t m = static_cast<size_t>(forest.num_features());
   const size_t k = static_cast<size_t>(forest.num_classes());
   int32_t out[kBlock];

@@ -105,8 +105,8 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
   WriteSection(&payload, kOptions, body);
 
   body.clear();
-  w.U64(forest.nodes_.size());
-  for (const Forest::Node& n : forest.nodes_) {
+  w.U64(forest.table_.nodes.size());
+  for (const Forest::Node& n : forest.table_.nodes) {
     w.I32(n.feature);
     w.F32(n.threshold);
     w.U32(n.child_or_class);
@@ -115,8 +115,8 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
   WriteSection(&payload, kNodes, body);
 
   body.clear();
-  w.U64(forest.category_bits_.size());
-  for (uint32_t word : forest.category_bits_) w.U32(word);
+  w.U64(forest.table_.category_bits.size());
+  for (uint32_t word : forest.table_.category_bits) w.U32(word);
   WriteSection(&payload, kCategoryBits, body);
 
   body.clear();
@@ -248,7 +248,7 @@ Status ReadOptions(internal::ByteReader r, size_t features, TrainOptions* o) {
 // most one visit per node of the file, whatever the file says: a hostile file cannot make trees
 // share one long chain of nodes.
 Status ValidateNodes(const Forest& f) {
-  const size_t n = f.nodes_.size();
+  const size_t n = f.table_.nodes.size();
   const uint32_t classes = static_cast<uint32_t>(f.num_classes());
   const int32_t features = f.num_features();
   const std::vector<uint32_t>& roots = f.tree_roots_;
@@ -260,7 +260,7 @@ Status ValidateNodes(const Forest& f) {
   for (size_t i = 0; i < n; ++i) {
     while (tree + 1 < roots.size() && i >= roots[tree + 1]) ++tree;
     const uint64_t tree_end = tree + 1 < roots.size() ? roots[tree + 1] : n;
-    const Forest::Node& node = f.nodes_[i];
+    const Forest::Node& node = f.table_.nodes[i];
     uint32_t threshold_bits;
     std::memcpy(&threshold_bits, &node.threshold, sizeof threshold_bits);
     const std::string where = "node " + std::to_string(i) + ": ";
@@ -275,7 +275,7 @@ Status ValidateNodes(const Forest& f) {
     if (f.schema_.features[node.feature].type == FeatureType::kCategorical) {
       const uint64_t offset = node.aux >> 2;
       if (!(node.aux & Forest::kCategoricalSplit) || threshold_bits != 0 ||
-          offset + f.CategoryWords(node.feature) > f.category_bits_.size()) {
+          offset + f.CategoryWords(node.feature) > f.table_.category_bits.size()) {
         return Corrupt(where + "bad categorical split");
       }
     } else if ((node.aux & ~Forest::kMissingLeft) != 0 || std::isnan(node.threshold)) {
@@ -376,8 +376,8 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   internal::ByteReader& nodes = sections[2];
   const uint64_t node_count = nodes.Count(16);
   if (nodes.failed() || node_count > (uint64_t{1} << 31)) return Corrupt("bad node table");
-  forest.nodes_.resize(node_count);
-  for (Forest::Node& n : forest.nodes_) {
+  forest.table_.nodes.resize(node_count);
+  for (Forest::Node& n : forest.table_.nodes) {
     n.feature = nodes.I32();
     n.threshold = nodes.F32();
     n.child_or_class = nodes.U32();
@@ -388,8 +388,8 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   internal::ByteReader& bits = sections[3];
   const uint64_t word_count = bits.Count(4);
   if (bits.failed() || word_count > Forest::kMaxCategoryWords) return Corrupt("bad category bits");
-  forest.category_bits_.resize(word_count);
-  for (uint32_t& word : forest.category_bits_) word = bits.U32();
+  forest.table_.category_bits.resize(word_count);
+  for (uint32_t& word : forest.table_.category_bits) word = bits.U32();
   if (bits.failed() || !bits.at_end()) return Corrupt("bad category bits");
 
   internal::ByteReader& roots = sections[4];

@@ -18,30 +18,30 @@ Status Invalid(const std::string& m) { return Status::Error(StatusCode::kInvalid
 // invariant. Fails if more than `budget` nodes would be copied (nodes shared between trees).
 Status CopyTree(const Forest& in, uint32_t root, size_t budget, Forest* out, uint32_t* new_root) {
   std::vector<std::pair<uint32_t, uint32_t>> queue;  // (old index, new index)
-  *new_root = static_cast<uint32_t>(out->nodes_.size());
-  out->nodes_.push_back(in.nodes_[root]);
+  *new_root = static_cast<uint32_t>(out->table_.nodes.size());
+  out->table_.nodes.push_back(in.table_.nodes[root]);
   queue.emplace_back(root, *new_root);
   for (size_t head = 0; head < queue.size(); ++head) {
     const auto [old_index, new_index] = queue[head];
-    Forest::Node node = in.nodes_[old_index];
+    Forest::Node node = in.table_.nodes[old_index];
     if (node.feature >= 0) {
-      if (out->nodes_.size() + 2 > budget) return Invalid("the forest's trees share nodes");
-      const uint32_t left = static_cast<uint32_t>(out->nodes_.size());
-      out->nodes_.push_back(in.nodes_[node.child_or_class]);
-      out->nodes_.push_back(in.nodes_[node.child_or_class + 1]);
+      if (out->table_.nodes.size() + 2 > budget) return Invalid("the forest's trees share nodes");
+      const uint32_t left = static_cast<uint32_t>(out->table_.nodes.size());
+      out->table_.nodes.push_back(in.table_.nodes[node.child_or_class]);
+      out->table_.nodes.push_back(in.table_.nodes[node.child_or_class + 1]);
       queue.emplace_back(node.child_or_class, left);
       queue.emplace_back(node.child_or_class + 1, left + 1);
       node.child_or_class = left;
       if (node.aux & Forest::kCategoricalSplit) {
         const uint32_t offset = node.aux >> 2;
         const uint32_t words = in.CategoryWords(node.feature);
-        const size_t new_offset = out->category_bits_.size();
-        out->category_bits_.insert(out->category_bits_.end(), in.category_bits_.begin() + offset,
-                                   in.category_bits_.begin() + offset + words);
+        const size_t new_offset = out->table_.category_bits.size();
+        out->table_.category_bits.insert(out->table_.category_bits.end(), in.table_.category_bits.begin() + offset,
+                                   in.table_.category_bits.begin() + offset + words);
         node.aux = (node.aux & 3u) | (static_cast<uint32_t>(new_offset) << 2);
       }
     }
-    out->nodes_[new_index] = node;
+    out->table_.nodes[new_index] = node;
   }
   return Status::Ok();
 }
@@ -101,7 +101,7 @@ Result<Forest> PruneForest(const Forest& forest, const std::vector<int32_t>& ord
   for (int32_t i = 0; i < keep; ++i) {
     const int32_t t = order[i];
     uint32_t root = 0;
-    Status status = CopyTree(forest, forest.tree_roots()[t], forest.nodes_.size(), &out, &root);
+    Status status = CopyTree(forest, forest.tree_roots()[t], forest.table_.nodes.size(), &out, &root);
     if (!status.ok()) return status;
     out.tree_roots_.push_back(root);
     out.source_trees_.push_back(forest.SourceTree(t));

@@ -10,6 +10,7 @@
 #include "urnforest/dataset.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/halting_table.h"
+#include "urnforest/node_table.h"
 #include "urnforest/status.h"
 
 namespace urnforest {
@@ -215,43 +216,32 @@ class Forest {
   /// Removes every stored table (the model bytes then equal those of the forest as trained).
   void ClearStoredTables() { stored_tables_.clear(); }
 
-  /// Root node index of each tree (tree t's root is `nodes_[tree_roots()[t]]`).
+  /// Root node index of each tree (tree t's root is `node_table().nodes[tree_roots()[t]]`).
   const std::vector<uint32_t>& tree_roots() const { return tree_roots_; }
+  /// The nodes of every tree and their categorical bit sets.
+  const NodeTable& node_table() const { return table_; }
+  /// Categories per feature (0 for numeric), derived from schema(); one entry per feature.
+  const std::vector<uint32_t>& category_counts() const { return category_counts_; }
 
   /// Total nodes in the node table.
   size_t num_nodes() const;
 
   // Storage (public for the trainer and serializer; treat as read-only).
 
-  /// One node of the flat node table: 16 bytes, trivially copyable. Children of an inner node are
-  /// adjacent and come strictly after their parent (left = child_or_class, right = left + 1), so a
-  /// walk from any root always terminates.
-  struct Node {
-    /// Leaf: -1. Inner: feature index (schema order).
-    int32_t feature;
-    /// Numeric inner: a non-missing x goes left when x <= threshold. Otherwise 0.
-    float threshold;
-    /// Inner: index of the left child; the right child is left + 1. Leaf: class index voted.
-    uint32_t child_or_class;
-    /// Inner: bit 0 (kMissingLeft) = missing values go left; bit 1 (kCategoricalSplit) = subset
-    /// split; bits 2..31 = word offset of the split's bit set in category_bits (categorical only).
-    /// Leaf: 0.
-    uint32_t aux;
-  };
-  static constexpr uint32_t kMissingLeft = 1u;
-  static constexpr uint32_t kCategoricalSplit = 2u;
-  static constexpr uint32_t kMaxCategoryWords = 1u << 30;  ///< aux offset range.
+  /// One node of the flat node table (urnforest/node_table.h).
+  using Node = TreeNode;
+  static constexpr uint32_t kMissingLeft = TreeNode::kMissingLeft;
+  static constexpr uint32_t kCategoricalSplit = TreeNode::kCategoricalSplit;
+  static constexpr uint32_t kMaxCategoryWords = TreeNode::kMaxCategoryWords;
 
   /// Number of 32-bit words in the bit set of a categorical split on `feature`.
   uint32_t CategoryWords(int32_t feature) const { return (category_counts_[feature] + 31u) / 32u; }
   /// Recomputes derived caches (category_counts_) from schema_; called by the trainer and loader.
   void RebuildCaches();
 
-  std::vector<Node> nodes_;
-  /// Categorical splits: a split's bit set is CategoryWords(feature) words from its offset;
-  /// bit c (word c / 32, bit c % 32) set => category c goes left. Categories absent from the
-  /// node's training rows go to the child that received more training rows.
-  std::vector<uint32_t> category_bits_;
+  /// Nodes of every tree and the bit sets of their categorical splits (a split's bit set is
+  /// CategoryWords(feature) words from its offset).
+  NodeTable table_;
   std::vector<uint32_t> tree_roots_;
   Schema schema_;
   TrainOptions options_;

@@ -213,7 +213,7 @@ TEST_CASE("Even T is allowed and a tied full vote goes to the lowest class index
   Forest tie;
   tie.schema_ = d.schema();
   tie.RebuildCaches();
-  tie.nodes_ = {{-1, 0.0f, 1u, 0u}, {-1, 0.0f, 0u, 0u}};
+  tie.table_.nodes = {{-1, 0.0f, 1u, 0u}, {-1, 0.0f, 0u, 0u}};
   tie.tree_roots_ = {0u, 1u};
   const FullVote vote = MustPredict(tie, d);
   for (size_t r = 0; r < d.num_rows(); ++r) {

@@ -79,7 +79,7 @@ TEST_CASE("Pruning to all trees in generation order reproduces the out-of-bag vo
   Result<Forest> same = PruneForest(t.forest, identity, 15, &t.data);
   REQUIRE(same.ok());
   CHECK(same.value().oob_votes() == t.forest.oob_votes());
-  CHECK(same.value().nodes_.size() == t.forest.nodes_.size());
+  CHECK(same.value().table_.nodes.size() == t.forest.table_.nodes.size());
 }
 
 TEST_CASE("Out-of-bag votes of a pruned forest count only kept trees and compose over pruning", "[prune]") {

@@ -64,7 +64,7 @@ TEST_CASE("A serialized forest loads back with identical predictions and identic
 
 TEST_CASE("A forest with categorical splits and missing values round-trips", "[serialize]") {
   Forest forest = SmallForest();
-  REQUIRE_FALSE(forest.category_bits_.empty());
+  REQUIRE_FALSE(forest.table_.category_bits.empty());
   const std::vector<uint8_t> bytes = SerializeForest(forest);
   Result<Forest> loaded = DeserializeForest(bytes.data(), bytes.size());
   REQUIRE(loaded.ok());
@@ -147,22 +147,22 @@ TEST_CASE("Hostile lengths fail without huge allocations", "[serialize][corrupt]
 
 TEST_CASE("Structurally invalid trees are rejected even with a valid checksum", "[serialize][corrupt]") {
   const Forest good = SmallForest();
-  REQUIRE(good.nodes_[0].feature >= 0);
+  REQUIRE(good.table_.nodes[0].feature >= 0);
   auto rejects = [](const Forest& f) {
     const std::vector<uint8_t> bytes = SerializeForest(f);
     return DeserializeForest(bytes.data(), bytes.size()).status().code == StatusCode::kCorruptModel;
   };
   Forest cycle = good;
-  cycle.nodes_[0].child_or_class = 0;
+  cycle.table_.nodes[0].child_or_class = 0;
   REQUIRE(rejects(cycle));
   Forest past_end = good;
-  past_end.nodes_[0].child_or_class = static_cast<uint32_t>(good.nodes_.size() - 1);
+  past_end.table_.nodes[0].child_or_class = static_cast<uint32_t>(good.table_.nodes.size() - 1);
   REQUIRE(rejects(past_end));
   Forest bad_feature = good;
-  bad_feature.nodes_[0].feature = 2;
+  bad_feature.table_.nodes[0].feature = 2;
   REQUIRE(rejects(bad_feature));
   Forest bad_class = good;
-  for (Forest::Node& n : bad_class.nodes_) {
+  for (Forest::Node& n : bad_class.table_.nodes) {
     if (n.feature < 0) {
       n.child_or_class = 3;
       break;
@@ -170,10 +170,10 @@ TEST_CASE("Structurally invalid trees are rejected even with a valid checksum", 
   }
   REQUIRE(rejects(bad_class));
   Forest bad_root = good;
-  bad_root.tree_roots_[1] = static_cast<uint32_t>(good.nodes_.size());
+  bad_root.tree_roots_[1] = static_cast<uint32_t>(good.table_.nodes.size());
   REQUIRE(rejects(bad_root));
   Forest bad_bits = good;
-  bad_bits.category_bits_.clear();
+  bad_bits.table_.category_bits.clear();
   REQUIRE(rejects(bad_bits));
   Forest bad_label = good;
   bad_label.train_labels_[0] = 5;
@@ -198,7 +198,7 @@ TEST_CASE("Trees that share nodes are rejected so a file cannot cost more time t
   REQUIRE(code(reordered) == StatusCode::kCorruptModel);
   Forest crossing = good;
   for (size_t i = 0; i < crossing.tree_roots_[1]; ++i) {
-    Forest::Node& n = crossing.nodes_[i];
+    Forest::Node& n = crossing.table_.nodes[i];
     if (n.feature >= 0) {
       n.child_or_class = crossing.tree_roots_[1];  // A child inside the next tree's block.
       break;
