@@ -10,8 +10,8 @@ namespace urnforest {
 namespace internal {
 
 /// Grows options.num_trees boosted trees into `forest` (schema, options, labels and zeroed OOB
-/// votes already set up by Train) and fills forest->tree_weights_. `row_major` holds the training
-/// rows (rows x features). Fails with kInvalidArgument (learner no better than chance, cancelled)
+/// votes already set up by Train) and fills the forest's tree weights. `row_major` holds the
+/// training rows (rows x features). Fails with kInvalidArgument (learner no better than chance, cancelled)
 /// or kLimitExceeded.
 Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_major,
                     const TrainOptions& options, const ProgressFn& progress, Forest* forest);

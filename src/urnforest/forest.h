@@ -15,6 +15,10 @@
 
 namespace urnforest {
 
+namespace internal {
+class ForestAccess;
+}  // namespace internal
+
 /// Which ensemble to train.
 enum class EnsembleKind : uint8_t {
   kRandomForest = 0,  ///< Bootstrap samples, `mtry` candidate features per node (Breiman 2001).
@@ -226,8 +230,6 @@ class Forest {
   /// Total nodes in the node table.
   size_t num_nodes() const;
 
-  // Storage (public for the trainer and serializer; treat as read-only).
-
   /// One node of the flat node table (urnforest/node_table.h).
   using Node = TreeNode;
   static constexpr uint32_t kMissingLeft = TreeNode::kMissingLeft;
@@ -236,6 +238,12 @@ class Forest {
 
   /// Number of 32-bit words in the bit set of a categorical split on `feature`.
   uint32_t CategoryWords(int32_t feature) const { return (category_counts_[feature] + 31u) / 32u; }
+
+ private:
+  // Written only by the code that builds or rewrites forests (the trainer, the loader,
+  // PruneForest) through internal::ForestAccess (src/ensemble/forest_access.h).
+  friend class internal::ForestAccess;
+
   /// Recomputes derived caches (category_counts_) from schema_; called by the trainer and loader.
   void RebuildCaches();
 

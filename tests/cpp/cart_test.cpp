@@ -49,7 +49,7 @@ TEST_CASE("Children are stored adjacently and strictly after their parent", "[ca
   o.num_trees = 5;
   Result<Forest> f = Train(data.value(), o);
   REQUIRE(f.ok());
-  const std::vector<Forest::Node>& nodes = f.value().table_.nodes;
+  const std::vector<Forest::Node>& nodes = f.value().node_table().nodes;
   std::vector<int> parents(nodes.size(), 0);
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i].feature < 0) {

@@ -79,7 +79,7 @@ TEST_CASE("Pruning to all trees in generation order reproduces the out-of-bag vo
   Result<Forest> same = PruneForest(t.forest, identity, 15, &t.data);
   REQUIRE(same.ok());
   CHECK(same.value().oob_votes() == t.forest.oob_votes());
-  CHECK(same.value().table_.nodes.size() == t.forest.table_.nodes.size());
+  CHECK(same.value().node_table().nodes.size() == t.forest.node_table().nodes.size());
 }
 
 TEST_CASE("Out-of-bag votes of a pruned forest count only kept trees and compose over pruning", "[prune]") {

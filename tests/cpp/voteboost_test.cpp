@@ -106,9 +106,9 @@ TEST_CASE("Vote-boosting with a = b = 1 and random trees is the random forest of
   REQUIRE(f.ok());
   REQUIRE(g.ok());
   REQUIRE(f.value().tree_roots() == g.value().tree_roots());
-  REQUIRE(f.value().table_.nodes.size() == g.value().table_.nodes.size());
-  REQUIRE(std::memcmp(f.value().table_.nodes.data(), g.value().table_.nodes.data(),
-                      f.value().table_.nodes.size() * sizeof(Forest::Node)) == 0);
+  REQUIRE(f.value().node_table().nodes.size() == g.value().node_table().nodes.size());
+  REQUIRE(std::memcmp(f.value().node_table().nodes.data(), g.value().node_table().nodes.data(),
+                      f.value().node_table().nodes.size() * sizeof(Forest::Node)) == 0);
   REQUIRE(f.value().oob_votes() == g.value().oob_votes());
   REQUIRE(g.value().tree_weights().empty());
   const Dataset test = MustTwonorm(300, 8);
@@ -132,7 +132,7 @@ TEST_CASE("Vote-boosting with emphasis differs from the random forest after the 
   REQUIRE(f.ok());
   REQUIRE(g.ok());
   REQUIRE(f.value().tree_roots()[1] == g.value().tree_roots()[1]);
-  REQUIRE(f.value().table_.nodes.size() != g.value().table_.nodes.size());
+  REQUIRE(f.value().node_table().nodes.size() != g.value().node_table().nodes.size());
 }
 
 TEST_CASE("Vote-boosting is deterministic and round-trips through model bytes", "[voteboost][serialize]") {
