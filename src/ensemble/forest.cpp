@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "ensemble/forest_walk.h"
+#include "urnforest/predict.h"
 #include "urnforest/vote.h"
 
 namespace urnforest {

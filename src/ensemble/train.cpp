@@ -1,4 +1,6 @@
 // Train: option validation, bootstrap sampling, tree growing and out-of-bag votes.
+#include "urnforest/train.h"
+
 #include <cmath>
 #include <string>
 #include <utility>

@@ -1,11 +1,12 @@
 // Every tree's vote on every row of a data set, in the vote-matrix and the per-row layouts.
 #include "urnforest/vote_matrix.h"
 
-#include "ensemble/forest_walk.h"
-
 #include <cmath>
 #include <string>
 #include <utility>
+
+#include "ensemble/forest_walk.h"
+#include "urnforest/predict.h"
 
 namespace urnforest {
 namespace {

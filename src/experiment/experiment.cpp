@@ -13,13 +13,14 @@
 #include "urnforest/generators.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/label_noise.h"
+#include "urnforest/predict.h"
 #include "urnforest/prior.h"
 #include "urnforest/protocol.h"
-#include "urnforest/query_order.h"
-#include "urnforest/weighted_vote.h"
 #include "urnforest/prune.h"
+#include "urnforest/query_order.h"
 #include "urnforest/vote.h"
 #include "urnforest/vote_matrix.h"
+#include "urnforest/weighted_vote.h"
 
 namespace urnforest {
 namespace {

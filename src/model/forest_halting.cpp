@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ensemble/forest_walk.h"
+#include "urnforest/predict.h"
 
 namespace urnforest {
 namespace {

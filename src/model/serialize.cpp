@@ -25,6 +25,8 @@
 //   HTBL  u32 count, then per stored halting table {u64 length, HaltingTable::ToBytes() ("UFHT")}
 //         in Forest::stored_tables() order. Written only when tables are stored.
 // Readers older than these sections skip them but reject ensembles 2 and 3 in OPTS (bad options).
+#include "urnforest/serialize.h"
+
 #include <cmath>
 #include <cstring>
 #include <string>

@@ -8,6 +8,7 @@
 #include "base/random.h"
 #include "ensemble/bootstrap.h"
 #include "ensemble/forest_access.h"
+#include "urnforest/predict.h"
 
 namespace urnforest {
 

@@ -1,6 +1,7 @@
 #pragma once
-// CART tree growing (classification, Gini, unpruned) into a flat node table (urnforest/node_table.h).
-// Internal to the trainer; the behaviour is documented on urnforest::Train in forest.h.
+// CART tree growing (classification, Gini, unpruned) into a flat node table
+// (urnforest/node_table.h). Internal to the trainer; the behaviour is documented in docs/design.md,
+// "Training".
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -11,6 +11,7 @@
 #include "ensemble/bootstrap.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
+#include "urnforest/serialize.h"
 #include "urnforest/voteboost.h"
 
 using namespace urnforest;

@@ -7,6 +7,8 @@
 #include "fixtures.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 
 using namespace urnforest;
 using namespace urnforest::test;

@@ -11,6 +11,8 @@
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 
 using namespace urnforest;
 using namespace urnforest::test;

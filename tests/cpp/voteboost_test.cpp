@@ -11,6 +11,8 @@
 #include "urnforest/experiment.h"
 #include "urnforest/generators.h"
 #include "urnforest/label_noise.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 #include "urnforest/voteboost.h"
 
 using namespace urnforest;

@@ -20,6 +20,8 @@
 #include "base/crc32.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 #include "urnforest/status.h"
 
 namespace {
