@@ -20,6 +20,8 @@
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/halting_rule.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 
 using namespace urnforest;
 

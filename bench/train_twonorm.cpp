@@ -7,6 +7,7 @@
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
 #include "base/crc32.h"
+#include "urnforest/serialize.h"
 
 int main(int argc, char** argv) {
   const size_t rows = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 5000;

@@ -13,6 +13,7 @@
 #include "urnforest/halting_table.h"
 #include "urnforest/prior.h"
 #include "urnforest/pstar.h"
+#include "urnforest/serialize.h"
 #include "urnforest/tally_pstar.h"
 
 namespace urnforest::cli {

@@ -10,6 +10,7 @@
 #include "urnforest/forest.h"
 #include "urnforest/ordering.h"
 #include "urnforest/prune.h"
+#include "urnforest/serialize.h"
 #include "urnforest/vote_matrix.h"
 
 namespace urnforest::cli {

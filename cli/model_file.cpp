@@ -2,6 +2,7 @@
 #include "model_file.h"
 
 #include "command.h"
+#include "urnforest/serialize.h"
 
 namespace urnforest::cli {
 

@@ -14,6 +14,7 @@
 #include "memory.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/predict.h"
 
 namespace urnforest::wasm {
 namespace {

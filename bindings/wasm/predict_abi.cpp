@@ -15,6 +15,7 @@
 #include "memory.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/predict.h"
 
 namespace urnforest::wasm {
 namespace {

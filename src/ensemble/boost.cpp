@@ -6,9 +6,10 @@
 #include <cmath>
 #include <string>
 
-#include "ensemble/bootstrap.h"
-#include "tree/cost_complexity_pruning.h"
 #include "base/random.h"
+#include "ensemble/bootstrap.h"
+#include "ensemble/forest_access.h"
+#include "ensemble/tree_grower_params.h"
 
 namespace urnforest {
 namespace internal {
@@ -37,7 +38,7 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
     params.min_leaf = static_cast<int32_t>(
         std::min<double>(static_cast<double>(options.min_leaf) * unit, 2147483647.0));
   }
-  TreeGrower builder(data, row_major.data(), params, options.pruning);
+  TreeGrower builder(data, row_major.data(), params, CostComplexityOf(options.pruning));
   const double threshold = classes == 2 ? 0.5 : 1.0 - 1.0 / classes;
   std::vector<double> w(n, 1.0 / static_cast<double>(n));
   bool uniform = true;
@@ -45,7 +46,8 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
   std::vector<int32_t> predicted(n);
   int32_t discards = 0;
   uint64_t attempt = 0;
-  forest->tree_weights_.clear();
+  NodeTable& table = ForestAccess::table(*forest);
+  ForestAccess::tree_weights(*forest).clear();
   while (forest->num_trees() < options.num_trees) {
     Rng rng = Rng::ForStream(options.seed, attempt++);
     if (resample) {
@@ -56,12 +58,12 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
         counts[i] = q < 1.0 ? 1u : static_cast<uint32_t>(std::min(q, 4294967295.0));
       }
     }
-    const size_t nodes_before = forest->nodes_.size();
-    const size_t bits_before = forest->category_bits_.size();
+    const size_t nodes_before = table.nodes.size();
+    const size_t bits_before = table.category_bits.size();
     uint32_t root = 0;
-    Status status = builder.Grow(counts.data(), &rng, forest, &root);
+    Status status = builder.Grow(counts.data(), &rng, &table, &root);
     if (!status.ok()) return status;
-    forest->tree_roots_.push_back(root);
+    ForestAccess::tree_roots(*forest).push_back(root);
     const int32_t t = forest->num_trees() - 1;
     double wrong = 0.0, total = 0.0;
     for (size_t r = 0; r < n; ++r) {
@@ -72,9 +74,9 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
     const double eps = wrong / total;
     if (eps >= threshold) {
       // Worse than chance under these weights: drop the tree and restart from uniform weights.
-      forest->tree_roots_.pop_back();
-      forest->nodes_.resize(nodes_before);
-      forest->category_bits_.resize(bits_before);
+      ForestAccess::tree_roots(*forest).pop_back();
+      table.nodes.resize(nodes_before);
+      table.category_bits.resize(bits_before);
       if (uniform && ++discards >= kMaxDiscards) {
         return Status::Error(StatusCode::kInvalidArgument,
                              "adaboost: the tree learner's weighted error stays >= " +
@@ -89,10 +91,10 @@ Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_majo
     const double odds = (1.0 - e) / e;
     const double alpha = classes == 2 ? 0.5 * std::log(odds)
                                       : std::log(odds) + std::log(static_cast<double>(classes - 1));
-    forest->tree_weights_.push_back(alpha);
+    ForestAccess::tree_weights(*forest).push_back(alpha);
     if (resample) {
       for (size_t r = 0; r < n; ++r) {
-        if (counts[r] == 0) ++forest->oob_votes_[r * classes + predicted[r]];
+        if (counts[r] == 0) ++ForestAccess::oob_votes(*forest)[r * classes + predicted[r]];
       }
     }
     if (wrong == 0.0) {

@@ -1,5 +1,5 @@
 #pragma once
-// AdaBoost (M1 / SAMME) tree growing; the behaviour is documented on urnforest::Train (forest.h).
+// AdaBoost (M1 / SAMME) tree growing; the behaviour is in docs/design.md, "Training".
 #include <vector>
 
 #include "tree/cart.h"
@@ -10,9 +10,9 @@ namespace urnforest {
 namespace internal {
 
 /// Grows options.num_trees boosted trees into `forest` (schema, options, labels and zeroed OOB
-/// votes already set up by Train) and fills forest->tree_weights_. `row_major` holds the training
-/// rows (rows x features). Fails with kInvalidArgument (learner no better than chance, cancelled)
-/// or kLimitExceeded.
+/// votes already set up by Train) and fills the forest's tree weights. `row_major` holds the
+/// training rows (rows x features). Fails with kInvalidArgument (learner no better than chance,
+/// cancelled) or kLimitExceeded.
 Status GrowAdaBoost(const TrainingData& data, const std::vector<float>& row_major,
                     const TrainOptions& options, const ProgressFn& progress, Forest* forest);
 

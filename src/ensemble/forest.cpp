@@ -5,7 +5,9 @@
 #include <string>
 #include <unordered_map>
 
-#include "tree/tree_walk.h"
+#include "ensemble/forest_walk.h"
+#include "urnforest/predict.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 
@@ -21,7 +23,7 @@ void Forest::RebuildCaches() {
 }
 
 int32_t Forest::TreeVote(int32_t tree, const float* row) const {
-  return internal::Walk(nodes_.data(), category_bits_.data(), category_counts_.data(),
+  return internal::Walk(table_.nodes.data(), table_.category_bits.data(), category_counts_.data(),
                         tree_roots_[tree], row);
 }
 
@@ -50,7 +52,7 @@ double Forest::oob_error() const {
   return counted == 0 ? 0.0 : wrong / static_cast<double>(counted);
 }
 
-size_t Forest::num_nodes() const { return nodes_.size(); }
+size_t Forest::num_nodes() const { return table_.nodes.size(); }
 
 Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data) {
   const Schema& model = forest.schema();
@@ -105,7 +107,7 @@ void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, i
   // Rows in blocks, trees inside a block: one tree's top levels stay in cache for the whole block,
   // and the block's rows (a few KB) stay in cache across the trees.
   constexpr size_t kBlock = 256;
-  const internal::WalkView view(forest);
+  const internal::WalkView view = internal::ForestWalkView(forest);
   const size_t m = static_cast<size_t>(forest.num_features());
   const size_t k = static_cast<size_t>(forest.num_classes());
   int32_t out[kBlock];
@@ -143,14 +145,7 @@ Result<FullVote> PredictFullRows(const Forest& forest, const float* model_rows, 
   out.votes.assign(rows * k, 0);
   out.labels.assign(rows, 0);
   AccumulateVotes(forest, model_rows, rows, forest.num_trees(), out.votes.data());
-  for (size_t r = 0; r < rows; ++r) {
-    const uint32_t* votes = out.votes.data() + r * k;
-    size_t best = 0;
-    for (size_t c = 1; c < k; ++c) {
-      if (votes[c] > votes[best]) best = c;
-    }
-    out.labels[r] = static_cast<int32_t>(best);
-  }
+  for (size_t r = 0; r < rows; ++r) out.labels[r] = Plurality(out.votes.data() + r * k, k);
   return out;
 }
 

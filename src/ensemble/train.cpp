@@ -1,18 +1,23 @@
 // Train: option validation, bootstrap sampling, tree growing and out-of-bag votes.
+#include "urnforest/train.h"
+
 #include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "base/random.h"
 #include "ensemble/boost.h"
 #include "ensemble/bootstrap.h"
-#include "tree/cart.h"
-#include "tree/cost_complexity_pruning.h"
-#include "base/random.h"
+#include "ensemble/forest_access.h"
+#include "ensemble/tree_grower_params.h"
 #include "ensemble/voteboost_grow.h"
+#include "tree/cart.h"
 #include "urnforest/forest.h"
 
 namespace urnforest {
+
+using internal::ForestAccess;
 namespace {
 
 Status InvalidOption(const std::string& name, const std::string& why) {
@@ -137,12 +142,12 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressF
   }
 
   Forest forest;
-  forest.schema_ = data.schema();
-  forest.options_ = options;
-  forest.RebuildCaches();
-  forest.train_labels_ = data.labels();
-  forest.oob_votes_.assign(rows * num_classes, 0);
-  forest.tree_roots_.reserve(options.num_trees);
+  ForestAccess::schema(forest) = data.schema();
+  ForestAccess::options(forest) = options;
+  ForestAccess::RebuildCaches(forest);
+  ForestAccess::train_labels(forest) = data.labels();
+  ForestAccess::oob_votes(forest).assign(rows * num_classes, 0);
+  ForestAccess::tree_roots(forest).reserve(options.num_trees);
 
   const internal::TrainingData td = internal::TrainingData::From(data);
   const std::vector<float> row_major = data.RowMajor();
@@ -164,7 +169,8 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressF
   params.mtry = ResolveMtry(options, static_cast<int32_t>(data.num_features()));
   params.max_depth = options.max_depth;
   params.min_leaf = options.min_leaf;
-  internal::TreeGrower builder(td, row_major.data(), params, options.pruning);
+  internal::TreeGrower builder(td, row_major.data(), params,
+                                 internal::CostComplexityOf(options.pruning));
 
   const size_t num_features = data.num_features();
   std::vector<uint32_t> weights(rows);
@@ -173,13 +179,13 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressF
     internal::Rng rng = internal::Rng::ForStream(options.seed, static_cast<uint64_t>(t));
     internal::DrawBootstrap(&rng, n, weights.data());
     uint32_t root = 0;
-    status = builder.Grow(weights.data(), &rng, &forest, &root);
+    status = builder.Grow(weights.data(), &rng, &ForestAccess::table(forest), &root);
     if (!status.ok()) return status;
-    forest.tree_roots_.push_back(root);
+    ForestAccess::tree_roots(forest).push_back(root);
     for (size_t r = 0; r < rows; ++r) {
       if (weights[r] != 0) continue;
       const int32_t vote = forest.TreeVote(t, row_major.data() + r * num_features);
-      ++forest.oob_votes_[r * num_classes + vote];
+      ++ForestAccess::oob_votes(forest)[r * num_classes + vote];
     }
     if (progress && !progress(t + 1, options.num_trees)) {
       return Status::Error(StatusCode::kInvalidArgument, "cancelled");

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "base/enum_names.h"
-#include "urnforest/forest.h"
+#include "urnforest/train.h"
 
 namespace urnforest {
 namespace {

@@ -1,11 +1,12 @@
 // Every tree's vote on every row of a data set, in the vote-matrix and the per-row layouts.
 #include "urnforest/vote_matrix.h"
 
-#include "tree/tree_walk.h"
-
 #include <cmath>
 #include <string>
 #include <utility>
+
+#include "ensemble/forest_walk.h"
+#include "urnforest/predict.h"
 
 namespace urnforest {
 namespace {
@@ -34,7 +35,7 @@ Status TreeVotes(const Forest& forest, const Dataset& data, size_t row_stride, s
   out->resize(static_cast<size_t>(forest.num_trees()) * n);
   // One tree at a time over all rows, kWalkGroup rows per step (the batch predictor's walker,
   // same votes as Forest::TreeVote); NaN is checked once per row, not once per walk.
-  const internal::WalkView view(forest);
+  const internal::WalkView view = internal::ForestWalkView(forest);
   std::vector<uint8_t> no_nan(n);
   for (size_t r = 0; r < n; ++r) no_nan[r] = internal::NoNaN(x + r * features, features) ? 1 : 0;
   const auto row_ptr = [&](size_t r) { return x + r * features; };

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "base/random.h"
+#include "urnforest/predict.h"
 #include "urnforest/protocol.h"
 #include "urnforest/voteboost.h"
 

@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "ensemble/bootstrap.h"
-#include "tree/cost_complexity_pruning.h"
 #include "base/random.h"
+#include "ensemble/bootstrap.h"
+#include "ensemble/forest_access.h"
+#include "ensemble/tree_grower_params.h"
 #include "urnforest/voteboost.h"
 
 namespace urnforest {
@@ -47,7 +48,7 @@ Status GrowVoteBoost(const TrainingData& data, const std::vector<float>& row_maj
       params.max_depth = 1;
       break;
   }
-  TreeGrower builder(data, row_major.data(), params, pruning);
+  TreeGrower builder(data, row_major.data(), params, CostComplexityOf(pruning));
 
   std::vector<uint32_t> votes(n * classes, 0);  // every tree's votes on every training row
   std::vector<double> w(n, 1.0 / static_cast<double>(n));
@@ -64,13 +65,13 @@ Status GrowVoteBoost(const TrainingData& data, const std::vector<float>& row_maj
       DrawWeighted(w, &rng, &counts);
     }
     uint32_t root = 0;
-    Status status = builder.Grow(counts.data(), &rng, forest, &root);
+    Status status = builder.Grow(counts.data(), &rng, &ForestAccess::table(*forest), &root);
     if (!status.ok()) return status;
-    forest->tree_roots_.push_back(root);
+    ForestAccess::tree_roots(*forest).push_back(root);
     for (size_t r = 0; r < n; ++r) {
       const int32_t vote = forest->TreeVote(t, row_major.data() + r * features);
       ++votes[r * classes + vote];
-      if (counts[r] == 0) ++forest->oob_votes_[r * classes + vote];
+      if (counts[r] == 0) ++ForestAccess::oob_votes(*forest)[r * classes + vote];
     }
     if (t + 1 < options.num_trees) {
       Result<std::vector<double>> next =

@@ -8,11 +8,11 @@
 
 #include "halting/binary_table_view.h"
 #include "halting/halting_table_builder.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
 
-using internal::StrictLeader;
 
 constexpr int32_t kMaxOptimalClasses = 3;
 
@@ -55,7 +55,9 @@ int64_t HaltingTable::OthersRank(int32_t c, const int32_t* tally) const {
   return rank;
 }
 
-int32_t HaltingTable::Leader(const int32_t* tally) const { return StrictLeader(tally, num_classes_); }
+int32_t HaltingTable::Leader(const int32_t* tally) const {
+  return StrictLeader(tally, static_cast<size_t>(num_classes_));
+}
 
 bool HaltingTable::Halts(const int32_t* tally) const {
   if (layout_ == TableLayout::kThresholds && num_classes_ == 2) {
@@ -68,7 +70,7 @@ bool HaltingTable::Halts(const int32_t* tally) const {
     return tally[k] >= thresholds_[(thresholds_.size() >> 1) * k + tally[1 - k]];
   }
   const int32_t l = num_classes_;
-  int32_t k = StrictLeader(tally, l);
+  int32_t k = StrictLeader(tally, static_cast<size_t>(l));
   if (k < 0) return false;
   int32_t n = 0;
   for (int32_t j = 0; j < l; ++j) n += tally[j];
@@ -91,7 +93,7 @@ bool HaltingTable::Halts(const int32_t* tally) const {
 
 double HaltingTable::Confidence(const int32_t* tally) const {
   const int32_t l = num_classes_;
-  int32_t k = StrictLeader(tally, l);
+  int32_t k = StrictLeader(tally, static_cast<size_t>(l));
   if (k < 0) return 0.0;
   int32_t n = 0;
   for (int32_t j = 0; j < l; ++j) n += tally[j];

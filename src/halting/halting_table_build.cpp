@@ -10,11 +10,11 @@
 #include "halting/halting_table_builder.h"
 #include "halting/tally_lattice.h"
 #include "halting/urn_recursion.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
 
-using internal::StrictLeader;
 
 constexpr int64_t kMaxThresholdStates = 60'000'000;  // C(T + l, l) for kThresholds layouts
 constexpr int32_t kMaxPairTrees = 1000;              // kPairwiseBound and kInfiniteProduct
@@ -52,12 +52,12 @@ class OptimalReplay {
     Status s = internal::BackwardSweep(
         prior, T, l,
         [&](const int32_t* t, double* v) {
-          int32_t k = StrictLeader(t, l);
+          int32_t k = StrictLeader(t, static_cast<size_t>(l));
           for (int32_t c = 0; c < l; ++c) v[c] = c == k ? 0.0 : 1.0;
         },
         [&](int32_t n, const int32_t* t, const double* pi, bool ok, double* v) {
           const int64_t i = start_[n] + comp.Rank(t);
-          const int32_t k = StrictLeader(t, l);
+          const int32_t k = StrictLeader(t, static_cast<size_t>(l));
           flags_[i] = static_cast<uint8_t>((ok ? 1 : 0) | (k >= 0 ? 2 : 0));
           complement_[i] = k >= 0 ? v[k] : 0.0;
           for (int32_t j = 0; j < l; ++j) {
@@ -164,7 +164,7 @@ Result<HaltingTable> HaltingTableBuilder::Thresholds(const HaltingTableOptions& 
   std::vector<int32_t> full(l + 1);
   const int32_t width = optimal ? l + 3 : l;
   auto terminal = [&](const int32_t* t, double* v) {
-    int32_t k = StrictLeader(t, l);
+    int32_t k = StrictLeader(t, static_cast<size_t>(l));
     for (int32_t c = 0; c < l; ++c) v[c] = c == k ? 0.0 : 1.0;
     if (optimal) v[l] = v[l + 1] = v[l + 2] = 0.0;
   };
@@ -182,7 +182,7 @@ Result<HaltingTable> HaltingTableBuilder::Thresholds(const HaltingTableOptions& 
     return internal::BackwardSweep(
         prior, T, width, terminal,
         [&](int32_t n, const int32_t* t, const double* pi, bool ok, double* v) {
-          int32_t k = StrictLeader(t, l);
+          int32_t k = StrictLeader(t, static_cast<size_t>(l));
           if (!optimal) {
             if (k < 0 || !ok) return;
             double comp = v[k];

@@ -1,6 +1,6 @@
 #pragma once
 // Private: the builders of HaltingTable's layouts (halting_table_build.cpp), called by the
-// BuildHaltingTable dispatch (halting_table.cpp), and the strict-leader rule both files use.
+// BuildHaltingTable dispatch (halting_table.cpp).
 #include <cstdint>
 
 #include "urnforest/halting_table.h"
@@ -8,24 +8,6 @@
 #include "urnforest/status.h"
 
 namespace urnforest {
-namespace internal {
-
-/// Strict leader of the tally t[0..l-1] (l >= 1 counts), or -1 on a tie for first place.
-inline int32_t StrictLeader(const int32_t* t, int32_t l) {
-  int32_t best = 0;
-  bool tie = false;
-  for (int32_t c = 1; c < l; ++c) {
-    if (t[c] > t[best]) {
-      best = c;
-      tie = false;
-    } else if (t[c] == t[best]) {
-      tie = true;
-    }
-  }
-  return tie ? -1 : best;
-}
-
-}  // namespace internal
 
 /// Builds the tables of each layout from options BuildHaltingTable has validated (rule, T, l,
 /// alpha in range; the prior matches the rule and l). A friend of HaltingTable.

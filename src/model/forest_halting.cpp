@@ -5,7 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "tree/tree_walk.h"
+#include "ensemble/forest_walk.h"
+#include "urnforest/predict.h"
 
 namespace urnforest {
 namespace {
@@ -15,7 +16,7 @@ class ForestVoter final : public BlockVoter {
  public:
   // `no_nan`: per row 1 when it has no NaN (borrowed), or null to scan the rows here.
   ForestVoter(const Forest& forest, const float* rows, size_t num_rows, const uint8_t* no_nan)
-      : view_(forest), rows_(rows), m_(static_cast<size_t>(forest.num_features())) {
+      : view_(internal::ForestWalkView(forest)), rows_(rows), m_(static_cast<size_t>(forest.num_features())) {
     if (no_nan == nullptr) {
       scanned_ = RowsWithoutNaN(rows, num_rows, m_);
       no_nan = scanned_.data();

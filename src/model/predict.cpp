@@ -7,9 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "tree/tree_walk.h"
+#include "ensemble/forest_walk.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
@@ -30,12 +31,7 @@ std::vector<int32_t> PluralityLabels(const std::vector<uint32_t>& votes, size_t 
                                      size_t k) {
   std::vector<int32_t> labels(num_rows, 0);
   for (size_t r = 0; r < num_rows; ++r) {
-    const uint32_t* v = votes.data() + r * k;
-    size_t best = 0;
-    for (size_t c = 1; c < k; ++c) {
-      if (v[c] > v[best]) best = c;
-    }
-    labels[r] = static_cast<int32_t>(best);
+    labels[r] = Plurality(votes.data() + r * k, k);
   }
   return labels;
 }
@@ -46,7 +42,7 @@ void AccumulateVotesOf(const Forest& forest, const float* rows, size_t num_rows,
                        const int32_t* trees, size_t num_queried, uint32_t* votes) {
   // As AccumulateVotes: rows in blocks, the given trees inside a block.
   constexpr size_t kBlock = 256;
-  const internal::WalkView view(forest);
+  const internal::WalkView view = internal::ForestWalkView(forest);
   const size_t m = static_cast<size_t>(forest.num_features());
   const size_t k = static_cast<size_t>(forest.num_classes());
   int32_t out[kBlock];

@@ -25,6 +25,8 @@
 //   HTBL  u32 count, then per stored halting table {u64 length, HaltingTable::ToBytes() ("UFHT")}
 //         in Forest::stored_tables() order. Written only when tables are stored.
 // Readers older than these sections skip them but reject ensembles 2 and 3 in OPTS (bad options).
+#include "urnforest/serialize.h"
+
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -33,6 +35,7 @@
 
 #include "base/byte_io.h"
 #include "base/crc32.h"
+#include "ensemble/forest_access.h"
 #include "urnforest/forest.h"
 
 namespace urnforest {
@@ -105,8 +108,8 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
   WriteSection(&payload, kOptions, body);
 
   body.clear();
-  w.U64(forest.nodes_.size());
-  for (const Forest::Node& n : forest.nodes_) {
+  w.U64(forest.node_table().nodes.size());
+  for (const Forest::Node& n : forest.node_table().nodes) {
     w.I32(n.feature);
     w.F32(n.threshold);
     w.U32(n.child_or_class);
@@ -115,41 +118,41 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
   WriteSection(&payload, kNodes, body);
 
   body.clear();
-  w.U64(forest.category_bits_.size());
-  for (uint32_t word : forest.category_bits_) w.U32(word);
+  w.U64(forest.node_table().category_bits.size());
+  for (uint32_t word : forest.node_table().category_bits) w.U32(word);
   WriteSection(&payload, kCategoryBits, body);
 
   body.clear();
-  w.U64(forest.tree_roots_.size());
-  for (uint32_t root : forest.tree_roots_) w.U32(root);
+  w.U64(forest.tree_roots().size());
+  for (uint32_t root : forest.tree_roots()) w.U32(root);
   WriteSection(&payload, kRoots, body);
 
   body.clear();
-  w.U64(forest.train_labels_.size());
-  for (int32_t label : forest.train_labels_) w.I32(label);
+  w.U64(forest.train_labels().size());
+  for (int32_t label : forest.train_labels()) w.I32(label);
   WriteSection(&payload, kLabels, body);
 
   body.clear();
-  w.U64(forest.train_labels_.size());
+  w.U64(forest.train_labels().size());
   w.U32(static_cast<uint32_t>(forest.num_classes()));
-  for (uint32_t v : forest.oob_votes_) w.U32(v);
+  for (uint32_t v : forest.oob_votes()) w.U32(v);
   WriteSection(&payload, kOobVotes, body);
 
   if (o.ensemble == EnsembleKind::kAdaBoost) {
     body.clear();
     w.U8(static_cast<uint8_t>(o.boosting));
-    w.U64(forest.tree_weights_.size());
-    for (double weight : forest.tree_weights_) {
+    w.U64(forest.tree_weights().size());
+    for (double weight : forest.tree_weights()) {
       uint64_t bits;
       std::memcpy(&bits, &weight, sizeof bits);
       w.U64(bits);
     }
     WriteSection(&payload, kBoosting, body);
   }
-  if (!forest.source_trees_.empty()) {
+  if (!forest.source_trees().empty()) {
     body.clear();
-    w.U64(forest.source_trees_.size());
-    for (uint32_t id : forest.source_trees_) w.U32(id);
+    w.U64(forest.source_trees().size());
+    for (uint32_t id : forest.source_trees()) w.U32(id);
     WriteSection(&payload, kSourceTrees, body);
   }
   if (o.ensemble == EnsembleKind::kVoteBoost) {
@@ -171,10 +174,10 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
     w.U64(bits);
     WriteSection(&payload, kTreePruning, body);
   }
-  if (!forest.stored_tables_.empty()) {
+  if (!forest.stored_tables().empty()) {
     body.clear();
-    w.U32(static_cast<uint32_t>(forest.stored_tables_.size()));
-    for (const HaltingTable& table : forest.stored_tables_) {
+    w.U32(static_cast<uint32_t>(forest.stored_tables().size()));
+    for (const HaltingTable& table : forest.stored_tables()) {
       const std::vector<uint8_t> bytes = table.ToBytes();
       w.U64(bytes.size());
       body.insert(body.end(), bytes.begin(), bytes.end());
@@ -248,10 +251,10 @@ Status ReadOptions(internal::ByteReader r, size_t features, TrainOptions* o) {
 // most one visit per node of the file, whatever the file says: a hostile file cannot make trees
 // share one long chain of nodes.
 Status ValidateNodes(const Forest& f) {
-  const size_t n = f.nodes_.size();
+  const size_t n = f.node_table().nodes.size();
   const uint32_t classes = static_cast<uint32_t>(f.num_classes());
   const int32_t features = f.num_features();
-  const std::vector<uint32_t>& roots = f.tree_roots_;
+  const std::vector<uint32_t>& roots = f.tree_roots();
   if (!roots.empty() && roots[0] != 0) return Corrupt("the first tree does not start at node 0");
   for (size_t t = 1; t < roots.size(); ++t) {
     if (roots[t] <= roots[t - 1]) return Corrupt("tree roots are not strictly increasing");
@@ -260,7 +263,7 @@ Status ValidateNodes(const Forest& f) {
   for (size_t i = 0; i < n; ++i) {
     while (tree + 1 < roots.size() && i >= roots[tree + 1]) ++tree;
     const uint64_t tree_end = tree + 1 < roots.size() ? roots[tree + 1] : n;
-    const Forest::Node& node = f.nodes_[i];
+    const Forest::Node& node = f.node_table().nodes[i];
     uint32_t threshold_bits;
     std::memcpy(&threshold_bits, &node.threshold, sizeof threshold_bits);
     const std::string where = "node " + std::to_string(i) + ": ";
@@ -272,10 +275,10 @@ Status ValidateNodes(const Forest& f) {
     if (node.feature < 0 || node.feature >= features) return Corrupt(where + "bad feature");
     const uint64_t left = node.child_or_class;
     if (left <= i || left + 1 >= tree_end) return Corrupt(where + "child index out of range");
-    if (f.schema_.features[node.feature].type == FeatureType::kCategorical) {
+    if (f.schema().features[node.feature].type == FeatureType::kCategorical) {
       const uint64_t offset = node.aux >> 2;
       if (!(node.aux & Forest::kCategoricalSplit) || threshold_bits != 0 ||
-          offset + f.CategoryWords(node.feature) > f.category_bits_.size()) {
+          offset + f.CategoryWords(node.feature) > f.node_table().category_bits.size()) {
         return Corrupt(where + "bad categorical split");
       }
     } else if ((node.aux & ~Forest::kMissingLeft) != 0 || std::isnan(node.threshold)) {
@@ -303,7 +306,7 @@ Status ReadStoredTables(internal::ByteReader r, Forest* forest) {
     if (forest->FindStoredTable(t.rule(), t.alpha(), t.num_trees()) != nullptr) {
       return Corrupt("stored halting table repeated");
     }
-    forest->stored_tables_.push_back(std::move(table).value());
+    internal::ForestAccess::stored_tables(*forest).push_back(std::move(table).value());
   }
   if (r.failed() || !r.at_end()) return Corrupt("bad halting-table section");
   return Status::Ok();
@@ -335,6 +338,9 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   if (internal::Crc32(payload, length) != crc) return Corrupt("checksum mismatch");
 
   Forest forest;
+  using internal::ForestAccess;
+  NodeTable& table = ForestAccess::table(forest);
+  TrainOptions& options = ForestAccess::options(forest);
   internal::ByteReader r(payload, length);
   bool found[kAllSections] = {};
   internal::ByteReader sections[kAllSections] = {
@@ -367,17 +373,17 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
     if (!found[i]) return Corrupt("missing section");
   }
 
-  Status status = ReadSchema(sections[0], &forest.schema_);
+  Status status = ReadSchema(sections[0], &ForestAccess::schema(forest));
   if (!status.ok()) return status;
-  forest.RebuildCaches();
-  status = ReadOptions(sections[1], forest.schema_.features.size(), &forest.options_);
+  ForestAccess::RebuildCaches(forest);
+  status = ReadOptions(sections[1], forest.schema().features.size(), &options);
   if (!status.ok()) return status;
 
   internal::ByteReader& nodes = sections[2];
   const uint64_t node_count = nodes.Count(16);
   if (nodes.failed() || node_count > (uint64_t{1} << 31)) return Corrupt("bad node table");
-  forest.nodes_.resize(node_count);
-  for (Forest::Node& n : forest.nodes_) {
+  table.nodes.resize(node_count);
+  for (Forest::Node& n : table.nodes) {
     n.feature = nodes.I32();
     n.threshold = nodes.F32();
     n.child_or_class = nodes.U32();
@@ -388,17 +394,17 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   internal::ByteReader& bits = sections[3];
   const uint64_t word_count = bits.Count(4);
   if (bits.failed() || word_count > Forest::kMaxCategoryWords) return Corrupt("bad category bits");
-  forest.category_bits_.resize(word_count);
-  for (uint32_t& word : forest.category_bits_) word = bits.U32();
+  table.category_bits.resize(word_count);
+  for (uint32_t& word : table.category_bits) word = bits.U32();
   if (bits.failed() || !bits.at_end()) return Corrupt("bad category bits");
 
   internal::ByteReader& roots = sections[4];
   const uint64_t tree_count = roots.Count(4);
-  if (roots.failed() || tree_count != static_cast<uint64_t>(forest.options_.num_trees)) {
+  if (roots.failed() || tree_count != static_cast<uint64_t>(options.num_trees)) {
     return Corrupt("tree count does not match the options");
   }
-  forest.tree_roots_.resize(tree_count);
-  for (uint32_t& root : forest.tree_roots_) {
+  ForestAccess::tree_roots(forest).resize(tree_count);
+  for (uint32_t& root : ForestAccess::tree_roots(forest)) {
     root = roots.U32();
     if (root >= node_count) return Corrupt("tree root out of range");
   }
@@ -410,8 +416,8 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   internal::ByteReader& labels = sections[5];
   const uint64_t rows = labels.Count(4);
   if (labels.failed()) return Corrupt("bad training labels");
-  forest.train_labels_.resize(rows);
-  for (int32_t& label : forest.train_labels_) {
+  ForestAccess::train_labels(forest).resize(rows);
+  for (int32_t& label : ForestAccess::train_labels(forest)) {
     label = labels.I32();
     if (label < 0 || label >= classes) return Corrupt("training label out of range");
   }
@@ -424,28 +430,28 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
       oob.remaining() / 4 / oob_classes < rows || oob.remaining() != rows * oob_classes * 4) {
     return Corrupt("bad out-of-bag votes");
   }
-  forest.oob_votes_.resize(rows * oob_classes);
+  ForestAccess::oob_votes(forest).resize(rows * oob_classes);
   for (size_t r = 0; r < rows; ++r) {
     uint64_t total = 0;
     for (uint32_t c = 0; c < oob_classes; ++c) {
       const uint32_t v = oob.U32();
-      forest.oob_votes_[r * oob_classes + c] = v;
+      ForestAccess::oob_votes(forest)[r * oob_classes + c] = v;
       total += v;
     }
     if (total > tree_count) return Corrupt("out-of-bag votes exceed the tree count");
   }
   if (oob.failed()) return Corrupt("bad out-of-bag votes");
 
-  const bool boosted = forest.options_.ensemble == EnsembleKind::kAdaBoost;
+  const bool boosted = options.ensemble == EnsembleKind::kAdaBoost;
   if (found[7] != boosted) return Corrupt("boosting section does not match the ensemble kind");
   if (boosted) {
     internal::ByteReader& boost = sections[7];
     const uint8_t variant = boost.U8();
     const uint64_t count = boost.Count(8);
     if (boost.failed() || variant > 1 || count != tree_count) return Corrupt("bad boosting section");
-    forest.options_.boosting = static_cast<BoostingVariant>(variant);
-    forest.tree_weights_.resize(count);
-    for (double& weight : forest.tree_weights_) {
+    options.boosting = static_cast<BoostingVariant>(variant);
+    ForestAccess::tree_weights(forest).resize(count);
+    for (double& weight : ForestAccess::tree_weights(forest)) {
       const uint64_t bits = boost.U64();
       std::memcpy(&weight, &bits, sizeof weight);
       if (!std::isfinite(weight) || weight < 0) return Corrupt("bad tree weight");
@@ -456,8 +462,8 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
     internal::ByteReader& src = sections[8];
     const uint64_t count = src.Count(4);
     if (src.failed() || count != tree_count) return Corrupt("bad source-tree section");
-    forest.source_trees_.resize(count);
-    for (uint32_t& id : forest.source_trees_) {
+    ForestAccess::source_trees(forest).resize(count);
+    for (uint32_t& id : ForestAccess::source_trees(forest)) {
       id = src.U32();
       if (id >= static_cast<uint32_t>(TrainOptions::kMaxTrees)) {
         return Corrupt("source tree id out of range");
@@ -465,7 +471,7 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
     }
     if (src.failed() || !src.at_end()) return Corrupt("bad source-tree section");
   }
-  const bool vote_boosted = forest.options_.ensemble == EnsembleKind::kVoteBoost;
+  const bool vote_boosted = options.ensemble == EnsembleKind::kVoteBoost;
   if (found[9] != vote_boosted) return Corrupt("vote-boosting section does not match the ensemble");
   if (vote_boosted) {
     internal::ByteReader& vb = sections[9];
@@ -479,9 +485,9 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
         !std::isfinite(ab[1]) || !(ab[1] >= 0) || base > 3) {
       return Corrupt("bad vote-boosting section");
     }
-    forest.options_.voteboost.a = ab[0];
-    forest.options_.voteboost.b = ab[1];
-    forest.options_.voteboost.base = static_cast<VoteBoostBase>(base);
+    options.voteboost.a = ab[0];
+    options.voteboost.b = ab[1];
+    options.voteboost.base = static_cast<VoteBoostBase>(base);
   }
   if (found[10]) {
     internal::ByteReader& tp = sections[10];
@@ -494,11 +500,11 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
         !(se <= 10.0)) {
       return Corrupt("bad tree-pruning section");
     }
-    forest.options_.pruning.mode = static_cast<TreePruning>(mode);
-    forest.options_.pruning.cv_folds = folds;
-    forest.options_.pruning.se_rule = se;
+    options.pruning.mode = static_cast<TreePruning>(mode);
+    options.pruning.cv_folds = folds;
+    options.pruning.se_rule = se;
   }
-  if (found[10] != PrunesTrees(forest.options_)) {
+  if (found[10] != PrunesTrees(options)) {
     return Corrupt("tree-pruning section does not match the options");
   }
   if (found_tables) {

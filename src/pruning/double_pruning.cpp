@@ -6,6 +6,7 @@
 
 #include "urnforest/forest_halting.h"
 #include "urnforest/ordering.h"
+#include "urnforest/predict.h"
 #include "urnforest/vote.h"
 
 namespace urnforest {

@@ -44,28 +44,18 @@ std::vector<int32_t> OrderMarginDistance(const VoteMatrix& m, double p) {
   for (int32_t t = 0; t < T; ++t) {
     for (size_t r = 0; r < N; ++r) c_total[t] += Margin(m, t, r);
   }
-  std::vector<char> used(T, 0);
-  std::vector<int32_t> order;
-  order.reserve(T);
   const double pt = p * T;
-  for (int32_t u = 0; u < T; ++u) {
-    int32_t best = -1;
-    double best_score = 0.0;
-    for (int32_t k = 0; k < T; ++k) {
-      if (used[k]) continue;
-      int64_t d = 0;
-      for (size_t r = 0; r < N; ++r) d += sum[r] * Margin(m, k, r);
-      const double score = pt * static_cast<double>(c_total[k]) - static_cast<double>(d);
-      if (best < 0 || score > best_score) {
-        best = k;
-        best_score = score;
-      }
-    }
-    used[best] = 1;
-    order.push_back(best);
-    for (size_t r = 0; r < N; ++r) sum[r] += Margin(m, best, r);
-  }
-  return order;
+  return internal::GreedyOrder(
+      T, -1, [] {},
+      [&](int32_t k) {
+        int64_t d = 0;
+        for (size_t r = 0; r < N; ++r) d += sum[r] * Margin(m, k, r);
+        return pt * static_cast<double>(c_total[k]) - static_cast<double>(d);
+      },
+      [](double a, double b) { return a > b; },
+      [&](int32_t best, double, std::vector<int32_t>*, std::vector<char>*) {
+        for (size_t r = 0; r < N; ++r) sum[r] += Margin(m, best, r);
+      });
 }
 
 // Orientation (Eqs. 2.17-2.19) with o = e: c_ref = e + lambda c_ens, lambda = -(e.c_ens)/|c_ens|^2.
@@ -114,38 +104,29 @@ std::vector<int32_t> OrderBoosting(const VoteMatrix& m) {
   const size_t N = m.num_rows;
   const size_t W = m.words_per_tree;
   std::vector<double> w(N, 1.0 / static_cast<double>(N));
-  std::vector<char> used(T, 0);
-  std::vector<int32_t> order;
-  order.reserve(T);
-  for (int32_t u = 0; u < T; ++u) {
-    int32_t best = -1;
-    double best_eps = 0.0;
-    for (int32_t k = 0; k < T; ++k) {
-      if (used[k]) continue;
-      double eps = 0.0;
-      for (size_t word = 0; word < W; ++word) {
-        uint64_t bits = WrongWord(m, k, word);
-        while (bits) {
-          eps += w[word * 64 + static_cast<size_t>(__builtin_ctzll(bits))];
-          bits &= bits - 1;
+  return internal::GreedyOrder(
+      T, -1, [] {},
+      [&](int32_t k) {
+        double eps = 0.0;
+        for (size_t word = 0; word < W; ++word) {
+          uint64_t bits = WrongWord(m, k, word);
+          while (bits) {
+            eps += w[word * 64 + static_cast<size_t>(__builtin_ctzll(bits))];
+            bits &= bits - 1;
+          }
         }
-      }
-      if (best < 0 || eps < best_eps) {
-        best = k;
-        best_eps = eps;
-      }
-    }
-    used[best] = 1;
-    order.push_back(best);
-    if (best_eps <= 0.0 || best_eps >= 0.5) {
-      std::fill(w.begin(), w.end(), 1.0 / static_cast<double>(N));
-      continue;
-    }
-    const double wrong_scale = 1.0 / (2.0 * best_eps);
-    const double right_scale = 1.0 / (2.0 * (1.0 - best_eps));
-    for (size_t r = 0; r < N; ++r) w[r] *= m.Correct(best, r) ? right_scale : wrong_scale;
-  }
-  return order;
+        return eps;
+      },
+      [](double a, double b) { return a < b; },
+      [&](int32_t best, double best_eps, std::vector<int32_t>*, std::vector<char>*) {
+        if (best_eps <= 0.0 || best_eps >= 0.5) {
+          std::fill(w.begin(), w.end(), 1.0 / static_cast<double>(N));
+          return;
+        }
+        const double wrong_scale = 1.0 / (2.0 * best_eps);
+        const double right_scale = 1.0 / (2.0 * (1.0 - best_eps));
+        for (size_t r = 0; r < N; ++r) w[r] *= m.Correct(best, r) ? right_scale : wrong_scale;
+      });
 }
 
 // Greedy SDP: G_ii = rows h_i gets wrong, G_ij = rows both get wrong (raw counts, as the thesis);
@@ -169,25 +150,12 @@ std::vector<int32_t> OrderGreedySdp(const VoteMatrix& m) {
     }
   }
   std::vector<int64_t> acc(T, 0);  // sum_{i in S} G_ik
-  std::vector<char> used(T, 0);
-  std::vector<int32_t> order;
-  order.reserve(T);
-  for (int32_t u = 0; u < T; ++u) {
-    int32_t best = -1;
-    int64_t best_score = 0;
-    for (int32_t k = 0; k < T; ++k) {
-      if (used[k]) continue;
-      const int64_t score = g[static_cast<size_t>(k) * T + k] + 2 * acc[k];
-      if (best < 0 || score < best_score) {
-        best = k;
-        best_score = score;
-      }
-    }
-    used[best] = 1;
-    order.push_back(best);
-    for (int32_t k = 0; k < T; ++k) acc[k] += g[static_cast<size_t>(best) * T + k];
-  }
-  return order;
+  return internal::GreedyOrder(
+      T, -1, [] {}, [&](int32_t k) { return g[static_cast<size_t>(k) * T + k] + 2 * acc[k]; },
+      [](int64_t a, int64_t b) { return a < b; },
+      [&](int32_t best, int64_t, std::vector<int32_t>*, std::vector<char>*) {
+        for (int32_t k = 0; k < T; ++k) acc[k] += g[static_cast<size_t>(best) * T + k];
+      });
 }
 
 }  // namespace

@@ -111,30 +111,17 @@ bool BackfitPass(SubensembleVote* vote, std::vector<int32_t>* order, std::vector
 std::vector<int32_t> OrderReduceError(const VoteMatrix& m, int32_t backfit_passes) {
   const int32_t T = m.num_trees;
   SubensembleVote vote(m);
-  std::vector<char> used(T, 0);
-  std::vector<int32_t> order;
-  order.reserve(T);
-  for (int32_t u = 0; u < T; ++u) {
-    int32_t best = -1;
-    int64_t best_right = -1;
-    for (int32_t k = 0; k < T; ++k) {
-      if (used[k]) continue;
-      const int64_t right = vote.CorrectIfAdded(k);
-      if (right > best_right) {
-        best_right = right;
-        best = k;
-      }
-    }
-    used[best] = 1;
-    order.push_back(best);
-    vote.Add(best);
-    if (u + 1 < T) {
-      for (int32_t pass = 0; pass < backfit_passes; ++pass) {
-        if (!BackfitPass(&vote, &order, &used, order.size())) break;
-      }
-    }
-  }
-  return order;
+  return GreedyOrder(
+      T, -1, [] {}, [&](int32_t k) { return vote.CorrectIfAdded(k); },
+      [](int64_t a, int64_t b) { return a > b; },
+      [&](int32_t best, int64_t, std::vector<int32_t>* order, std::vector<char>* used) {
+        vote.Add(best);
+        if (order->size() < static_cast<size_t>(T)) {
+          for (int32_t pass = 0; pass < backfit_passes; ++pass) {
+            if (!BackfitPass(&vote, order, used, order->size())) break;
+          }
+        }
+      });
 }
 
 // Complementarity (Eq. 2.14): s_u = argmax_k #{rows: h_k right and H_S wrong}; s_1 = lowest error.
@@ -142,35 +129,23 @@ std::vector<int32_t> OrderComplementarity(const VoteMatrix& m) {
   const int32_t T = m.num_trees;
   const size_t W = m.words_per_tree;
   SubensembleVote vote(m);
-  std::vector<char> used(T, 0);
-  std::vector<int32_t> order;
-  order.reserve(T);
   std::vector<uint64_t> wrong(W);
-  int32_t next = LowestErrorTree(m);
-  for (int32_t u = 0; u < T; ++u) {
-    if (u > 0) {
-      std::fill(wrong.begin(), wrong.end(), 0);
-      for (size_t r = 0; r < m.num_rows; ++r) {
-        if (vote.leader(r) != m.labels[r]) wrong[r / 64] |= uint64_t{1} << (r % 64);
-      }
-      next = -1;
-      int64_t best = -1;
-      for (int32_t k = 0; k < T; ++k) {
-        if (used[k]) continue;
+  return GreedyOrder(
+      T, LowestErrorTree(m),
+      [&] {
+        std::fill(wrong.begin(), wrong.end(), 0);
+        for (size_t r = 0; r < m.num_rows; ++r) {
+          if (vote.leader(r) != m.labels[r]) wrong[r / 64] |= uint64_t{1} << (r % 64);
+        }
+      },
+      [&](int32_t k) {
         const uint64_t* right = m.correct.data() + static_cast<size_t>(k) * W;
         int64_t count = 0;
         for (size_t w = 0; w < W; ++w) count += __builtin_popcountll(right[w] & wrong[w]);
-        if (count > best) {
-          best = count;
-          next = k;
-        }
-      }
-    }
-    used[next] = 1;
-    order.push_back(next);
-    vote.Add(next);
-  }
-  return order;
+        return count;
+      },
+      [](int64_t a, int64_t b) { return a > b; },
+      [&](int32_t next, int64_t, std::vector<int32_t>*, std::vector<char>*) { vote.Add(next); });
 }
 
 // Kappa (Eq. 2.9): s_u = argmin_k kappa(h_k, H_S), kappa = (Theta1 - Theta2) / (1 - Theta2) from
@@ -188,20 +163,18 @@ std::vector<int32_t> OrderKappa(const VoteMatrix& m) {
     for (size_t r = 0; r < N; ++r) ++hist[static_cast<size_t>(t) * l + v[r]];
   }
   SubensembleVote vote(m);
-  std::vector<char> used(T, 0);
-  std::vector<int32_t> order;
-  order.reserve(T);
   std::vector<int64_t> sub_hist(l);
   const __int128 n = static_cast<__int128>(N);
-  int32_t next = LowestErrorTree(m);
-  for (int32_t u = 0; u < T; ++u) {
-    if (u > 0) {
-      std::fill(sub_hist.begin(), sub_hist.end(), 0);
-      for (size_t r = 0; r < N; ++r) ++sub_hist[vote.leader(r)];
-      next = -1;
-      __int128 best_num = 0, best_den = 1;
-      for (int32_t k = 0; k < T; ++k) {
-        if (used[k]) continue;
+  struct Kappa {
+    __int128 num = 0, den = 1;
+  };
+  return GreedyOrder(
+      T, LowestErrorTree(m),
+      [&] {
+        std::fill(sub_hist.begin(), sub_hist.end(), 0);
+        for (size_t r = 0; r < N; ++r) ++sub_hist[vote.leader(r)];
+      },
+      [&](int32_t k) {
         const int32_t* v = m.votes.data() + static_cast<size_t>(k) * N;
         int64_t agree = 0;
         for (size_t r = 0; r < N; ++r) agree += v[r] == vote.leader(r);
@@ -209,24 +182,14 @@ std::vector<int32_t> OrderKappa(const VoteMatrix& m) {
         for (size_t c = 0; c < l; ++c) {
           chance += static_cast<__int128>(hist[static_cast<size_t>(k) * l + c]) * sub_hist[c];
         }
-        __int128 num = n * agree - chance;
-        __int128 den = n * n - chance;
-        if (den == 0) {
-          num = 1;
-          den = 1;
-        }
-        if (next < 0 || num * best_den < best_num * den) {
-          next = k;
-          best_num = num;
-          best_den = den;
-        }
-      }
-    }
-    used[next] = 1;
-    order.push_back(next);
-    vote.Add(next);
-  }
-  return order;
+        Kappa kappa{n * agree - chance, n * n - chance};
+        if (kappa.den == 0) kappa = Kappa{1, 1};
+        return kappa;
+      },
+      [](const Kappa& a, const Kappa& b) { return a.num * b.den < b.num * a.den; },
+      [&](int32_t next, const Kappa&, std::vector<int32_t>*, std::vector<char>*) {
+        vote.Add(next);
+      });
 }
 
 }  // namespace internal

@@ -5,10 +5,14 @@
 #include <string>
 #include <utility>
 
-#include "ensemble/bootstrap.h"
 #include "base/random.h"
+#include "ensemble/bootstrap.h"
+#include "ensemble/forest_access.h"
+#include "urnforest/predict.h"
 
 namespace urnforest {
+
+using internal::ForestAccess;
 namespace {
 
 Status Invalid(const std::string& m) { return Status::Error(StatusCode::kInvalidArgument, m); }
@@ -17,31 +21,33 @@ Status Invalid(const std::string& m) { return Status::Error(StatusCode::kInvalid
 // an inner node's two children are allocated adjacently after it, preserving the node-table
 // invariant. Fails if more than `budget` nodes would be copied (nodes shared between trees).
 Status CopyTree(const Forest& in, uint32_t root, size_t budget, Forest* out, uint32_t* new_root) {
+  const NodeTable& from = in.node_table();
+  NodeTable& to = ForestAccess::table(*out);
   std::vector<std::pair<uint32_t, uint32_t>> queue;  // (old index, new index)
-  *new_root = static_cast<uint32_t>(out->nodes_.size());
-  out->nodes_.push_back(in.nodes_[root]);
+  *new_root = static_cast<uint32_t>(to.nodes.size());
+  to.nodes.push_back(from.nodes[root]);
   queue.emplace_back(root, *new_root);
   for (size_t head = 0; head < queue.size(); ++head) {
     const auto [old_index, new_index] = queue[head];
-    Forest::Node node = in.nodes_[old_index];
+    Forest::Node node = from.nodes[old_index];
     if (node.feature >= 0) {
-      if (out->nodes_.size() + 2 > budget) return Invalid("the forest's trees share nodes");
-      const uint32_t left = static_cast<uint32_t>(out->nodes_.size());
-      out->nodes_.push_back(in.nodes_[node.child_or_class]);
-      out->nodes_.push_back(in.nodes_[node.child_or_class + 1]);
+      if (to.nodes.size() + 2 > budget) return Invalid("the forest's trees share nodes");
+      const uint32_t left = static_cast<uint32_t>(to.nodes.size());
+      to.nodes.push_back(from.nodes[node.child_or_class]);
+      to.nodes.push_back(from.nodes[node.child_or_class + 1]);
       queue.emplace_back(node.child_or_class, left);
       queue.emplace_back(node.child_or_class + 1, left + 1);
       node.child_or_class = left;
       if (node.aux & Forest::kCategoricalSplit) {
         const uint32_t offset = node.aux >> 2;
         const uint32_t words = in.CategoryWords(node.feature);
-        const size_t new_offset = out->category_bits_.size();
-        out->category_bits_.insert(out->category_bits_.end(), in.category_bits_.begin() + offset,
-                                   in.category_bits_.begin() + offset + words);
+        const size_t new_offset = to.category_bits.size();
+        to.category_bits.insert(to.category_bits.end(), from.category_bits.begin() + offset,
+                                from.category_bits.begin() + offset + words);
         node.aux = (node.aux & 3u) | (static_cast<uint32_t>(new_offset) << 2);
       }
     }
-    out->nodes_[new_index] = node;
+    to.nodes[new_index] = node;
   }
   return Status::Ok();
 }
@@ -58,13 +64,14 @@ Status RecomputeOob(const Forest& full, const Dataset& data, Forest* pruned) {
   const uint32_t n = static_cast<uint32_t>(data.num_rows());
   const size_t classes = static_cast<size_t>(pruned->num_classes());
   const size_t features = static_cast<size_t>(pruned->num_features());
+  std::vector<uint32_t>& oob = ForestAccess::oob_votes(*pruned);
   std::vector<uint32_t> weights(n);
   for (int32_t t = 0; t < pruned->num_trees(); ++t) {
     internal::Rng rng = internal::Rng::ForStream(pruned->options().seed, pruned->SourceTree(t));
     internal::DrawBootstrap(&rng, n, weights.data());
     for (uint32_t r = 0; r < n; ++r) {
       if (weights[r] != 0) continue;
-      ++pruned->oob_votes_[r * classes + pruned->TreeVote(t, rows.value().data() + r * features)];
+      ++oob[r * classes + pruned->TreeVote(t, rows.value().data() + r * features)];
     }
   }
   return Status::Ok();
@@ -90,22 +97,24 @@ Result<Forest> PruneForest(const Forest& forest, const std::vector<int32_t>& ord
     seen[t] = 1;
   }
   Forest out;
-  out.schema_ = forest.schema();
-  out.options_ = forest.options();
-  out.options_.num_trees = keep;
-  out.RebuildCaches();
-  out.train_labels_ = forest.train_labels();
-  out.oob_votes_.assign(forest.oob_votes().size(), 0u);
-  out.tree_roots_.reserve(keep);
-  out.source_trees_.reserve(keep);
+  ForestAccess::schema(out) = forest.schema();
+  ForestAccess::options(out) = forest.options();
+  ForestAccess::options(out).num_trees = keep;
+  ForestAccess::RebuildCaches(out);
+  ForestAccess::train_labels(out) = forest.train_labels();
+  ForestAccess::oob_votes(out).assign(forest.oob_votes().size(), 0u);
+  ForestAccess::tree_roots(out).reserve(keep);
+  ForestAccess::source_trees(out).reserve(keep);
   for (int32_t i = 0; i < keep; ++i) {
     const int32_t t = order[i];
     uint32_t root = 0;
-    Status status = CopyTree(forest, forest.tree_roots()[t], forest.nodes_.size(), &out, &root);
+    Status status =
+        CopyTree(forest, forest.tree_roots()[t], forest.node_table().nodes.size(), &out, &root);
     if (!status.ok()) return status;
-    out.tree_roots_.push_back(root);
-    out.source_trees_.push_back(forest.SourceTree(t));
-    if (!forest.tree_weights().empty()) out.tree_weights_.push_back(forest.tree_weights()[t]);
+    ForestAccess::tree_roots(out).push_back(root);
+    ForestAccess::source_trees(out).push_back(forest.SourceTree(t));
+    if (!forest.tree_weights().empty())
+      ForestAccess::tree_weights(out).push_back(forest.tree_weights()[t]);
   }
   if (training_data != nullptr && forest.options().ensemble != EnsembleKind::kAdaBoost &&
       forest.options().ensemble != EnsembleKind::kVoteBoost) {

@@ -1,4 +1,4 @@
-// CART tree growing (Gini, unpruned) into a Forest's flat node table; the training-data layout.
+// CART tree growing (Gini, unpruned) into a flat node table; the training-data layout.
 #include "tree/cart.h"
 
 #include <algorithm>
@@ -99,7 +99,7 @@ uint32_t TreeBuilder::Partition(uint32_t begin, uint32_t end, const SplitChoice&
   return left;
 }
 
-Status TreeBuilder::Build(const uint32_t* weights, Rng* rng, Forest* forest, uint32_t* root,
+Status TreeBuilder::Build(const uint32_t* weights, Rng* rng, NodeTable* table, uint32_t* root,
                           std::vector<int64_t>* node_counts) {
   weights_ = weights;
   samples_.clear();
@@ -107,12 +107,12 @@ Status TreeBuilder::Build(const uint32_t* weights, Rng* rng, Forest* forest, uin
     if (weights[r] > 0) samples_.push_back(static_cast<uint32_t>(r));
   }
   for (int32_t f = 0; f < data_.features; ++f) feature_order_[f] = f;
-  std::vector<Forest::Node>& nodes = forest->nodes_;
+  std::vector<TreeNode>& nodes = table->nodes;
   if (nodes.size() + 1 > kMaxNodes) {
     return Status::Error(StatusCode::kLimitExceeded, "the forest exceeds 2^31 nodes");
   }
   *root = static_cast<uint32_t>(nodes.size());
-  nodes.push_back(Forest::Node{-1, 0.0f, 0, 0});
+  nodes.push_back(TreeNode{-1, 0.0f, 0, 0});
   if (node_counts != nullptr) node_counts->clear();
   stack_.clear();
   stack_.push_back(Frame{*root, 0, static_cast<uint32_t>(samples_.size()), 0});
@@ -143,16 +143,16 @@ Status TreeBuilder::Build(const uint32_t* weights, Rng* rng, Forest* forest, uin
       split = best_.found;
     }
     if (!split) {
-      nodes[frame.node] = Forest::Node{-1, 0.0f, static_cast<uint32_t>(majority), 0};
+      nodes[frame.node] = TreeNode{-1, 0.0f, static_cast<uint32_t>(majority), 0};
       continue;
     }
     if (nodes.size() + 2 > kMaxNodes) {
       return Status::Error(StatusCode::kLimitExceeded, "the forest exceeds 2^31 nodes");
     }
     const uint32_t left = static_cast<uint32_t>(nodes.size());
-    nodes.push_back(Forest::Node{-1, 0.0f, 0, 0});
-    nodes.push_back(Forest::Node{-1, 0.0f, 0, 0});
-    uint32_t aux = best_.missing_left ? Forest::kMissingLeft : 0u;
+    nodes.push_back(TreeNode{-1, 0.0f, 0, 0});
+    nodes.push_back(TreeNode{-1, 0.0f, 0, 0});
+    uint32_t aux = best_.missing_left ? TreeNode::kMissingLeft : 0u;
     uint32_t mid;
     if (best_.categorical) {
       const uint32_t num_categories = data_.category_counts[best_.feature];
@@ -167,18 +167,18 @@ Status TreeBuilder::Build(const uint32_t* weights, Rng* rng, Forest* forest, uin
         for (uint32_t cat = 0; cat < num_categories; ++cat) split_bits_[cat >> 5] |= 1u << (cat & 31u);
         for (uint32_t cat : best_.right_categories) split_bits_[cat >> 5] &= ~(1u << (cat & 31u));
       }
-      const size_t offset = forest->category_bits_.size();
-      if (offset + words > Forest::kMaxCategoryWords) {
+      const size_t offset = table->category_bits.size();
+      if (offset + words > TreeNode::kMaxCategoryWords) {
         return Status::Error(StatusCode::kLimitExceeded,
                              "categorical split bit sets exceed 2^30 words");
       }
-      forest->category_bits_.insert(forest->category_bits_.end(), split_bits_.begin(),
+      table->category_bits.insert(table->category_bits.end(), split_bits_.begin(),
                                     split_bits_.end());
-      aux |= Forest::kCategoricalSplit | (static_cast<uint32_t>(offset) << 2);
-      nodes[frame.node] = Forest::Node{best_.feature, 0.0f, left, aux};
+      aux |= TreeNode::kCategoricalSplit | (static_cast<uint32_t>(offset) << 2);
+      nodes[frame.node] = TreeNode{best_.feature, 0.0f, left, aux};
     } else {
       mid = Partition(frame.begin, frame.end, best_, nullptr);
-      nodes[frame.node] = Forest::Node{best_.feature, best_.threshold, left, aux};
+      nodes[frame.node] = TreeNode{best_.feature, best_.threshold, left, aux};
     }
     stack_.push_back(Frame{left + 1, mid, frame.end, frame.depth + 1});
     stack_.push_back(Frame{left, frame.begin, mid, frame.depth + 1});

@@ -1,6 +1,7 @@
 #pragma once
-// CART tree growing (classification, Gini, unpruned) into a Forest's flat node table.
-// Internal to the trainer; the behaviour is documented on urnforest::Train in forest.h.
+// CART tree growing (classification, Gini, unpruned) into a flat node table
+// (urnforest/node_table.h). Internal to the trainer; the behaviour is documented in docs/design.md,
+// "Training".
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -8,7 +9,7 @@
 #include "base/random.h"
 #include "tree/split_search.h"
 #include "urnforest/dataset.h"
-#include "urnforest/forest.h"
+#include "urnforest/node_table.h"
 #include "urnforest/status.h"
 
 namespace urnforest {
@@ -43,10 +44,10 @@ class TreeBuilder {
   TreeBuilder(const TrainingData& data, const CartParams& params);
 
   /// Grows one tree on the rows with weights[row] > 0 (bootstrap multiplicities), appending its nodes
-  /// (root first) and categorical bit sets to `forest`. When `node_counts` is not null it receives
+  /// (root first) and categorical bit sets to `table`. When `node_counts` is not null it receives
   /// the weighted class counts of the sample at every node of the new tree: (nodes x classes,
-  /// row-major, node i = forest node *root + i). Fails only with kLimitExceeded.
-  Status Build(const uint32_t* weights, Rng* rng, Forest* forest, uint32_t* root,
+  /// row-major, node i = table node *root + i). Fails only with kLimitExceeded.
+  Status Build(const uint32_t* weights, Rng* rng, NodeTable* table, uint32_t* root,
                std::vector<int64_t>* node_counts = nullptr);
 
  private:

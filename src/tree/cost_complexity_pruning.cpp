@@ -104,18 +104,18 @@ int32_t ChooseSubtree(const std::vector<double>& cv_errors, double total, double
 }
 
 TreeGrower::TreeGrower(const TrainingData& data, const float* row_major, const CartParams& params,
-                       const TreePruningOptions& pruning)
+                       const CostComplexityParams& pruning)
     : data_(data), row_major_(row_major), pruning_(pruning), builder_(data, params) {}
 
-Status TreeGrower::GrowCounted(const uint32_t* weights, Rng* rng, Forest* into, uint32_t* root,
+Status TreeGrower::GrowCounted(const uint32_t* weights, Rng* rng, NodeTable* into, uint32_t* root,
                                PruningTree* tree) {
   Status status = builder_.Build(weights, rng, into, root, &node_counts_);
   if (!status.ok()) return status;
-  const uint32_t n = static_cast<uint32_t>(into->nodes_.size()) - *root;
+  const uint32_t n = static_cast<uint32_t>(into->nodes.size()) - *root;
   tree->classes = data_.classes;
   tree->left.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
-    const Forest::Node& node = into->nodes_[*root + i];
+    const TreeNode& node = into->nodes[*root + i];
     tree->left[i] = node.feature < 0 ? -1 : static_cast<int32_t>(node.child_or_class - *root);
   }
   tree->counts = node_counts_;
@@ -157,8 +157,8 @@ Status TreeGrower::CrossValidate(const uint32_t* weights, const PruningSequence&
     for (size_t r = 0; r < rows; ++r) {
       if (fold_of_[r] == v) fold_weights_[r] = 0;
     }
-    scratch_.nodes_.clear();
-    scratch_.category_bits_.clear();
+    scratch_.nodes.clear();
+    scratch_.category_bits.clear();
     uint32_t root = 0;
     Status status = GrowCounted(fold_weights_.data(), rng, &scratch_, &root, &fold_tree);
     if (!status.ok()) return status;
@@ -170,9 +170,9 @@ Status TreeGrower::CrossValidate(const uint32_t* weights, const PruningSequence&
       int32_t t = 0;
       for (;;) {
         path.push_back(t);
-        const Forest::Node& node = scratch_.nodes_[root + t];
+        const TreeNode& node = scratch_.nodes[root + t];
         if (node.feature < 0) break;
-        const bool left = GoesLeft(node, row[node.feature], scratch_.category_bits_.data(),
+        const bool left = GoesLeft(node, row[node.feature], scratch_.category_bits.data(),
                                    data_.category_counts.data());
         t = fold_tree.left[t] + (left ? 0 : 1);
       }
@@ -189,14 +189,14 @@ Status TreeGrower::CrossValidate(const uint32_t* weights, const PruningSequence&
 }
 
 Status TreeGrower::Rewrite(const PruningTree& tree, const std::vector<bool>& leaf, uint32_t root,
-                           size_t bits_before, Forest* forest) {
-  const std::vector<Forest::Node> old(forest->nodes_.begin() + root, forest->nodes_.end());
-  const std::vector<uint32_t> old_bits(forest->category_bits_.begin() + bits_before,
-                                       forest->category_bits_.end());
-  forest->nodes_.resize(root);
-  forest->category_bits_.resize(bits_before);
-  std::vector<Forest::Node>& nodes = forest->nodes_;
-  nodes.push_back(Forest::Node{-1, 0.0f, 0, 0});
+                           size_t bits_before, NodeTable* table) {
+  const std::vector<TreeNode> old(table->nodes.begin() + root, table->nodes.end());
+  const std::vector<uint32_t> old_bits(table->category_bits.begin() + bits_before,
+                                       table->category_bits.end());
+  table->nodes.resize(root);
+  table->category_bits.resize(bits_before);
+  std::vector<TreeNode>& nodes = table->nodes;
+  nodes.push_back(TreeNode{-1, 0.0f, 0, 0});
   // Same allocation order as TreeBuilder::Build: children appended when their parent is
   // processed, left subtree first, so an unchanged tree keeps its exact layout.
   std::vector<std::pair<int32_t, uint32_t>> stack{{0, root}};
@@ -204,19 +204,19 @@ Status TreeGrower::Rewrite(const PruningTree& tree, const std::vector<bool>& lea
     const auto [t, at] = stack.back();
     stack.pop_back();
     if (leaf[t]) {
-      nodes[at] = Forest::Node{-1, 0.0f, static_cast<uint32_t>(tree.Majority(t)), 0};
+      nodes[at] = TreeNode{-1, 0.0f, static_cast<uint32_t>(tree.Majority(t)), 0};
       continue;
     }
-    Forest::Node node = old[t];
+    TreeNode node = old[t];
     const uint32_t left = static_cast<uint32_t>(nodes.size());
-    nodes.push_back(Forest::Node{-1, 0.0f, 0, 0});
-    nodes.push_back(Forest::Node{-1, 0.0f, 0, 0});
+    nodes.push_back(TreeNode{-1, 0.0f, 0, 0});
+    nodes.push_back(TreeNode{-1, 0.0f, 0, 0});
     node.child_or_class = left;
-    if (node.aux & Forest::kCategoricalSplit) {
+    if (node.aux & TreeNode::kCategoricalSplit) {
       const size_t offset = (node.aux >> 2) - bits_before;
       const uint32_t words = (data_.category_counts[node.feature] + 31u) / 32u;
-      const uint32_t now = static_cast<uint32_t>(forest->category_bits_.size());
-      forest->category_bits_.insert(forest->category_bits_.end(), old_bits.begin() + offset,
+      const uint32_t now = static_cast<uint32_t>(table->category_bits.size());
+      table->category_bits.insert(table->category_bits.end(), old_bits.begin() + offset,
                                     old_bits.begin() + offset + words);
       node.aux = (node.aux & 3u) | (now << 2);
     }
@@ -227,11 +227,11 @@ Status TreeGrower::Rewrite(const PruningTree& tree, const std::vector<bool>& lea
   return Status::Ok();
 }
 
-Status TreeGrower::Grow(const uint32_t* weights, Rng* rng, Forest* forest, uint32_t* root) {
-  if (pruning_.mode == TreePruning::kNone) return builder_.Build(weights, rng, forest, root);
-  const size_t bits_before = forest->category_bits_.size();
+Status TreeGrower::Grow(const uint32_t* weights, Rng* rng, NodeTable* table, uint32_t* root) {
+  if (!pruning_.enabled) return builder_.Build(weights, rng, table, root);
+  const size_t bits_before = table->category_bits.size();
   PruningTree tree;
-  Status status = GrowCounted(weights, rng, forest, root, &tree);
+  Status status = GrowCounted(weights, rng, table, root, &tree);
   if (!status.ok()) return status;
   const PruningSequence sequence = WeakestLinkSequence(tree);
   int32_t chosen = 0;
@@ -247,7 +247,7 @@ Status TreeGrower::Grow(const uint32_t* weights, Rng* rng, Forest* forest, uint3
   bool unchanged = true;
   for (int32_t t = 0; t < tree.num_nodes(); ++t) unchanged &= leaf[t] == (tree.left[t] < 0);
   if (unchanged) return Status::Ok();
-  return Rewrite(tree, leaf, *root, bits_before, forest);
+  return Rewrite(tree, leaf, *root, bits_before, table);
 }
 
 }  // namespace internal

@@ -25,9 +25,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "tree/cart.h"
 #include "base/random.h"
-#include "urnforest/forest.h"
+#include "tree/cart.h"
+#include "urnforest/node_table.h"
 #include "urnforest/status.h"
 
 namespace urnforest {
@@ -69,35 +69,43 @@ std::vector<bool> LeavesAt(const PruningTree& tree, const PruningSequence& seque
 /// subtree of the sequence, as weights) on `total` > 0 sample weight, by the k-SE rule above.
 int32_t ChooseSubtree(const std::vector<double>& cv_errors, double total, double se_rule);
 
-/// Grows trees with TreeBuilder and, for TreePruning::kCostComplexityCV, prunes each one as
-/// described at the top of this file before it is stored. With kNone it is TreeBuilder itself:
+/// Whether and how TreeGrower prunes (the trainer's TreePruningOptions, as the tree layer sees
+/// them).
+struct CostComplexityParams {
+  bool enabled = false;  ///< false: TreeGrower is TreeBuilder itself.
+  int32_t cv_folds = 10;  ///< V of the internal cross-validation.
+  double se_rule = 1.0;   ///< k of the k-SE rule.
+};
+
+/// Grows trees with TreeBuilder and, when pruning is enabled, prunes each one as described at the
+/// top of this file before it is stored. Disabled, it is TreeBuilder itself:
 /// same nodes, same random stream, same bytes.
 class TreeGrower {
  public:
   /// `row_major` (rows x features floats, the training rows) must outlive the grower.
   TreeGrower(const TrainingData& data, const float* row_major, const CartParams& params,
-             const TreePruningOptions& pruning);
+             const CostComplexityParams& pruning);
 
   /// As TreeBuilder::Build: grows (and prunes) one tree on the rows with weights[row] > 0,
-  /// appending the final tree's nodes and bit sets to `forest`. Fails only with kLimitExceeded.
-  Status Grow(const uint32_t* weights, Rng* rng, Forest* forest, uint32_t* root);
+  /// appending the final tree's nodes and bit sets to `table`. Fails only with kLimitExceeded.
+  Status Grow(const uint32_t* weights, Rng* rng, NodeTable* table, uint32_t* root);
 
  private:
   /// Grows a tree into `into` and returns it as a PruningTree (nodes relative to *root).
-  Status GrowCounted(const uint32_t* weights, Rng* rng, Forest* into, uint32_t* root,
+  Status GrowCounted(const uint32_t* weights, Rng* rng, NodeTable* into, uint32_t* root,
                      PruningTree* tree);
   /// Cross-validated weighted error of each subtree of `sequence` (the full tree's).
   Status CrossValidate(const uint32_t* weights, const PruningSequence& sequence, Rng* rng,
                        std::vector<double>* errors);
-  /// Replaces the tree at `root` (the last one in `forest`) by its subtree with leaves `leaf`.
+  /// Replaces the tree at `root` (the last one in `table`) by its subtree with leaves `leaf`.
   Status Rewrite(const PruningTree& tree, const std::vector<bool>& leaf, uint32_t root,
-                 size_t bits_before, Forest* forest);
+                 size_t bits_before, NodeTable* table);
 
   const TrainingData& data_;
   const float* row_major_;
-  TreePruningOptions pruning_;
+  CostComplexityParams pruning_;
   TreeBuilder builder_;
-  Forest scratch_;  ///< Fold trees are grown here.
+  NodeTable scratch_;  ///< Fold trees are grown here.
   std::vector<int64_t> node_counts_;
   std::vector<uint32_t> fold_of_;      ///< Fold per training row (sample rows only).
   std::vector<uint32_t> fold_weights_;

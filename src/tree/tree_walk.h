@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "urnforest/forest.h"
+#include "urnforest/node_table.h"
 
 namespace urnforest {
 namespace internal {
@@ -29,31 +29,31 @@ constexpr size_t kWalkGroup = 4;
 
 /// True when `node` (an inner node) sends `x` left; `category_counts` may be null when the forest
 /// has no categorical split.
-inline bool GoesLeft(const Forest::Node& node, float x, const uint32_t* bits,
+inline bool GoesLeft(const TreeNode& node, float x, const uint32_t* bits,
                      const uint32_t* category_counts) {
-  if (node.aux & Forest::kCategoricalSplit) {
+  if (node.aux & TreeNode::kCategoricalSplit) {
     // Out-of-range or non-integral categories are treated like missing values.
     const uint32_t count = category_counts[node.feature];
     if (x >= 0.0f && x < static_cast<float>(count) && x == std::floor(x)) {
       const uint32_t c = static_cast<uint32_t>(x);
       return (bits[(node.aux >> 2) + (c >> 5)] >> (c & 31u)) & 1u;
     }
-    return node.aux & Forest::kMissingLeft;
+    return node.aux & TreeNode::kMissingLeft;
   }
   if (x <= node.threshold) return true;
-  return std::isnan(x) && (node.aux & Forest::kMissingLeft) != 0;
+  return std::isnan(x) && (node.aux & TreeNode::kMissingLeft) != 0;
 }
 
 /// Numeric-only split (no categorical flag possible): x <= threshold, NaN by the missing bit.
-inline bool GoesLeftNumeric(const Forest::Node& node, float x) {
-  return (x <= node.threshold) | (std::isnan(x) & ((node.aux & Forest::kMissingLeft) != 0));
+inline bool GoesLeftNumeric(const TreeNode& node, float x) {
+  return (x <= node.threshold) | (std::isnan(x) & ((node.aux & TreeNode::kMissingLeft) != 0));
 }
 
 /// The class voted by the tree rooted at `index` for `row` (any forest).
-inline int32_t Walk(const Forest::Node* nodes, const uint32_t* bits,
+inline int32_t Walk(const TreeNode* nodes, const uint32_t* bits,
                     const uint32_t* category_counts, uint32_t index, const float* row) {
   for (;;) {
-    const Forest::Node& node = nodes[index];
+    const TreeNode& node = nodes[index];
     if (node.feature < 0) return static_cast<int32_t>(node.child_or_class);
     const bool left = GoesLeft(node, row[node.feature], bits, category_counts);
     index = node.child_or_class + (left ? 0u : 1u);
@@ -61,9 +61,9 @@ inline int32_t Walk(const Forest::Node* nodes, const uint32_t* bits,
 }
 
 /// Walk for a forest without categorical splits.
-inline int32_t WalkNumeric(const Forest::Node* nodes, uint32_t index, const float* row) {
+inline int32_t WalkNumeric(const TreeNode* nodes, uint32_t index, const float* row) {
   for (;;) {
-    const Forest::Node& node = nodes[index];
+    const TreeNode& node = nodes[index];
     if (node.feature < 0) return static_cast<int32_t>(node.child_or_class);
     index = node.child_or_class + (GoesLeftNumeric(node, row[node.feature]) ? 0u : 1u);
   }
@@ -71,24 +71,23 @@ inline int32_t WalkNumeric(const Forest::Node* nodes, uint32_t index, const floa
 
 /// A read-only view of a forest's walk tables; `numeric_only` selects the fast path.
 struct WalkView {
-  const Forest::Node* nodes;
+  const TreeNode* nodes;
   const uint32_t* bits;
   const uint32_t* category_counts;
   const uint32_t* roots;
   bool numeric_only;
 
-  explicit WalkView(const Forest& forest)
-      : nodes(forest.nodes_.data()),
-        bits(forest.category_bits_.data()),
-        category_counts(forest.category_counts_.data()),
-        roots(forest.tree_roots_.data()),
-        numeric_only(true) {
-    // Only numeric features => no node carries kCategoricalSplit (the trainer and the loader
-    // guarantee that split kinds match feature types).
-    for (const FeatureInfo& f : forest.schema().features) {
-      numeric_only = numeric_only && f.type == FeatureType::kNumeric;
-    }
-  }
+  /// Borrows `table`, `category_counts` (categories per feature, 0 for numeric) and `roots` (one
+  /// root node index per tree). `numeric_only`: the table's features are all numeric, so no node
+  /// carries kCategoricalSplit (the trainer and the loader guarantee that split kinds match
+  /// feature types).
+  WalkView(const NodeTable& table, const uint32_t* category_counts, const uint32_t* roots,
+           bool numeric_only)
+      : nodes(table.nodes.data()),
+        bits(table.category_bits.data()),
+        category_counts(category_counts),
+        roots(roots),
+        numeric_only(numeric_only) {}
 
   int32_t Vote(int32_t tree, const float* row) const {
     return numeric_only ? WalkNumeric(nodes, roots[tree], row)
@@ -135,7 +134,7 @@ struct WalkView {
         for (;;) {
           bool moved = false;
           for (size_t g = 0; g < kWalkGroup; ++g) {
-            const Forest::Node& node = nodes[index[g]];
+            const TreeNode& node = nodes[index[g]];
             if (node.feature < 0) continue;
             index[g] = node.child_or_class + (rows[g][node.feature] <= node.threshold ? 0u : 1u);
             moved = true;
@@ -146,7 +145,7 @@ struct WalkView {
         for (;;) {
           bool moved = false;
           for (size_t g = 0; g < kWalkGroup; ++g) {
-            const Forest::Node& node = nodes[index[g]];
+            const TreeNode& node = nodes[index[g]];
             if (node.feature < 0) continue;
             const float x = rows[g][node.feature];
             const bool left = kNumericOnly ? GoesLeftNumeric(node, x)

@@ -7,10 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "ensemble/forest_access.h"
 #include "fixtures.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 #include "urnforest/status.h"
 
 using urnforest::CsvOptions;
@@ -24,6 +27,7 @@ using urnforest::Schema;
 using urnforest::Status;
 using urnforest::StatusCode;
 using urnforest::TrainOptions;
+using urnforest::internal::ForestAccess;
 using urnforest::test::MustOk;
 using urnforest::test::MustRead;
 using urnforest::test::RequireCsvError;
@@ -211,10 +215,10 @@ TEST_CASE("Even T is allowed and a tied full vote goes to the lowest class index
   const Forest trained = MustTrain(d, 4);
   REQUIRE(trained.num_trees() == 4);
   Forest tie;
-  tie.schema_ = d.schema();
-  tie.RebuildCaches();
-  tie.nodes_ = {{-1, 0.0f, 1u, 0u}, {-1, 0.0f, 0u, 0u}};
-  tie.tree_roots_ = {0u, 1u};
+  ForestAccess::schema(tie) = d.schema();
+  ForestAccess::RebuildCaches(tie);
+  ForestAccess::table(tie).nodes = {{-1, 0.0f, 1u, 0u}, {-1, 0.0f, 0u, 0u}};
+  ForestAccess::tree_roots(tie) = {0u, 1u};
   const FullVote vote = MustPredict(tie, d);
   for (size_t r = 0; r < d.num_rows(); ++r) {
     REQUIRE(vote.votes[2 * r] == 1);

@@ -12,6 +12,7 @@
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/generators.h"
+#include "urnforest/predict.h"
 #include "urnforest/sequential_vote.h"
 
 using namespace urnforest;

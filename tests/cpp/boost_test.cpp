@@ -8,7 +8,9 @@
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
 #include "urnforest/ordering.h"
+#include "urnforest/predict.h"
 #include "urnforest/prune.h"
+#include "urnforest/serialize.h"
 #include "urnforest/weighted_vote.h"
 
 using namespace urnforest;

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "urnforest/forest.h"
 #include "urnforest/generators.h"
 
 using namespace urnforest;
@@ -21,15 +22,13 @@ Dataset ConstantFeature(const std::vector<int32_t>& labels) {
 int32_t GrowOneLeaf(const Dataset& data, const std::vector<uint32_t>& weights) {
   internal::TrainingData td = internal::TrainingData::From(data);
   internal::TreeBuilder builder(td, internal::CartParams{1, false, 0, 1});
-  Forest forest;
-  forest.schema_ = data.schema();
-  forest.RebuildCaches();
+  NodeTable table;
   internal::Rng rng(1);
   uint32_t root = 0;
-  REQUIRE(builder.Build(weights.data(), &rng, &forest, &root).ok());
-  REQUIRE(forest.nodes_.size() == 1);
-  REQUIRE(forest.nodes_[root].feature == -1);
-  return static_cast<int32_t>(forest.nodes_[root].child_or_class);
+  REQUIRE(builder.Build(weights.data(), &rng, &table, &root).ok());
+  REQUIRE(table.nodes.size() == 1);
+  REQUIRE(table.nodes[root].feature == -1);
+  return static_cast<int32_t>(table.nodes[root].child_or_class);
 }
 
 }  // namespace
@@ -50,7 +49,7 @@ TEST_CASE("Children are stored adjacently and strictly after their parent", "[ca
   o.num_trees = 5;
   Result<Forest> f = Train(data.value(), o);
   REQUIRE(f.ok());
-  const std::vector<Forest::Node>& nodes = f.value().nodes_;
+  const std::vector<Forest::Node>& nodes = f.value().node_table().nodes;
   std::vector<int> parents(nodes.size(), 0);
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i].feature < 0) {

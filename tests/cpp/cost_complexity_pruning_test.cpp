@@ -11,6 +11,7 @@
 #include "ensemble/bootstrap.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
+#include "urnforest/serialize.h"
 #include "urnforest/voteboost.h"
 
 using namespace urnforest;
@@ -48,7 +49,7 @@ int32_t TreeLeaves(const Forest& f, int32_t t) {
   int32_t leaves = 0;
   std::vector<uint32_t> stack{f.tree_roots()[t]};
   while (!stack.empty()) {
-    const Forest::Node& n = f.nodes_[stack.back()];
+    const Forest::Node& n = f.node_table().nodes[stack.back()];
     stack.pop_back();
     if (n.feature < 0) {
       ++leaves;

@@ -7,7 +7,9 @@
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
 #include "urnforest/ordering.h"
+#include "urnforest/predict.h"
 #include "urnforest/prune.h"
+#include "urnforest/serialize.h"
 #include "urnforest/weighted_vote.h"
 
 using namespace urnforest;
@@ -79,7 +81,7 @@ TEST_CASE("Pruning to all trees in generation order reproduces the out-of-bag vo
   Result<Forest> same = PruneForest(t.forest, identity, 15, &t.data);
   REQUIRE(same.ok());
   CHECK(same.value().oob_votes() == t.forest.oob_votes());
-  CHECK(same.value().nodes_.size() == t.forest.nodes_.size());
+  CHECK(same.value().node_table().nodes.size() == t.forest.node_table().nodes.size());
 }
 
 TEST_CASE("Out-of-bag votes of a pruned forest count only kept trees and compose over pruning", "[prune]") {

@@ -9,6 +9,7 @@
 #include "fixtures.h"
 #include "halting/binary_table_view.h"
 #include "urnforest/expected_cost.h"
+#include "urnforest/predict.h"
 
 using urnforest::BuildHaltingTable;
 using urnforest::HaltingRule;

@@ -1,15 +1,18 @@
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
+#include "ensemble/forest_access.h"
 #include "fixtures.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 
 using namespace urnforest;
 using namespace urnforest::test;
+using urnforest::internal::ForestAccess;
 
 namespace {
 
@@ -64,7 +67,7 @@ TEST_CASE("A serialized forest loads back with identical predictions and identic
 
 TEST_CASE("A forest with categorical splits and missing values round-trips", "[serialize]") {
   Forest forest = SmallForest();
-  REQUIRE_FALSE(forest.category_bits_.empty());
+  REQUIRE_FALSE(forest.node_table().category_bits.empty());
   const std::vector<uint8_t> bytes = SerializeForest(forest);
   Result<Forest> loaded = DeserializeForest(bytes.data(), bytes.size());
   REQUIRE(loaded.ok());
@@ -147,22 +150,23 @@ TEST_CASE("Hostile lengths fail without huge allocations", "[serialize][corrupt]
 
 TEST_CASE("Structurally invalid trees are rejected even with a valid checksum", "[serialize][corrupt]") {
   const Forest good = SmallForest();
-  REQUIRE(good.nodes_[0].feature >= 0);
+  REQUIRE(good.node_table().nodes[0].feature >= 0);
   auto rejects = [](const Forest& f) {
     const std::vector<uint8_t> bytes = SerializeForest(f);
     return DeserializeForest(bytes.data(), bytes.size()).status().code == StatusCode::kCorruptModel;
   };
   Forest cycle = good;
-  cycle.nodes_[0].child_or_class = 0;
+  ForestAccess::table(cycle).nodes[0].child_or_class = 0;
   REQUIRE(rejects(cycle));
   Forest past_end = good;
-  past_end.nodes_[0].child_or_class = static_cast<uint32_t>(good.nodes_.size() - 1);
+  ForestAccess::table(past_end).nodes[0].child_or_class =
+      static_cast<uint32_t>(good.node_table().nodes.size() - 1);
   REQUIRE(rejects(past_end));
   Forest bad_feature = good;
-  bad_feature.nodes_[0].feature = 2;
+  ForestAccess::table(bad_feature).nodes[0].feature = 2;
   REQUIRE(rejects(bad_feature));
   Forest bad_class = good;
-  for (Forest::Node& n : bad_class.nodes_) {
+  for (Forest::Node& n : ForestAccess::table(bad_class).nodes) {
     if (n.feature < 0) {
       n.child_or_class = 3;
       break;
@@ -170,16 +174,16 @@ TEST_CASE("Structurally invalid trees are rejected even with a valid checksum", 
   }
   REQUIRE(rejects(bad_class));
   Forest bad_root = good;
-  bad_root.tree_roots_[1] = static_cast<uint32_t>(good.nodes_.size());
+  ForestAccess::tree_roots(bad_root)[1] = static_cast<uint32_t>(good.node_table().nodes.size());
   REQUIRE(rejects(bad_root));
   Forest bad_bits = good;
-  bad_bits.category_bits_.clear();
+  ForestAccess::table(bad_bits).category_bits.clear();
   REQUIRE(rejects(bad_bits));
   Forest bad_label = good;
-  bad_label.train_labels_[0] = 5;
+  ForestAccess::train_labels(bad_label)[0] = 5;
   REQUIRE(rejects(bad_label));
   Forest bad_oob = good;
-  bad_oob.oob_votes_[0] = 1000;
+  ForestAccess::oob_votes(bad_oob)[0] = 1000;
   REQUIRE(rejects(bad_oob));
 }
 
@@ -190,17 +194,18 @@ TEST_CASE("Trees that share nodes are rejected so a file cannot cost more time t
     return DeserializeForest(bytes.data(), bytes.size()).status().code;
   };
   Forest shared = good;
-  shared.tree_roots_[1] = 0;
-  shared.tree_roots_[2] = 0;
+  ForestAccess::tree_roots(shared)[1] = 0;
+  ForestAccess::tree_roots(shared)[2] = 0;
   REQUIRE(code(shared) == StatusCode::kCorruptModel);
   Forest reordered = good;
-  std::swap(reordered.tree_roots_[1], reordered.tree_roots_[2]);
+  std::swap(ForestAccess::tree_roots(reordered)[1], ForestAccess::tree_roots(reordered)[2]);
   REQUIRE(code(reordered) == StatusCode::kCorruptModel);
   Forest crossing = good;
-  for (size_t i = 0; i < crossing.tree_roots_[1]; ++i) {
-    Forest::Node& n = crossing.nodes_[i];
+  for (size_t i = 0; i < ForestAccess::tree_roots(crossing)[1]; ++i) {
+    Forest::Node& n = ForestAccess::table(crossing).nodes[i];
     if (n.feature >= 0) {
-      n.child_or_class = crossing.tree_roots_[1];  // A child inside the next tree's block.
+      n.child_or_class =
+          ForestAccess::tree_roots(crossing)[1];  // A child inside the next tree's block.
       break;
     }
   }

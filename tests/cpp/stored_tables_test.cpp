@@ -8,6 +8,8 @@
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/generators.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 
 using namespace urnforest;
 using namespace urnforest::test;

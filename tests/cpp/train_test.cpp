@@ -11,6 +11,8 @@
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 
 using namespace urnforest;
 using namespace urnforest::test;
@@ -143,7 +145,7 @@ TEST_CASE("A categorical subset split separates {a,c} from {b} in one split", "[
   o.ensemble = EnsembleKind::kBagging;
   Forest forest = MustTrain(data, o);
   REQUIRE(forest.num_nodes() == 3);
-  REQUIRE((forest.nodes_[0].aux & Forest::kCategoricalSplit) != 0);
+  REQUIRE((forest.node_table().nodes[0].aux & Forest::kCategoricalSplit) != 0);
   for (float c : {0.0f, 1.0f, 2.0f}) REQUIRE(forest.TreeVote(0, &c) == (c == 1.0f ? 1 : 0));
 }
 
@@ -184,7 +186,7 @@ TEST_CASE("Missing values are routed by the learned direction", "[train][missing
   const float missing = NAN;
   for (int32_t t = 0; t < 5; ++t) {
     REQUIRE(forest.TreeVote(t, &missing) == 0);
-    REQUIRE((forest.nodes_[forest.tree_roots()[t]].aux & Forest::kMissingLeft) != 0);
+    REQUIRE((forest.node_table().nodes[forest.tree_roots()[t]].aux & Forest::kMissingLeft) != 0);
   }
 }
 

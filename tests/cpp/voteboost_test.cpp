@@ -11,6 +11,8 @@
 #include "urnforest/experiment.h"
 #include "urnforest/generators.h"
 #include "urnforest/label_noise.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 #include "urnforest/voteboost.h"
 
 using namespace urnforest;
@@ -106,9 +108,9 @@ TEST_CASE("Vote-boosting with a = b = 1 and random trees is the random forest of
   REQUIRE(f.ok());
   REQUIRE(g.ok());
   REQUIRE(f.value().tree_roots() == g.value().tree_roots());
-  REQUIRE(f.value().nodes_.size() == g.value().nodes_.size());
-  REQUIRE(std::memcmp(f.value().nodes_.data(), g.value().nodes_.data(),
-                      f.value().nodes_.size() * sizeof(Forest::Node)) == 0);
+  REQUIRE(f.value().node_table().nodes.size() == g.value().node_table().nodes.size());
+  REQUIRE(std::memcmp(f.value().node_table().nodes.data(), g.value().node_table().nodes.data(),
+                      f.value().node_table().nodes.size() * sizeof(Forest::Node)) == 0);
   REQUIRE(f.value().oob_votes() == g.value().oob_votes());
   REQUIRE(g.value().tree_weights().empty());
   const Dataset test = MustTwonorm(300, 8);
@@ -132,7 +134,7 @@ TEST_CASE("Vote-boosting with emphasis differs from the random forest after the 
   REQUIRE(f.ok());
   REQUIRE(g.ok());
   REQUIRE(f.value().tree_roots()[1] == g.value().tree_roots()[1]);
-  REQUIRE(f.value().nodes_.size() != g.value().nodes_.size());
+  REQUIRE(f.value().node_table().nodes.size() != g.value().node_table().nodes.size());
 }
 
 TEST_CASE("Vote-boosting is deterministic and round-trips through model bytes", "[voteboost][serialize]") {

@@ -20,6 +20,8 @@
 #include "base/crc32.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 #include "urnforest/status.h"
 
 namespace {
@@ -65,7 +67,7 @@ bool IsCanonicalLayout(const std::vector<uint8_t>& file) {
 std::vector<float> ProbeRows(const Forest& forest, size_t* rows, bool in_range_only) {
   const size_t m = forest.schema().features.size();
   std::vector<float> thresholds(m, 0.5f);
-  for (const Forest::Node& n : forest.nodes_) {
+  for (const Forest::Node& n : forest.node_table().nodes) {
     if (n.feature >= 0 && !(n.aux & Forest::kCategoricalSplit)) thresholds[n.feature] = n.threshold;
   }
   *rows = in_range_only ? 5 : 8;

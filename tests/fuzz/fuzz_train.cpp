@@ -26,6 +26,8 @@
 #include "urnforest/csv_reader.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
+#include "urnforest/predict.h"
+#include "urnforest/serialize.h"
 #include "urnforest/status.h"
 
 namespace {
