@@ -116,6 +116,10 @@ double ErrorPercent(const std::vector<int32_t>& labels, const std::vector<int32_
 
 }  // namespace
 
+int32_t DefaultRepeats(ProtocolKind protocol) {
+  return protocol == ProtocolKind::kKFold ? ExperimentOptions().repeats : 100;
+}
+
 Result<ExperimentResult> RunExperiment(const ExperimentOptions& options,
                                        ExperimentProgressFn progress) {
   Status s = CheckOptions(options);
