@@ -1,7 +1,8 @@
 // The halted answer: calling the plain C entry point urnforest_predict_halted and reading its
 // packed answer. The layout is defined once, in bindings/wasm/predict_abi.h; it is asked from each
 // module instance once (_haltedAnswerLayout) and every offset here is computed from it.
-import { callChecked } from './errors.js';
+import { UrnforestError, callChecked } from './errors.js';
+import { namesOf } from './options.js';
 
 // The element type the reader expects of each section (checked against the layout once).
 const SECTION_TYPES = {
@@ -12,7 +13,7 @@ let layoutModule = null;
 let layout = null;
 
 // The layout of module instance `m` (its _haltedAnswerLayout: {headerBytes, header: {numRows,
-// numClasses, hasFull, sizeBytes} (byte offsets), sections: [{name, type, elementBytes, perClass,
+// numClasses, hasFull, sizeBytes, meanTrees, disagreement} (byte offsets), sections: [{name, type, elementBytes, perClass,
 // fullOnly}]}), compiled once into {header, full, halted}: for answers with and without the full
 // vote, each section's [c, r, rk], its byte offset being c + r * n + rk * n * k.
 function layoutOf(m) {
@@ -41,14 +42,28 @@ function offset(at, n, k) {
 }
 
 /**
- * The packed answer of a halted prediction in generation or random order, through the plain C
- * entry point (no embind on this path, which small batches call often): one copy out of wasm (a
- * Uint8Array with a buffer of its own), the wasm block freed whatever happens. Addresses are those
- * of the forest, dataset and table handles; `h` validated halting options.
+ * The packed answer of a halted prediction in any query order, through the plain C entry point (no
+ * embind on this path, which small batches call often): one copy out of wasm (a Uint8Array with a
+ * buffer of its own), the wasm block freed whatever happens. Addresses are those of the forest,
+ * dataset and table handles; `h` validated halting options; `fixedIds` (an Int32Array of the
+ * table's T tree ids, copied into a malloc'd block for the call) queries that fixed order, null
+ * queries h.order.
  */
-export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, compare) {
-  const address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
-    h.orderCode, h.seedHi, h.seedLo, compare ? 1 : 0));
+export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, compare, fixedIds = null) {
+  let fixed = 0;
+  if (fixedIds !== null) {
+    fixed = m._malloc(Math.max(4 * fixedIds.length, 4));
+    if (fixed === 0) throw new UrnforestError('OutOfMemory', 'OutOfMemory: the fixed query order does not fit in wasm memory');
+    m.HEAPU32.set(fixedIds, fixed >>> 2); // tree ids are non-negative
+  }
+  let address;
+  try {
+    const order = fixedIds === null ? h.orderIndex : namesOf('queryOrders').indexOf('fixed');
+    address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
+      order, h.seedHi, h.seedLo, compare ? 1 : 0, fixed, fixedIds === null ? 0 : fixedIds.length));
+  } finally {
+    if (fixed !== 0) m._free(fixed);
+  }
   if (address === 0) callChecked(() => m._takeLastError());
   try {
     const size = m.HEAPU32[(address + layoutOf(m).header.sizeBytes) >>> 2];
@@ -61,7 +76,7 @@ export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, com
 /**
  * predict()'s result from packed answer `answer` (a Uint8Array of its own buffer) of module
  * instance `m`, for class names `names` and validated halting options `h`: the halted arrays are
- * views of that one buffer.
+ * views of that one buffer; meanTrees and disagreement are the core's.
  */
 export function readHaltedAnswer(m, answer, names, h) {
   const { header, full, halted } = layoutOf(m);
@@ -70,29 +85,22 @@ export function readHaltedAnswer(m, answer, names, h) {
   const hasFull = answer[header.hasFull] !== 0;
   const sections = hasFull ? full : halted;
   const buffer = answer.buffer;
+  const figures = new Float64Array(buffer, header.meanTrees, 1);
   const classIndex = new Int32Array(buffer, offset(sections.classIndex, n, k), n);
-  const treesUsed = new Int32Array(buffer, offset(sections.treesUsed, n, k), n);
-  // The full vote's arrays get buffers of their own, as before the answer was packed: callers
-  // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
-  const fullClassIndex = hasFull ? new Int32Array(buffer, offset(full.fullClassIndex, n, k), n).slice() : undefined;
   const labels = new Array(n);
-  let differ = 0;
-  let used = 0;
-  for (let i = 0; i < n; i++) {
-    labels[i] = names[classIndex[i]];
-    used += treesUsed[i];
-  }
-  if (hasFull) for (let i = 0; i < n; i++) if (classIndex[i] !== fullClassIndex[i]) differ++;
+  for (let i = 0; i < n; i++) labels[i] = names[classIndex[i]];
   return {
     labels,
     classIndex,
-    treesUsed,
+    treesUsed: new Int32Array(buffer, offset(sections.treesUsed, n, k), n),
     confidence: new Float64Array(buffer, offset(sections.confidence, n, k), n),
     haltedEarly: new Uint8Array(buffer, offset(sections.haltedEarly, n, k), n),
-    fullClassIndex,
+    // The full vote's arrays get buffers of their own, as before the answer was packed: callers
+    // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
+    fullClassIndex: hasFull ? new Int32Array(buffer, offset(full.fullClassIndex, n, k), n).slice() : undefined,
     fullVotes: hasFull ? new Uint32Array(buffer, offset(full.fullVotes, n, k), n * k).slice() : undefined,
-    disagreement: !hasFull ? undefined : n === 0 ? 0 : differ / n,
-    meanTrees: n === 0 ? 0 : used / n,
+    disagreement: hasFull ? new Float64Array(buffer, header.disagreement, 1)[0] : undefined,
+    meanTrees: figures[0],
     trees: h.trees,
     classNames: names.slice(),
     rule: h.rule,
