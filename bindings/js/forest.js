@@ -2,7 +2,7 @@
 // (full vote, weighted vote, halted vote [SSM16]), traces, halting tables, priors, expected costs
 // and static pruning by ordered aggregation [Sot11].
 import { callChecked } from './errors.js';
-import { haltedAnswer, readHaltedAnswer } from './halted_answer.js';
+import { haltedAnswer, haltedAnswerFixed, readHaltedAnswer } from './halted_answer.js';
 import {
   HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption,
 } from './halting.js';
@@ -324,8 +324,9 @@ export class Forest {
     const table = this.#tables.entry(handle, h);
     const m = currentModule(); // not null: live() above found this forest's instance current
     // A fixed order always reports the full vote of its trees (as it always has).
-    const answer = haltedAnswer(m, addressOf(this), addressOf(dataset), table.address, h, compare || fixed !== null,
-      fixed?.ids ?? null);
+    const answer = fixed === null
+      ? haltedAnswer(m, addressOf(this), addressOf(dataset), table.address, h, compare)
+      : haltedAnswerFixed(m, addressOf(this), addressOf(dataset), table.address, h, fixed.ids);
     return readHaltedAnswer(m, answer, this.#names(handle), h);
   }
 

@@ -45,25 +45,35 @@ function offset(at, n, k) {
  * The packed answer of a halted prediction in any query order, through the plain C entry point (no
  * embind on this path, which small batches call often): one copy out of wasm (a Uint8Array with a
  * buffer of its own), the wasm block freed whatever happens. Addresses are those of the forest,
- * dataset and table handles; `h` validated halting options; `fixedIds` (an Int32Array of the
- * table's T tree ids, copied into a malloc'd block for the call) queries that fixed order, null
- * queries h.order.
+ * dataset and table handles; `h` validated halting options (h.orderIndex: generation or random).
  */
-export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, compare, fixedIds = null) {
-  let fixed = 0;
-  if (fixedIds !== null) {
-    fixed = m._malloc(Math.max(4 * fixedIds.length, 4));
-    if (fixed === 0) throw new UrnforestError('OutOfMemory', 'OutOfMemory: the fixed query order does not fit in wasm memory');
-    m.HEAPU32.set(fixedIds, fixed >>> 2); // tree ids are non-negative
-  }
+export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, compare) {
+  const address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
+    h.orderIndex, h.seedHi, h.seedLo, compare ? 1 : 0, 0, 0));
+  return takeAnswer(m, address);
+}
+
+/**
+ * haltedAnswer for the fixed query order of tree ids `ids` (an Int32Array of the table's T ids,
+ * copied into a malloc'd block for the call); the answer always holds the full vote of those trees.
+ */
+export function haltedAnswerFixed(m, forestAddress, dataAddress, tableAddress, h, ids) {
+  const fixed = m._malloc(Math.max(4 * ids.length, 4));
+  if (fixed === 0) throw new UrnforestError('OutOfMemory', 'OutOfMemory: the fixed query order does not fit in wasm memory');
   let address;
   try {
-    const order = fixedIds === null ? h.orderIndex : namesOf('queryOrders').indexOf('fixed');
+    m.HEAPU32.set(ids, fixed >>> 2); // tree ids are non-negative
     address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
-      order, h.seedHi, h.seedLo, compare ? 1 : 0, fixed, fixedIds === null ? 0 : fixedIds.length));
+      namesOf('queryOrders').indexOf('fixed'), h.seedHi, h.seedLo, 1, fixed, ids.length));
   } finally {
-    if (fixed !== 0) m._free(fixed);
+    m._free(fixed);
   }
+  return takeAnswer(m, address);
+}
+
+// The packed answer at wasm `address` (0: the call failed, its error is thrown) copied out, the
+// block freed.
+function takeAnswer(m, address) {
   if (address === 0) callChecked(() => m._takeLastError());
   try {
     const size = m.HEAPU32[(address + layoutOf(m).header.sizeBytes) >>> 2];
@@ -73,6 +83,10 @@ export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, com
   }
 }
 
+// Scratch for reading the header's two doubles out of an answer without allocating.
+const figureBytes = new Uint8Array(16);
+const figures = new Float64Array(figureBytes.buffer);
+
 /**
  * predict()'s result from packed answer `answer` (a Uint8Array of its own buffer) of module
  * instance `m`, for class names `names` and validated halting options `h`: the halted arrays are
@@ -80,12 +94,15 @@ export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, com
  */
 export function readHaltedAnswer(m, answer, names, h) {
   const { header, full, halted } = layoutOf(m);
+  for (let i = 0; i < 8; i++) {
+    figureBytes[i] = answer[header.meanTrees + i];
+    figureBytes[8 + i] = answer[header.disagreement + i];
+  }
   const n = u32At(answer, header.numRows);
   const k = names.length;
   const hasFull = answer[header.hasFull] !== 0;
   const sections = hasFull ? full : halted;
   const buffer = answer.buffer;
-  const figures = new Float64Array(buffer, header.meanTrees, 1);
   const classIndex = new Int32Array(buffer, offset(sections.classIndex, n, k), n);
   const labels = new Array(n);
   for (let i = 0; i < n; i++) labels[i] = names[classIndex[i]];
@@ -99,7 +116,7 @@ export function readHaltedAnswer(m, answer, names, h) {
     // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
     fullClassIndex: hasFull ? new Int32Array(buffer, offset(full.fullClassIndex, n, k), n).slice() : undefined,
     fullVotes: hasFull ? new Uint32Array(buffer, offset(full.fullVotes, n, k), n * k).slice() : undefined,
-    disagreement: hasFull ? new Float64Array(buffer, header.disagreement, 1)[0] : undefined,
+    disagreement: hasFull ? figures[1] : undefined,
     meanTrees: figures[0],
     trees: h.trees,
     classNames: names.slice(),

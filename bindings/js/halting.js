@@ -43,20 +43,21 @@ export function haltingOptions(options, what, maxTrees, extraKeys = NO_EXTRA_OPT
   let allowed = ALLOWED_OPTIONS.get(extraKeys);
   if (allowed === undefined) ALLOWED_OPTIONS.set(extraKeys, allowed = HALTING_OPTIONS.concat(extraKeys));
   rejectUnknown(options, allowed, what);
-  if (options.rule === undefined) throw new TypeError(`${what}: option 'rule' is required (one of ${namesOf('rules').join(', ')})`);
-  const rule = ruleOption(options.rule, 'rule');
-  const alpha = alphaOption(options.alpha);
+  const { names, defaults } = optionTables();
+  if (options.rule === undefined) throw new TypeError(`${what}: option 'rule' is required (one of ${names.rules.join(', ')})`);
+  const rule = nameOption(options.rule, names.rules, 'rule');
+  const alpha = options.alpha === undefined ? defaults.alpha : alphaOption(options.alpha);
   const order = options.order === undefined ? orderByDefault : options.order;
-  const orderNames = namesOf('queryOrders');
-  if (order === 'fixed' || !orderNames.includes(order)) {
-    const message = `order must be ${quotedList(orderNames.filter((n) => n !== 'fixed'))}, got ${describe(order)}`;
+  const orderIndex = order === 'fixed' ? -1 : names.queryOrders.indexOf(order);
+  if (orderIndex < 0) {
+    const message = `order must be ${quotedList(names.queryOrders.filter((n) => n !== 'fixed'))}, got ${describe(order)}`;
     throw typeof order !== 'string' ? new TypeError(message) : new RangeError(message);
   }
   const [seedHi, seedLo] = seedHalves(options.seed);
   const trees = intOption(options.trees, 'trees', 1, maxTrees, maxTrees);
   const extra = {};
   for (const key of extraKeys) extra[key] = options[key];
-  return { rule, alpha, order, orderIndex: orderNames.indexOf(order), seedHi, seedLo, trees, extra };
+  return { rule, alpha, order, orderIndex, seedHi, seedLo, trees, extra };
 }
 
 /** A new internal table handle of validated options `h` for the forest of embind `forestHandle`. */

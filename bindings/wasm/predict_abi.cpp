@@ -22,14 +22,17 @@ namespace {
 /// halves and, for a fixed order, its `fixed_length` tree ids at `fixed_order`.
 Result<SequentialVoteOptions> VoteOptionsOf(int32_t order, double seed_hi, double seed_lo,
                                             const int32_t* fixed_order, int32_t fixed_length) {
-  const std::vector<std::string>& names = QueryOrderNames();
-  if (order < 0 || static_cast<size_t>(order) >= names.size()) {
+  // QueryOrderNames() parsed once: the position of each name is its order's code here.
+  static const std::vector<QueryOrder> kOrders = [] {
+    std::vector<QueryOrder> orders;
+    for (const std::string& name : QueryOrderNames()) orders.push_back(ParseQueryOrder(name).value());
+    return orders;
+  }();
+  if (order < 0 || static_cast<size_t>(order) >= kOrders.size()) {
     return Status::Error(StatusCode::kInvalidArgument, "unknown query order");
   }
-  Result<QueryOrder> parsed = ParseQueryOrder(names[static_cast<size_t>(order)]);
-  if (!parsed.ok()) return parsed.status();
   SequentialVoteOptions options;
-  options.order = parsed.value();
+  options.order = kOrders[static_cast<size_t>(order)];
   options.seed = Seed64(seed_hi, seed_lo);
   if (fixed_order != nullptr && fixed_length > 0) {
     options.fixed_order.assign(fixed_order, fixed_order + fixed_length);
