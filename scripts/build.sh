@@ -3,7 +3,9 @@
 #   native: build/ (Release): the core, the CLI build/urnforest and the Catch2 suite (ctest --test-dir build).
 #   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind); bundles the
 #           JS API's modules bindings/js/*.js into the one file dist/index.js (Vite's library build,
-#           readable, not minified; the wasm glue stays external), then copies bindings/index.d.ts,
+#           readable, not minified; the wasm glue stays external), concatenates the type parts
+#           bindings/types/*.d.ts (one concept each, in name order; each part's first line, a
+#           "// Part of dist/index.d.ts: ..." comment, is left out) into dist/index.d.ts, then copies
 #           worker.js, worker_thread.js, worker.d.ts into dist/ (the npm package's contents: one
 #           entry per package export, so that dist/ holds no internal module files).
 # All build output goes to stderr, so callers (e.g. `npm run cli`) keep stdout clean.
@@ -32,7 +34,8 @@ for t in "${targets[@]}"; do
           outDir: 'dist', emptyOutDir: false, minify: false, target: 'esnext', reportCompressedSize: false,
           lib: { entry: 'bindings/js/index.js', formats: ['es'], fileName: () => 'index.js' },
           rollupOptions: { external: ['./urnforest_wasm.mjs'] } } });"
-      cp bindings/index.d.ts bindings/worker.js bindings/worker_thread.js bindings/worker.d.ts dist/
+      for part in bindings/types/*.d.ts; do sed '1{/^\/\/ Part of dist\/index.d.ts:/d}' "$part"; done > dist/index.d.ts
+      cp bindings/worker.js bindings/worker_thread.js bindings/worker.d.ts dist/
       ;;
     *) echo "build.sh: unknown target '$t' (expected native or wasm)"; exit 2 ;;
   esac

@@ -8,7 +8,7 @@
 //   halting.js  rules, HaltingTable, pstar       halted_answer.js the packed halted answer
 //   experiment.js runExperiment, generators    options.js  the core's option names, defaults, limits
 //   emphasis.js emphasisWeights, emphasisGrid
-// Keep in sync with bindings/wasm/*.cpp and bindings/index.d.ts.
+// Keep in sync with bindings/wasm/*.cpp and bindings/types/*.d.ts (concatenated into dist/index.d.ts).
 import { UrnforestError } from './errors.js';
 import { Dataset } from './dataset.js';
 import { Forest, orderings } from './forest.js';
