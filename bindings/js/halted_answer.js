@@ -50,7 +50,12 @@ function offset(at, n, k) {
 export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, compare) {
   const address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
     h.orderIndex, h.seedHi, h.seedLo, compare ? 1 : 0, 0, 0));
-  return takeAnswer(m, address);
+  if (address === 0) callChecked(() => m._takeLastError());
+  try {
+    return copyAnswer(m, address);
+  } finally {
+    m._free(address);
+  }
 }
 
 /**
@@ -76,28 +81,32 @@ export function haltedAnswerFixed(m, forestAddress, dataAddress, tableAddress, h
 function takeAnswer(m, address) {
   if (address === 0) callChecked(() => m._takeLastError());
   try {
-    const size = m.HEAPU32[(address + layoutOf(m).header.sizeBytes) >>> 2];
-    return m.HEAPU8.slice(address, address + size);
+    return copyAnswer(m, address);
   } finally {
     m._free(address);
   }
 }
 
-// Scratch for reading the header's two doubles out of an answer without allocating.
-const figureBytes = new Uint8Array(16);
-const figures = new Float64Array(figureBytes.buffer);
+// The core's meanTrees and disagreement of the answer copyAnswer copied last (read in place from
+// the header, so that no typed array is made for them).
+const figures = new Float64Array(2);
+
+// A copy of the packed answer at wasm `address`, with its two figures kept in `figures`.
+function copyAnswer(m, address) {
+  const { header } = layoutOf(m);
+  figures[0] = m.HEAPF64[(address + header.meanTrees) >>> 3];
+  figures[1] = m.HEAPF64[(address + header.disagreement) >>> 3];
+  return m.HEAPU8.slice(address, address + m.HEAPU32[(address + header.sizeBytes) >>> 2]);
+}
 
 /**
  * predict()'s result from packed answer `answer` (a Uint8Array of its own buffer) of module
- * instance `m`, for class names `names` and validated halting options `h`: the halted arrays are
- * views of that one buffer; meanTrees and disagreement are the core's.
+ * instance `m` (the answer haltedAnswer or haltedAnswerFixed returned last), for class names
+ * `names` and validated halting options `h`: the halted arrays are views of that one buffer;
+ * meanTrees and disagreement are the core's, as that call read them.
  */
 export function readHaltedAnswer(m, answer, names, h) {
   const { header, full, halted } = layoutOf(m);
-  for (let i = 0; i < 8; i++) {
-    figureBytes[i] = answer[header.meanTrees + i];
-    figureBytes[8 + i] = answer[header.disagreement + i];
-  }
   const n = u32At(answer, header.numRows);
   const k = names.length;
   const hasFull = answer[header.hasFull] !== 0;

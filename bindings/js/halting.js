@@ -45,7 +45,7 @@ export function haltingOptions(options, what, maxTrees, extraKeys = NO_EXTRA_OPT
   rejectUnknown(options, allowed, what);
   const { names, defaults } = optionTables();
   if (options.rule === undefined) throw new TypeError(`${what}: option 'rule' is required (one of ${names.rules.join(', ')})`);
-  const rule = nameOption(options.rule, names.rules, 'rule');
+  const rule = names.rules.includes(options.rule) ? options.rule : nameOption(options.rule, names.rules, 'rule');
   const alpha = options.alpha === undefined ? defaults.alpha : alphaOption(options.alpha);
   const order = options.order === undefined ? orderByDefault : options.order;
   const orderIndex = order === 'fixed' ? -1 : names.queryOrders.indexOf(order);

@@ -15,13 +15,15 @@ let tables = null;
  */
 export function optionTables() {
   const m = requireModule();
-  if (tablesModule !== m) {
-    const raw = m._optionTables();
-    for (const key of Object.keys(raw.names)) Object.freeze(raw.names[key]);
-    tables = Object.freeze({ names: Object.freeze(raw.names), defaults: Object.freeze(raw.defaults),
-      limits: Object.freeze(raw.limits) });
-    tablesModule = m;
-  }
+  return tablesModule === m ? tables : loadTables(m);
+}
+
+function loadTables(m) {
+  const raw = m._optionTables();
+  for (const key of Object.keys(raw.names)) Object.freeze(raw.names[key]);
+  tables = Object.freeze({ names: Object.freeze(raw.names), defaults: Object.freeze(raw.defaults),
+    limits: Object.freeze(raw.limits) });
+  tablesModule = m;
   return tables;
 }
 

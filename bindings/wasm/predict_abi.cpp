@@ -18,10 +18,10 @@
 namespace urnforest::wasm {
 namespace {
 
-/// The vote options of query order `order` (a position in QueryOrderNames()) with the seed's
-/// halves and, for a fixed order, its `fixed_length` tree ids at `fixed_order`.
-Result<SequentialVoteOptions> VoteOptionsOf(int32_t order, double seed_hi, double seed_lo,
-                                            const int32_t* fixed_order, int32_t fixed_length) {
+/// Sets `options` to query order `order` (a position in QueryOrderNames()) with the seed's halves
+/// and, for a fixed order, its `fixed_length` tree ids at `fixed_order`.
+Status VoteOptionsOf(int32_t order, double seed_hi, double seed_lo, const int32_t* fixed_order,
+                     int32_t fixed_length, SequentialVoteOptions* options) {
   // QueryOrderNames() parsed once: the position of each name is its order's code here.
   static const std::vector<QueryOrder> kOrders = [] {
     std::vector<QueryOrder> orders;
@@ -31,13 +31,12 @@ Result<SequentialVoteOptions> VoteOptionsOf(int32_t order, double seed_hi, doubl
   if (order < 0 || static_cast<size_t>(order) >= kOrders.size()) {
     return Status::Error(StatusCode::kInvalidArgument, "unknown query order");
   }
-  SequentialVoteOptions options;
-  options.order = kOrders[static_cast<size_t>(order)];
-  options.seed = Seed64(seed_hi, seed_lo);
+  options->order = kOrders[static_cast<size_t>(order)];
+  options->seed = Seed64(seed_hi, seed_lo);
   if (fixed_order != nullptr && fixed_length > 0) {
-    options.fixed_order.assign(fixed_order, fixed_order + fixed_length);
+    options->fixed_order.assign(fixed_order, fixed_order + fixed_length);
   }
-  return options;
+  return Status::Ok();
 }
 
 /// Halted prediction of every row of `data` by `forest` with `table` as a packed answer in a new
@@ -130,12 +129,12 @@ EMSCRIPTEN_KEEPALIVE uint8_t* urnforest_predict_halted(
     const urnforest::wasm::HaltingTableHandle* table, int32_t order, double seed_hi,
     double seed_lo, int32_t compare, const int32_t* fixed_order, int32_t fixed_length) {
   uint8_t* answer = nullptr;
-  urnforest::Result<urnforest::SequentialVoteOptions> options =
-      urnforest::wasm::VoteOptionsOf(order, seed_hi, seed_lo, fixed_order, fixed_length);
-  urnforest::Status status = options.status();
+  urnforest::SequentialVoteOptions options;
+  urnforest::Status status = urnforest::wasm::VoteOptionsOf(order, seed_hi, seed_lo, fixed_order,
+                                                            fixed_length, &options);
   if (status.ok()) {
-    status = urnforest::wasm::PredictHaltedAnswer(forest->forest(), *data, table->table(),
-                                                  options.value(), compare != 0, &answer);
+    status = urnforest::wasm::PredictHaltedAnswer(forest->forest(), *data, table->table(), options,
+                                                  compare != 0, &answer);
   }
   if (!status.ok()) urnforest::wasm::SetLastError(status);
   return answer;
