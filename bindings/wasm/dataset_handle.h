@@ -56,6 +56,10 @@ class DatasetHandle {
   /// reloaded or this is called again. Errors as PrepareRows (kColumnMismatch, kInvalidArgument).
   Status PreparedFor(const Forest& forest, PreparedRows* scratch, const PreparedRows** rows) const;
 
+  /// The rows PreparedFor kept, whatever model they were prepared for (check PreparedRows::Fits,
+  /// or let the core's PredictHalted check it), or null when none are kept.
+  const PreparedRows* KeptRows() const { return has_prepared_ ? &prepared_ : nullptr; }
+
  private:
   static constexpr size_t kPreparedRowsCacheBytes = size_t{64} << 20;
 

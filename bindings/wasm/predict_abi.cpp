@@ -45,11 +45,17 @@ Status PredictHaltedAnswer(const Forest& forest, const DatasetHandle& data,
                            const HaltingTable& table, const SequentialVoteOptions& options,
                            bool compare, uint8_t** answer) {
   *answer = nullptr;
+  // The kept rows are tried first: the core checks that they fit this forest (PreparedRows::Fits)
+  // and predicts; only when it failed because they do not are the rows prepared again.
+  const PreparedRows* rows = data.KeptRows();
+  Result<HaltedPrediction> result = Status::Error(StatusCode::kInvalidArgument, "no rows");
+  if (rows != nullptr) result = PredictHalted(forest, *rows, table, options, compare);
   PreparedRows scratch;
-  const PreparedRows* rows = nullptr;
-  Status prepared = data.PreparedFor(forest, &scratch, &rows);
-  if (!prepared.ok()) return prepared;
-  Result<HaltedPrediction> result = PredictHalted(forest, *rows, table, options, compare);
+  if (rows == nullptr || (!result.ok() && !rows->Fits(forest))) {
+    Status prepared = data.PreparedFor(forest, &scratch, &rows);
+    if (!prepared.ok()) return prepared;
+    result = PredictHalted(forest, *rows, table, options, compare);
+  }
   if (!result.ok()) return result.status();
   const size_t k = static_cast<size_t>(forest.num_classes());
   const size_t bytes = LayoutOf(rows->num_rows, k, compare).size_bytes;
