@@ -4,9 +4,11 @@
 #   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind); bundles the
 #           JS API's modules bindings/js/*.js into the one file dist/index.js and the worker's modules
 #           bindings/worker/*.js into dist/worker.js (Vite's library build, readable, not minified; the
-#           wasm glue and, for the worker, the package's ./index.js stay external), then copies
-#           bindings/index.d.ts, worker_thread.js, worker.d.ts into dist/ (the npm package's contents:
-#           one entry per package export, so that dist/ holds no internal module files).
+#           wasm glue and, for the worker, the package's ./index.js stay external), concatenates the type
+#           parts bindings/types/*.d.ts (one concept each, in name order; each part's first line, a
+#           "// Part of dist/index.d.ts: ..." comment, is left out) into dist/index.d.ts, then copies
+#           worker_thread.js, worker.d.ts into dist/ (the npm package's contents: one entry per package
+#           export, so that dist/ holds no internal module files).
 # All build output goes to stderr, so callers (e.g. `npm run cli`) keep stdout clean.
 # JOBS (default 2) sets the parallelism.
 set -euo pipefail
@@ -41,7 +43,8 @@ for t in "${targets[@]}"; do
           outDir: 'dist', emptyOutDir: false, minify: false, target: 'esnext', reportCompressedSize: false, ssr: true,
           lib: { entry: 'bindings/worker/index.js', formats: ['es'] },
           rollupOptions: { external: ['urnforest'], output: { entryFileNames: 'worker.js', paths: { urnforest: './index.js' } } } } });"
-      cp bindings/index.d.ts bindings/worker_thread.js bindings/worker.d.ts dist/
+      for part in bindings/types/*.d.ts; do sed '1{/^\/\/ Part of dist\/index.d.ts:/d}' "$part"; done > dist/index.d.ts
+      cp bindings/worker_thread.js bindings/worker.d.ts dist/
       ;;
     *) echo "build.sh: unknown target '$t' (expected native or wasm)"; exit 2 ;;
   esac

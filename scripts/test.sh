@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: set-up if needed, build native + wasm, then every suite in order:
 #   1. ctest (Catch2, native)    1b. the native CLI's JSON contract    1c. Catch2 under ASan+UBSan
-#   2. tsc --noEmit --strict on tests/js/types_check.ts
+#   2. tsc --noEmit --strict on tests/js/types_check.ts (unchanged API) and types_additions_check.ts
 #   3. node --test tests/js/     4. browser smoke test (tests/e2e, Debian Chromium via playwright-core)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,6 @@ echo "== Catch2 suite under ASan + UBSan" && scripts/test-sanitize.sh > build-as
   || { tail -40 build-asan.log; exit 1; }
 tail -1 build-asan.log
 echo "== tsc" && node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext \
-  --moduleResolution nodenext tests/js/types_check.ts
+  --moduleResolution nodenext tests/js/types_check.ts tests/js/types_additions_check.ts
 echo "== node --test tests/js/" && node --test tests/js/
 echo "== browser smoke test" && node --test tests/e2e/

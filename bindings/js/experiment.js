@@ -1,23 +1,22 @@
 // runExperiment: the experiment harness (the CLI's `experiment`): validating its options into the
-// spec the wasm side decodes, running it, and the names of the synthetic problems.
+// spec the wasm side decodes (bindings/wasm/experiment.cpp: only the options given are set, the
+// core's ExperimentOptions defaults stand for the others), running it, and the names of the
+// synthetic problems.
 import { callChecked, progressRelay } from './errors.js';
 import { Dataset } from './dataset.js';
-import { orderingCode } from './forest.js';
-import { alphaOption, ruleCode } from './halting.js';
+import { alphaOption, ruleOption } from './halting.js';
 import { live } from './handles.js';
-import { baseLearnerOptions, boostingOption, ensembleOption, mtryRuleOption } from './learner.js';
+import { learnerSpec } from './learner.js';
 import { requireModule } from './module.js';
+import { memberOption, namesOf, nameOption, optionTables } from './options.js';
 import { describe, intOption, isPlainObject, optionsObject, rejectUnknown, seedHalves } from './validate.js';
 
 const EXPERIMENT_OPTIONS = ['data', 'name', 'train', 'test', 'ensemble', 'boosting', 'trees', 'mtry', 'mtryRule',
   'alpha', 'rules', 'folds', 'repeats', 'holdout', 'stratified', 'seed', 'proxyTrees', 'samples', 'prune', 'keep',
   'queryOrder', 'voteboost', 'adaboost', 'treePruning', 'treeFolds', 'treeSe', 'maxDepth', 'noise'];
-// PrunedQueryOrder positions (src/urnforest/experiment.h).
-const QUERY_ORDERS = { ordered: 0, random: 2 };
-
-/** Names of the synthetic problems runExperiment accepts as `data`. */
+/** Names of the synthetic problems runExperiment accepts as `data` (a fresh array). */
 export function generators() {
-  return requireModule()._generatorNames();
+  return namesOf('generators').slice();
 }
 
 /**
@@ -36,14 +35,9 @@ export function runExperiment(options, control) {
   if (ctl.onProgress !== undefined && typeof ctl.onProgress !== 'function') {
     throw new TypeError(`onProgress must be a function, got ${describe(ctl.onProgress)}`);
   }
-  const spec = {
-    protocol: 0, generator: '', name: '', folds: 10, repeats: 10, testFraction: 1 / 3, stratified: true,
-    trainRows: 300, testRows: 1000, ensemble: 0, boosting: 0, trees: 101, mtry: 0, mtryRule: 0,
-    alphas: [0.99], rules: [0, 1, 2], seedHi: 0, seedLo: 1, proxyTrees: 0, samples: 20000, prune: -1, keep: 0,
-    queryOrder: 0,
-  };
-  const { dataHandle, maxFeatures } = dataSpec(m, options, spec);
-  learnerSpec(options, spec, maxFeatures);
+  const spec = {};
+  const { dataHandle, maxFeatures } = dataSpec(options, spec);
+  modelSpec(options, spec, maxFeatures);
   haltingSpec(options, spec);
   pruningSpec(options, spec);
   const progress = progressRelay(ctl.onProgress);
@@ -58,19 +52,18 @@ export function runExperiment(options, control) {
 // The protocol and data of `spec` from options.data (a Dataset or a generator name) and the
 // options that go with it; returns the dataset's handle (null for a generator) and the feature
 // count that bounds mtry.
-function dataSpec(m, o, spec) {
+function dataSpec(o, spec) {
   if (o.data === undefined) throw new TypeError("runExperiment: option 'data' is required (a Dataset or a generator name)");
   if (typeof o.data === 'string') {
-    const names = m._generatorNames();
+    const names = namesOf('generators');
     if (!names.includes(o.data)) throw new RangeError(`data must be a Dataset or one of ${names.join(', ')}, got ${describe(o.data)}`);
     for (const key of ['folds', 'holdout', 'stratified']) {
       if (o[key] !== undefined) throw new TypeError(`${key} applies to a Dataset; synthetic problems use train, test and repeats`);
     }
-    spec.protocol = 2;
     spec.generator = o.data;
-    spec.trainRows = intOption(o.train, 'train', 2, 2 ** 26, 300);
-    spec.testRows = intOption(o.test, 'test', 1, 2 ** 26, 1000);
-    spec.repeats = intOption(o.repeats, 'repeats', 1, 100000, 100);
+    if (o.train !== undefined) spec.train = intOption(o.train, 'train', 2, 2 ** 26);
+    if (o.test !== undefined) spec.test = intOption(o.test, 'test', 1, 2 ** 26);
+    if (o.repeats !== undefined) spec.repeats = intOption(o.repeats, 'repeats', 1, 100000);
     return { dataHandle: null, maxFeatures: 65536 };
   }
   if (!(o.data instanceof Dataset)) throw new TypeError(`data must be a Dataset or a generator name, got ${describe(o.data)}`);
@@ -84,39 +77,32 @@ function dataSpec(m, o, spec) {
     if (o.folds !== undefined) throw new TypeError('give folds or holdout, not both');
     if (typeof o.holdout !== 'number') throw new TypeError(`holdout must be a number, got ${describe(o.holdout)}`);
     if (!(o.holdout > 0 && o.holdout < 1)) throw new RangeError(`holdout must be in (0, 1), got ${o.holdout}`);
-    spec.protocol = 1;
-    spec.testFraction = o.holdout;
-    spec.repeats = intOption(o.repeats, 'repeats', 1, 100000, 100);
-  } else {
-    spec.folds = intOption(o.folds, 'folds', 2, dataHandle._numRows(), 10);
-    spec.repeats = intOption(o.repeats, 'repeats', 1, 100000, 10);
+    spec.holdout = o.holdout;
+  } else if (o.folds !== undefined) {
+    spec.folds = intOption(o.folds, 'folds', 2, dataHandle._numRows());
   }
-  if (o.stratified !== undefined && typeof o.stratified !== 'boolean') {
-    throw new TypeError(`stratified must be a boolean, got ${describe(o.stratified)}`);
+  if (o.repeats !== undefined) spec.repeats = intOption(o.repeats, 'repeats', 1, 100000);
+  if (o.stratified !== undefined) {
+    if (typeof o.stratified !== 'boolean') throw new TypeError(`stratified must be a boolean, got ${describe(o.stratified)}`);
+    spec.stratified = o.stratified;
   }
-  spec.stratified = o.stratified ?? true;
   return { dataHandle, maxFeatures };
 }
 
-// The name, ensemble, learner, label noise, trees and mtry of `spec`.
-function learnerSpec(o, spec, maxFeatures) {
+// The name, learner, label noise, trees and mtry of `spec`.
+function modelSpec(o, spec, maxFeatures) {
   if (o.name !== undefined) {
     if (typeof o.name !== 'string') throw new TypeError(`name must be a string, got ${describe(o.name)}`);
     spec.name = o.name;
   }
-  spec.ensemble = ensembleOption(o.ensemble);
-  const learner = baseLearnerOptions(o, spec.ensemble, intOption(o.maxDepth, 'maxDepth', 0, 100000, 0));
-  spec.base = learner.base;
-  spec.maxDepth = learner.maxDepth;
+  learnerSpec(o, spec, 100000);
   if (o.noise !== undefined) {
     if (typeof o.noise !== 'number' || !Number.isFinite(o.noise)) throw new TypeError(`noise must be a number, got ${describe(o.noise)}`);
     if (o.noise < 0 || o.noise > 1) throw new RangeError(`noise must be in [0, 1], got ${o.noise}`);
+    spec.noise = o.noise;
   }
-  spec.noise = o.noise ?? 0;
-  spec.boosting = boostingOption(o.boosting, spec.ensemble);
-  spec.trees = intOption(o.trees, 'trees', 1, 100000, 101);
-  spec.mtry = intOption(o.mtry, 'mtry', 0, maxFeatures, 0);
-  spec.mtryRule = mtryRuleOption(o.mtryRule);
+  if (o.trees !== undefined) spec.trees = intOption(o.trees, 'trees', 1, optionTables().limits.maxTrees);
+  if (o.mtry !== undefined) spec.mtry = intOption(o.mtry, 'mtry', 0, maxFeatures);
 }
 
 // The alphas, rules, seed, proxy trees and Monte Carlo samples of `spec`.
@@ -129,24 +115,25 @@ function haltingSpec(o, spec) {
   if (o.rules !== undefined) {
     if (!Array.isArray(o.rules)) throw new TypeError(`rules must be an array of rule names, got ${describe(o.rules)}`);
     if (o.rules.length === 0) throw new RangeError('rules must name at least one rule');
-    spec.rules = o.rules.map((r, i) => ruleCode(r, `rules[${i}]`));
+    spec.rules = o.rules.map((r, i) => ruleOption(r, `rules[${i}]`));
     if (new Set(spec.rules).size !== spec.rules.length) throw new RangeError('rules names a rule twice');
   }
-  [spec.seedHi, spec.seedLo] = seedHalves(o.seed);
-  spec.proxyTrees = intOption(o.proxyTrees, 'proxyTrees', 0, 100000, 0);
-  spec.samples = intOption(o.samples, 'samples', 1, 1e8, 20000);
+  if (o.seed !== undefined) [spec.seedHi, spec.seedLo] = seedHalves(o.seed);
+  if (o.proxyTrees !== undefined) spec.proxyTrees = intOption(o.proxyTrees, 'proxyTrees', 0, optionTables().limits.maxTrees);
+  if (o.samples !== undefined) spec.samples = intOption(o.samples, 'samples', 1, 1e8);
 }
 
-// The static pruning (ordering, kept trees) and query order of `spec`.
+// The static pruning (ordering, kept trees) and query order of `spec`. The JS API names the
+// pruned query orders 'ordered' and 'random' (the core's 'generation' is its 'ordered').
 function pruningSpec(o, spec) {
   if (o.prune !== undefined) {
-    spec.prune = orderingCode(o.prune, 'prune');
-    spec.keep = intOption(o.keep, 'keep', 1, spec.trees, 0);
+    spec.prune = nameOption(o.prune, namesOf('orderings'), 'prune');
+    if (o.keep !== undefined) spec.keep = intOption(o.keep, 'keep', 1, spec.trees ?? optionTables().defaults.trees);
   } else if (o.keep !== undefined) {
     throw new TypeError("keep needs prune (an ordering name)");
   }
   if (o.queryOrder !== undefined) {
-    if (!Object.hasOwn(QUERY_ORDERS, o.queryOrder)) throw new RangeError(`queryOrder must be 'ordered' or 'random', got ${describe(o.queryOrder)}`);
-    spec.queryOrder = QUERY_ORDERS[o.queryOrder];
+    const names = namesOf('prunedQueryOrders').filter((n) => n !== 'generation');
+    spec.queryOrder = memberOption(o.queryOrder, names, 'queryOrder', true);
   }
 }

@@ -2,26 +2,26 @@
 // (full vote, weighted vote, halted vote [SSM16]), traces, halting tables, priors, expected costs
 // and static pruning by ordered aggregation [Sot11].
 import { callChecked } from './errors.js';
-import { haltedAnswer, readHaltedAnswer } from './halted_answer.js';
+import { haltedAnswer, haltedAnswerFixed, readHaltedAnswer } from './halted_answer.js';
 import {
-  HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleCode,
+  HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption,
 } from './halting.js';
 import { INTERNAL, addressOf, adopt, adoptExtra, current, disposed, live, release, withNewHandle } from './handles.js';
 import { Dataset } from './dataset.js';
-import { ENSEMBLES, learnerFromWasm } from './learner.js';
+import { learnerFromWasm } from './learner.js';
 import { currentModule, requireModule } from './module.js';
+import { nameOption, namesOf, optionTables } from './options.js';
 import {
-  describe, intOption, isPlainObject, optionsObject, positionOf, rejectUnknown, treeIds,
+  countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, treeIds,
 } from './validate.js';
 
-/** The ordered-aggregation heuristics (static pruning), in the core's order. */
+/**
+ * The ordered-aggregation heuristics (static pruning), in the core's order: the public constant
+ * (usable before init()); the names accepted are the core's (OrderingNames,
+ * tests/js/option_names.test.mjs checks that they agree).
+ */
 export const orderings = Object.freeze(['early', 'reduce-error', 'complementarity', 'margin-distance',
   'orientation', 'boosting', 'kappa', 'greedy-sdp']);
-
-/** The position of ordering name `value` in `orderings`; throws naming `name` otherwise. */
-export function orderingCode(value, name) {
-  return positionOf(orderings, value, name);
-}
 
 const PREDICT_EXTRA_OPTIONS = ['compare'];
 const EXPECTED_COST_EXTRA_OPTIONS = ['samples'];
@@ -87,12 +87,8 @@ export class Forest {
     if (row < 0 || row >= rows) throw new RangeError(`trace: row must be in [0, ${rows}), got ${row}`);
     const h = haltingOptions(options, 'trace', handle._numTrees(), NO_EXTRA_OPTIONS, this.#orderByDefault(handle));
     const table = this.#tables.table(handle, h);
-    const out = callChecked(() => handle._trace(data, row, table, h.orderCode, h.seedHi, h.seedLo));
+    const out = callChecked(() => handle._trace(data, row, table, h.order, h.seedHi, h.seedLo));
     const classNames = handle._classNames();
-    const fullVotes = new Uint32Array(classNames.length);
-    for (const v of out.votes) fullVotes[v]++;
-    let full = 0;
-    for (let c = 1; c < fullVotes.length; c++) if (fullVotes[c] > fullVotes[full]) full = c;
     return {
       trees: out.trees,
       votes: out.votes,
@@ -101,8 +97,8 @@ export class Forest {
       haltedEarly: out.haltedEarly,
       classIndex: out.classIndex,
       label: classNames[out.classIndex],
-      fullClassIndex: full,
-      fullVotes,
+      fullClassIndex: out.fullClassIndex,
+      fullVotes: out.fullVotes,
       classNames,
       rule: h.rule,
       alpha: h.alpha,
@@ -144,7 +140,7 @@ export class Forest {
   expectedCost(options) {
     const handle = live(this, 'Forest');
     const h = haltingOptions(options, 'expectedCost', handle._numTrees(), EXPECTED_COST_EXTRA_OPTIONS);
-    const samples = intOption(h.extra.samples, 'samples', 0, 1e8, 10000);
+    const samples = intOption(h.extra.samples, 'samples', 0, 1e8, optionTables().defaults.costSamples);
     const table = this.#tables.table(handle, h);
     return callChecked(() => handle._expectedCost(table, samples, h.seedHi, h.seedLo));
   }
@@ -155,7 +151,7 @@ export class Forest {
    */
   prior(rule, options) {
     const handle = live(this, 'Forest');
-    const r = ruleCode(rule, 'prior: rule');
+    const r = ruleOption(rule, 'prior: rule');
     const o = optionsObject(options, 'prior');
     rejectUnknown(o, ['trees'], 'prior');
     const trees = intOption(o.trees, 'trees', 1, handle._numTrees(), handle._numTrees());
@@ -169,6 +165,35 @@ export class Forest {
    */
   get learner() {
     return learnerFromWasm(live(this, 'Forest')._learnerOptions());
+  }
+
+  /**
+   * The query order predict(), trace() and expectedCost() use when no `order` is given: the core's
+   * DefaultQueryOrder, 'random' for vote-boosting (its trees are sequentially dependent, and the
+   * finite-T rules hold for them only in a uniformly random order, docs/voteboost.md), else
+   * 'generation'.
+   */
+  get defaultOrder() {
+    return this.#orderByDefault(live(this, 'Forest'));
+  }
+
+  /**
+   * The urn model's posterior over the final tallies of `options.trees` votes (default all trees)
+   * reachable from partial `tally` (numClasses counts summing to at most trees), with the prior
+   * `options.rule` uses for this forest ([SSM16] §2; the core's FinalTallyPosterior, <= 4
+   * classes): {numClasses, numTrees, tallies: Int32Array (n x numClasses, row-major, in
+   * lexicographic order), probability: Float64Array (n, summing to 1)}.
+   */
+  posterior(tally, options) {
+    const handle = live(this, 'Forest');
+    if (!isPlainObject(options)) throw new TypeError(`posterior: options must be an object with a 'rule', got ${describe(options)}`);
+    rejectUnknown(options, ['rule', 'trees'], 'posterior');
+    if (options.rule === undefined) throw new TypeError(`posterior: option 'rule' is required (one of ${namesOf('rules').join(', ')})`);
+    const rule = ruleOption(options.rule, 'rule');
+    const numTrees = handle._numTrees();
+    const trees = intOption(options.trees, 'trees', 1, numTrees, numTrees);
+    const t = countsArg(tally, 'tally', handle._numClasses(), trees);
+    return callChecked(() => handle._posterior(rule, trees, t));
   }
 
   /**
@@ -198,15 +223,15 @@ export class Forest {
     const data = live(dataset, 'Dataset');
     const o = optionsObject(options, 'order');
     rejectUnknown(o, ['ordering', 'backfit', 'mdmP'], 'order');
-    const ordering = o.ordering === undefined ? orderings.indexOf('boosting') : orderingCode(o.ordering, 'ordering');
-    const backfit = intOption(o.backfit, 'backfit', 0, 100, 0);
-    let mdmP = 0.075;
+    const spec = {};
+    if (o.ordering !== undefined) spec.ordering = nameOption(o.ordering, namesOf('orderings'), 'ordering');
+    if (o.backfit !== undefined) spec.backfit = intOption(o.backfit, 'backfit', 0, 100);
     if (o.mdmP !== undefined) {
       if (typeof o.mdmP !== 'number') throw new TypeError(`mdmP must be a number, got ${describe(o.mdmP)}`);
       if (!(o.mdmP > 0 && o.mdmP < 1)) throw new RangeError(`mdmP must be in (0, 1), got ${o.mdmP}`);
-      mdmP = o.mdmP;
+      spec.mdmP = o.mdmP;
     }
-    return callChecked(() => handle._order(data, ordering, backfit, mdmP));
+    return callChecked(() => handle._order(data, spec));
   }
 
   /**
@@ -282,12 +307,10 @@ export class Forest {
     return this.#classNames ?? (this.#classNames = handle._classNames());
   }
 
-  // The query order of predict/trace without an explicit `order`: 'random' for a vote-boosted
-  // forest, as the CLI does (its trees are sequentially dependent, and the finite-T rules hold for
-  // them only in a uniformly random order, docs/voteboost.md), else 'generation'.
+  // The query order of predict/trace/expectedCost without an explicit `order`: the core's
+  // DefaultQueryOrder for this forest.
   #orderByDefault(handle) {
-    return this.#defaultOrder ?? (this.#defaultOrder =
-      handle._learnerOptions().ensemble === ENSEMBLES.voteboost ? 'random' : 'generation');
+    return this.#defaultOrder ?? (this.#defaultOrder = handle._defaultOrder());
   }
 
   #predictHalted(handle, dataset, data, options) {
@@ -300,9 +323,10 @@ export class Forest {
     if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
     const table = this.#tables.entry(handle, h);
     const m = currentModule(); // not null: live() above found this forest's instance current
-    const answer = fixed !== null
-      ? callChecked(() => handle._predictHaltedFixed(data, table.table, fixed.ids))
-      : haltedAnswer(m, addressOf(this), addressOf(dataset), table.address, h, compare);
+    // A fixed order always reports the full vote of its trees (as it always has).
+    const answer = fixed === null
+      ? haltedAnswer(m, addressOf(this), addressOf(dataset), table.address, h, compare)
+      : haltedAnswerFixed(m, addressOf(this), addressOf(dataset), table.address, h, fixed.ids);
     return readHaltedAnswer(m, answer, this.#names(handle), h);
   }
 

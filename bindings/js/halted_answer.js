@@ -1,7 +1,8 @@
 // The halted answer: calling the plain C entry point urnforest_predict_halted and reading its
 // packed answer. The layout is defined once, in bindings/wasm/predict_abi.h; it is asked from each
 // module instance once (_haltedAnswerLayout) and every offset here is computed from it.
-import { callChecked } from './errors.js';
+import { UrnforestError, callChecked } from './errors.js';
+import { namesOf } from './options.js';
 
 // The element type the reader expects of each section (checked against the layout once).
 const SECTION_TYPES = {
@@ -12,7 +13,7 @@ let layoutModule = null;
 let layout = null;
 
 // The layout of module instance `m` (its _haltedAnswerLayout: {headerBytes, header: {numRows,
-// numClasses, hasFull, sizeBytes} (byte offsets), sections: [{name, type, elementBytes, perClass,
+// numClasses, hasFull, sizeBytes, meanTrees, disagreement} (byte offsets), sections: [{name, type, elementBytes, perClass,
 // fullOnly}]}), compiled once into {header, full, halted}: for answers with and without the full
 // vote, each section's [c, r, rk], its byte offset being c + r * n + rk * n * k.
 function layoutOf(m) {
@@ -41,27 +42,68 @@ function offset(at, n, k) {
 }
 
 /**
- * The packed answer of a halted prediction in generation or random order, through the plain C
- * entry point (no embind on this path, which small batches call often): one copy out of wasm (a
- * Uint8Array with a buffer of its own), the wasm block freed whatever happens. Addresses are those
- * of the forest, dataset and table handles; `h` validated halting options.
+ * The packed answer of a halted prediction in any query order, through the plain C entry point (no
+ * embind on this path, which small batches call often): one copy out of wasm (a Uint8Array with a
+ * buffer of its own), the wasm block freed whatever happens. Addresses are those of the forest,
+ * dataset and table handles; `h` validated halting options (h.orderIndex: generation or random).
  */
 export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, compare) {
   const address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
-    h.orderCode, h.seedHi, h.seedLo, compare ? 1 : 0));
+    h.orderIndex, h.seedHi, h.seedLo, compare ? 1 : 0, 0, 0));
   if (address === 0) callChecked(() => m._takeLastError());
   try {
-    const size = m.HEAPU32[(address + layoutOf(m).header.sizeBytes) >>> 2];
-    return m.HEAPU8.slice(address, address + size);
+    return copyAnswer(m, address);
   } finally {
     m._free(address);
   }
 }
 
 /**
+ * haltedAnswer for the fixed query order of tree ids `ids` (an Int32Array of the table's T ids,
+ * copied into a malloc'd block for the call); the answer always holds the full vote of those trees.
+ */
+export function haltedAnswerFixed(m, forestAddress, dataAddress, tableAddress, h, ids) {
+  const fixed = m._malloc(Math.max(4 * ids.length, 4));
+  if (fixed === 0) throw new UrnforestError('OutOfMemory', 'OutOfMemory: the fixed query order does not fit in wasm memory');
+  let address;
+  try {
+    m.HEAPU32.set(ids, fixed >>> 2); // tree ids are non-negative
+    address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
+      namesOf('queryOrders').indexOf('fixed'), h.seedHi, h.seedLo, 1, fixed, ids.length));
+  } finally {
+    m._free(fixed);
+  }
+  return takeAnswer(m, address);
+}
+
+// The packed answer at wasm `address` (0: the call failed, its error is thrown) copied out, the
+// block freed.
+function takeAnswer(m, address) {
+  if (address === 0) callChecked(() => m._takeLastError());
+  try {
+    return copyAnswer(m, address);
+  } finally {
+    m._free(address);
+  }
+}
+
+// The core's meanTrees and disagreement of the answer copyAnswer copied last (read in place from
+// the header, so that no typed array is made for them).
+const figures = new Float64Array(2);
+
+// A copy of the packed answer at wasm `address`, with its two figures kept in `figures`.
+function copyAnswer(m, address) {
+  const { header } = layoutOf(m);
+  figures[0] = m.HEAPF64[(address + header.meanTrees) >>> 3];
+  figures[1] = m.HEAPF64[(address + header.disagreement) >>> 3];
+  return m.HEAPU8.slice(address, address + m.HEAPU32[(address + header.sizeBytes) >>> 2]);
+}
+
+/**
  * predict()'s result from packed answer `answer` (a Uint8Array of its own buffer) of module
- * instance `m`, for class names `names` and validated halting options `h`: the halted arrays are
- * views of that one buffer.
+ * instance `m` (the answer haltedAnswer or haltedAnswerFixed returned last), for class names
+ * `names` and validated halting options `h`: the halted arrays are views of that one buffer;
+ * meanTrees and disagreement are the core's, as that call read them.
  */
 export function readHaltedAnswer(m, answer, names, h) {
   const { header, full, halted } = layoutOf(m);
@@ -71,28 +113,20 @@ export function readHaltedAnswer(m, answer, names, h) {
   const sections = hasFull ? full : halted;
   const buffer = answer.buffer;
   const classIndex = new Int32Array(buffer, offset(sections.classIndex, n, k), n);
-  const treesUsed = new Int32Array(buffer, offset(sections.treesUsed, n, k), n);
-  // The full vote's arrays get buffers of their own, as before the answer was packed: callers
-  // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
-  const fullClassIndex = hasFull ? new Int32Array(buffer, offset(full.fullClassIndex, n, k), n).slice() : undefined;
   const labels = new Array(n);
-  let differ = 0;
-  let used = 0;
-  for (let i = 0; i < n; i++) {
-    labels[i] = names[classIndex[i]];
-    used += treesUsed[i];
-  }
-  if (hasFull) for (let i = 0; i < n; i++) if (classIndex[i] !== fullClassIndex[i]) differ++;
+  for (let i = 0; i < n; i++) labels[i] = names[classIndex[i]];
   return {
     labels,
     classIndex,
-    treesUsed,
+    treesUsed: new Int32Array(buffer, offset(sections.treesUsed, n, k), n),
     confidence: new Float64Array(buffer, offset(sections.confidence, n, k), n),
     haltedEarly: new Uint8Array(buffer, offset(sections.haltedEarly, n, k), n),
-    fullClassIndex,
+    // The full vote's arrays get buffers of their own, as before the answer was packed: callers
+    // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
+    fullClassIndex: hasFull ? new Int32Array(buffer, offset(full.fullClassIndex, n, k), n).slice() : undefined,
     fullVotes: hasFull ? new Uint32Array(buffer, offset(full.fullVotes, n, k), n * k).slice() : undefined,
-    disagreement: !hasFull ? undefined : n === 0 ? 0 : differ / n,
-    meanTrees: n === 0 ? 0 : used / n,
+    disagreement: hasFull ? figures[1] : undefined,
+    meanTrees: figures[0],
     trees: h.trees,
     classNames: names.slice(),
     rule: h.rule,

@@ -3,27 +3,30 @@
 import { callChecked } from './errors.js';
 import { INTERNAL, adopt, disposed, live, release, withNewHandle } from './handles.js';
 import { currentModule, requireModule } from './module.js';
+import { nameOption, namesOf, optionTables, quotedList } from './options.js';
 import {
-  countsArg, describe, intOption, isPlainObject, optionsObject, positionOf, rejectUnknown, seedHalves,
+  countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, seedHalves,
 } from './validate.js';
 
-/** The halting rules, in the core's order. */
+/**
+ * The halting rules, in the core's order: the public constant (usable before init()); the names
+ * accepted are the core's (RuleNames, tests/js/option_names.test.mjs checks that they agree).
+ */
 export const rules = Object.freeze(['alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal']);
-const PRIORLESS_RULES = ['alpha1', 'siba', 'infinite'];
 const HALTING_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees'];
 /** haltingOptions' extra keys when a call has none. */
 export const NO_EXTRA_OPTIONS = [];
 // HALTING_OPTIONS plus a call's extra keys, per extra-keys array (each call site passes a constant).
 const ALLOWED_OPTIONS = new Map();
 
-/** The position of rule name `rule` in `rules`; throws naming `name` otherwise. */
-export function ruleCode(rule, name) {
-  return positionOf(rules, rule, name);
+/** Rule name `rule` when the core knows it; throws naming `name` otherwise. */
+export function ruleOption(rule, name) {
+  return nameOption(rule, namesOf('rules'), name);
 }
 
-/** Target confidence alpha in (0, 1] (default 0.99). */
+/** Target confidence alpha in (0, 1] (default: the core's HaltingTableOptions alpha, 0.99). */
 export function alphaOption(alpha) {
-  if (alpha === undefined) return 0.99;
+  if (alpha === undefined) return optionTables().defaults.alpha;
   if (typeof alpha !== 'number') throw new TypeError(`alpha must be a number, got ${describe(alpha)}`);
   if (!(alpha > 0 && alpha <= 1)) throw new RangeError(`alpha must be in (0, 1], got ${alpha}`);
   return alpha;
@@ -31,34 +34,36 @@ export function alphaOption(alpha) {
 
 /**
  * Validates HaltingOptions; `maxTrees` bounds `trees` (the forest's size); `order` defaults to
- * `orderByDefault`. Returns {rule, ruleIndex, alpha, orderCode (0 generation, 1 random), seedHi,
- * seedLo, trees, extra}: extra allowed keys are returned untouched in `.extra`.
+ * `orderByDefault` (the forest's defaultOrder). Returns {rule, alpha, order (a name), orderIndex
+ * (its position in the core's query-order names, for the plain C entry point), seedHi, seedLo,
+ * trees, extra}: extra allowed keys are returned untouched in `.extra`.
  */
 export function haltingOptions(options, what, maxTrees, extraKeys = NO_EXTRA_OPTIONS, orderByDefault = 'generation') {
   if (!isPlainObject(options)) throw new TypeError(`${what}: options must be an object with a 'rule', got ${describe(options)}`);
   let allowed = ALLOWED_OPTIONS.get(extraKeys);
   if (allowed === undefined) ALLOWED_OPTIONS.set(extraKeys, allowed = HALTING_OPTIONS.concat(extraKeys));
   rejectUnknown(options, allowed, what);
-  if (options.rule === undefined) throw new TypeError(`${what}: option 'rule' is required (one of ${rules.join(', ')})`);
-  const ruleIndex = ruleCode(options.rule, 'rule');
-  const alpha = alphaOption(options.alpha);
+  const { names, defaults } = optionTables();
+  if (options.rule === undefined) throw new TypeError(`${what}: option 'rule' is required (one of ${names.rules.join(', ')})`);
+  const rule = names.rules.includes(options.rule) ? options.rule : nameOption(options.rule, names.rules, 'rule');
+  const alpha = options.alpha === undefined ? defaults.alpha : alphaOption(options.alpha);
   const order = options.order === undefined ? orderByDefault : options.order;
-  if (typeof order !== 'string') throw new TypeError(`order must be 'generation' or 'random', got ${describe(order)}`);
-  if (order !== 'generation' && order !== 'random') {
-    throw new RangeError(`order must be 'generation' or 'random', got ${describe(order)}`);
+  const orderIndex = order === 'fixed' ? -1 : names.queryOrders.indexOf(order);
+  if (orderIndex < 0) {
+    const message = `order must be ${quotedList(names.queryOrders.filter((n) => n !== 'fixed'))}, got ${describe(order)}`;
+    throw typeof order !== 'string' ? new TypeError(message) : new RangeError(message);
   }
-  const orderCode = order === 'random' ? 1 : 0;
   const [seedHi, seedLo] = seedHalves(options.seed);
   const trees = intOption(options.trees, 'trees', 1, maxTrees, maxTrees);
   const extra = {};
   for (const key of extraKeys) extra[key] = options[key];
-  return { rule: options.rule, ruleIndex, alpha, orderCode, seedHi, seedLo, trees, extra };
+  return { rule, alpha, order, orderIndex, seedHi, seedLo, trees, extra };
 }
 
 /** A new internal table handle of validated options `h` for the forest of embind `forestHandle`. */
 export function buildForestTable(forestHandle, h) {
   return withNewHandle(requireModule()._HaltingTableHandle,
-    (table) => table._buildForForest(forestHandle, h.ruleIndex, h.alpha, h.trees));
+    (table) => table._buildForForest(forestHandle, h.rule, h.alpha, h.trees));
 }
 
 // Halting tables built by predict/trace/expectedCost are cached per forest (least recently used
@@ -169,6 +174,27 @@ export class HaltingTable {
     return handle._confidence(t);
   }
 
+  /**
+   * halts() of many tallies in one call (the core's HaltsMany): `tallies` an Int32Array of n x
+   * numClasses counts (row-major) or an array of n tallies; a Uint8Array of n decisions (1 halts).
+   */
+  haltsMany(tallies) {
+    const handle = live(this, 'HaltingTable');
+    const l = handle._numClasses();
+    const T = handle._numTrees();
+    let flat;
+    if (Array.isArray(tallies)) {
+      flat = new Int32Array(tallies.length * l);
+      tallies.forEach((t, k) => flat.set(countsArg(t, `tallies[${k}]`, l, T), k * l));
+    } else if (tallies instanceof Int32Array) {
+      if (tallies.length % l !== 0) throw new RangeError(`tallies.length (${tallies.length}) must be a multiple of numClasses (${l})`);
+      flat = tallies;
+    } else {
+      throw new TypeError(`haltsMany: tallies must be an Int32Array or an array of tallies, got ${describe(tallies)}`);
+    }
+    return callChecked(() => handle._haltsMany(flat));
+  }
+
   /** Strict leader of `tally`, or -1 on a tie for first place. */
   leader(tally) {
     const [handle, t] = tableAndTally(this, tally);
@@ -216,7 +242,7 @@ export class HaltingTable {
       const samples = intOption(o.samples, 'samples', 0, 1e8, 0);
       return callChecked(() => handle._expectedCostFinal(final, samples, seedHi, seedLo));
     }
-    const samples = intOption(o.samples, 'samples', 0, 1e8, 10000);
+    const samples = intOption(o.samples, 'samples', 0, 1e8, optionTables().defaults.costSamples);
     return callChecked(() => handle._expectedCostOverPrior(samples, seedHi, seedLo));
   }
 
@@ -230,28 +256,31 @@ export class HaltingTable {
 
 /**
  * A halting table for a rule needing no data prior ('alpha1', 'siba', 'infinite'): options rule
- * (required), trees 1..100000 (101), classes 2..4096 (2), alpha (0, 1] (0.99). The caller owns it.
+ * (required), trees 1..100000 (101), classes 2..4096 (2), alpha (0, 1] (0.99); defaults are the
+ * core's HaltingTableOptions. The caller owns it.
  */
 export function haltingTable(options) {
   const m = requireModule();
   const o = optionsObject(options, 'haltingTable');
   rejectUnknown(o, ['rule', 'trees', 'classes', 'alpha'], 'haltingTable');
-  const { code, trees, classes, alpha } = priorlessSetup(o, 'haltingTable');
-  return new HaltingTable(INTERNAL, withNewHandle(m._HaltingTableHandle, (h) => h._build(code, trees, classes, alpha)));
+  const spec = priorlessSpec(o, 'haltingTable');
+  return new HaltingTable(INTERNAL, withNewHandle(m._HaltingTableHandle, (h) => h._build(spec)));
 }
 
-function priorlessSetup(o, what) {
+// The wasm spec {rule, trees?, classes?, alpha?} of a priorless table's options `o`.
+function priorlessSpec(o, what) {
   if (o.rule === undefined) throw new TypeError(`${what}: option 'rule' is required`);
-  const code = ruleCode(o.rule, 'rule');
-  if (!PRIORLESS_RULES.includes(o.rule)) {
-    throw new RangeError(`rule '${o.rule}' needs a prior estimated from a model: use forest.haltingTable() (here: ${PRIORLESS_RULES.join(', ')})`);
+  const rule = ruleOption(o.rule, 'rule');
+  const priorless = namesOf('priorlessRules');
+  if (!priorless.includes(rule)) {
+    throw new RangeError(`rule '${rule}' needs a prior estimated from a model: use forest.haltingTable() (here: ${priorless.join(', ')})`);
   }
-  return {
-    code,
-    trees: intOption(o.trees, 'trees', 1, 100000, 101),
-    classes: intOption(o.classes, 'classes', 2, 4096, 2),
-    alpha: alphaOption(o.alpha),
-  };
+  const { limits } = optionTables();
+  const spec = { rule };
+  if (o.trees !== undefined) spec.trees = intOption(o.trees, 'trees', 1, limits.maxTrees);
+  if (o.classes !== undefined) spec.classes = intOption(o.classes, 'classes', 2, limits.maxClasses);
+  if (o.alpha !== undefined) spec.alpha = alphaOption(o.alpha);
+  return spec;
 }
 
 /**
@@ -267,8 +296,7 @@ export function pstar(options) {
   if (!(Array.isArray(o.votes) || (ArrayBuffer.isView(o.votes) && !(o.votes instanceof DataView)))) {
     throw new TypeError(`votes must be an array or typed array of counts, got ${describe(o.votes)}`);
   }
-  const votesLength = o.votes.length;
-  const { code, trees, classes, alpha } = priorlessSetup({ ...o, classes: o.classes ?? votesLength }, 'pstar');
-  const votes = countsArg(o.votes, 'votes', classes, trees);
-  return callChecked(() => currentModule()._pstar(code, trees, classes, alpha, votes));
+  const spec = priorlessSpec({ ...o, classes: o.classes ?? o.votes.length }, 'pstar');
+  const votes = countsArg(o.votes, 'votes', spec.classes, spec.trees);
+  return callChecked(() => currentModule()._pstar(spec, votes));
 }

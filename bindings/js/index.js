@@ -6,25 +6,35 @@
 //   dataset.js  Dataset                          forest.js   Forest, orderings
 //   learner.js  learner options                  train.js    trainForest
 //   halting.js  rules, HaltingTable, pstar       halted_answer.js the packed halted answer
-//   experiment.js runExperiment, generators
-// Keep in sync with bindings/wasm/*.cpp and bindings/index.d.ts.
+//   experiment.js runExperiment, generators    options.js  the core's option names, defaults, limits
+//   emphasis.js emphasisWeights, emphasisGrid
+// Keep in sync with bindings/wasm/*.cpp and bindings/types/*.d.ts (concatenated into dist/index.d.ts).
 import { UrnforestError } from './errors.js';
 import { Dataset } from './dataset.js';
 import { Forest, orderings } from './forest.js';
 import { HaltingTable, haltingTable, pstar, rules } from './halting.js';
 import { generators, runExperiment } from './experiment.js';
+import { emphasisGridOf, emphasisWeights } from './emphasis.js';
 import { loadModule, requireModule } from './module.js';
 import { trainForest } from './train.js';
 
 export {
   UrnforestError, Dataset, Forest, orderings, trainForest, rules, HaltingTable, haltingTable, pstar, generators,
-  runExperiment,
+  runExperiment, emphasisWeights,
 };
 
 /** Heap statistics of the wasm module: {heapBytes: size of wasm memory, inUse: bytes allocated}. */
 export function memoryStats() {
   const m = requireModule();
   return { heapBytes: m.HEAPU8.length, inUse: m._heapInUse() };
+}
+
+/**
+ * The paper's grid of vote-boosting emphasis values a = b ([SMS18] §4; the core's EmphasisGrid),
+ * a frozen array. Needs init().
+ */
+export function emphasisGrid() {
+  return emphasisGridOf(requireModule());
 }
 
 /**
@@ -38,5 +48,5 @@ export function init() {
 
 const api = Object.freeze({
   Dataset, Forest, HaltingTable, trainForest, haltingTable, pstar, rules, UrnforestError, memoryStats, init,
-  orderings, runExperiment, generators,
+  orderings, runExperiment, generators, emphasisWeights, emphasisGrid,
 });

@@ -3,20 +3,21 @@ import { progressRelay } from './errors.js';
 import { Dataset } from './dataset.js';
 import { Forest } from './forest.js';
 import { INTERNAL, live, withNewHandle } from './handles.js';
-import { baseLearnerOptions, boostingOption, ensembleOption, mtryRuleOption } from './learner.js';
+import { learnerSpec } from './learner.js';
 import { requireModule } from './module.js';
+import { optionTables } from './options.js';
 import { describe, intOption, optionsObject, rejectUnknown, seedHalves } from './validate.js';
 
 const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'minLeaf', 'seed', 'onProgress', 'boosting',
   'voteboost', 'adaboost', 'treePruning', 'treeFolds', 'treeSe'];
 
 /**
- * Trains a forest on a labeled dataset. Options (all optional): ensemble 'rf' | 'bagging' | 'adaboost' |
- * 'voteboost' (default 'rf'), boosting 'resample' | 'reweight' (AdaBoost only; 'resample'),
- * voteboost {a: number | 'cv', b, base: 'random' | 'unpruned' | 'stump' | 'pruned', cvTrees},
- * adaboost {base: 'unpruned' | 'pruned' | 'stump' | 'depth:N'}, treePruning 'none' | 'cv',
- * treeFolds (10), treeSe (1) -- the CLI's --emphasis, --emphasis-b, --base, --cv-trees,
- * --tree-pruning, --tree-folds, --tree-se,
+ * Trains a forest on a labeled dataset. Options (all optional; defaults are the core's
+ * TrainOptions): ensemble 'rf' | 'bagging' | 'adaboost' | 'voteboost' (default 'rf'), boosting
+ * 'resample' | 'reweight' (AdaBoost only; 'resample'), voteboost {a: number | 'cv', b, base:
+ * 'random' | 'unpruned' | 'stump' | 'pruned', cvTrees}, adaboost {base: 'unpruned' | 'pruned' |
+ * 'stump' | 'depth:N'}, treePruning 'none' | 'cv', treeFolds (10), treeSe (1) -- the CLI's
+ * --emphasis, --emphasis-b, --base, --cv-trees, --tree-pruning, --tree-folds, --tree-se,
  * trees 1..100000 (101), mtry 0..features (0 = by mtryRule), mtryRule 'sqrt' | 'log2' | 'log2plus1',
  * maxDepth (0 = unlimited), minLeaf (1), seed (non-negative safe integer or bigint < 2^64; 1),
  * onProgress(done, total) called after each tree (return false to cancel). Returns a new Forest that
@@ -28,23 +29,19 @@ export function trainForest(dataset, options) {
   const data = live(dataset, 'Dataset');
   const o = optionsObject(options, 'trainForest');
   rejectUnknown(o, TRAIN_OPTIONS, 'trainForest');
-  const ensemble = ensembleOption(o.ensemble);
-  const boosting = boostingOption(o.boosting, ensemble);
-  const learner = baseLearnerOptions(o, ensemble, intOption(o.maxDepth, 'maxDepth', 0, 2 ** 31 - 1, 0));
-  const mtryRule = mtryRuleOption(o.mtryRule);
-  const trees = intOption(o.trees, 'trees', 1, 100000, 101);
-  const mtry = intOption(o.mtry, 'mtry', 0, data._numFeatures(), 0);
-  const maxDepth = learner.maxDepth;
-  const minLeaf = intOption(o.minLeaf, 'minLeaf', 1, 2 ** 31 - 1, 1);
-  const [seedHi, seedLo] = seedHalves(o.seed);
+  const spec = {};
+  learnerSpec(o, spec, 2 ** 31 - 1);
+  if (o.trees !== undefined) spec.trees = intOption(o.trees, 'trees', 1, optionTables().limits.maxTrees);
+  if (o.mtry !== undefined) spec.mtry = intOption(o.mtry, 'mtry', 0, data._numFeatures());
+  if (o.minLeaf !== undefined) spec.minLeaf = intOption(o.minLeaf, 'minLeaf', 1, 2 ** 31 - 1);
+  if (o.seed !== undefined) [spec.seedHi, spec.seedLo] = seedHalves(o.seed);
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
     throw new TypeError(`onProgress must be a function, got ${describe(o.onProgress)}`);
   }
   const progress = progressRelay(o.onProgress);
   let result;
   const handle = withNewHandle(m._ForestHandle, (h) => {
-    result = h._train(data, ensemble, trees, mtry, mtryRule, maxDepth, minLeaf, seedHi, seedLo, progress.fn,
-      boosting, learner.base);
+    result = h._train(data, spec, progress.fn);
     progress.rethrow();
     return result;
   });

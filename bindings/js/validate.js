@@ -100,11 +100,3 @@ export function countsArg(value, name, length, maxSum) {
   if (sum > maxSum) throw new RangeError(`${name} sums to ${sum}, more than the ${maxSum} trees`);
   return out;
 }
-
-/** A name of `names` (a frozen list in the core's order) as its position; throws otherwise. */
-export function positionOf(names, value, name) {
-  if (typeof value !== 'string') throw new TypeError(`${name} must be a string (one of ${names.join(', ')}), got ${describe(value)}`);
-  const code = names.indexOf(value);
-  if (code < 0) throw new RangeError(`${name} must be one of ${names.join(', ')}, got ${describe(value)}`);
-  return code;
-}

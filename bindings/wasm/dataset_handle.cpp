@@ -1,4 +1,4 @@
-// DatasetHandle: loaders (CSV, arrays, subsets), accessors and the converted-rows cache, and its
+// DatasetHandle: loaders (CSV, arrays, subsets), accessors and the prepared-rows cache, and its
 // embind registration.
 #include "dataset_handle.h"
 
@@ -17,21 +17,6 @@
 #include "urnforest/predict.h"
 
 namespace urnforest::wasm {
-namespace {
-
-// True when rows converted for a model with features `a` fit a model with features `b`: ModelRows
-// reads only the feature count, each feature's type and each categorical feature's categories.
-bool SameModelLayout(const std::vector<FeatureInfo>& a, const std::vector<FeatureInfo>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t f = 0; f < a.size(); ++f) {
-    if (a[f].type != b[f].type) return false;
-    if (a[f].type == FeatureType::kCategorical && a[f].categories != b[f].categories) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 val DatasetHandle::LoadCsv(double address, double length, const val& target, bool has_target,
                            int32_t class_order, const ForestHandle* schema_of) {
   const std::string_view text(reinterpret_cast<const char*>(static_cast<uintptr_t>(address)),
@@ -84,31 +69,23 @@ val DatasetHandle::RowMajor() const { return CopyOut(data_.RowMajor()); }
 
 void DatasetHandle::SetData(Dataset data) {
   data_ = std::move(data);
-  model_rows_ = ConvertedRows();
-  model_rows_layout_.clear();
-  has_model_rows_ = false;
+  prepared_ = PreparedRows();
+  has_prepared_ = false;
 }
 
-Status DatasetHandle::ModelRowsFor(const Forest& forest, ConvertedRows* scratch,
-                                   const ConvertedRows** rows) const {
-  const std::vector<FeatureInfo>& layout = forest.schema().features;
-  if (has_model_rows_ && forest.num_trees() > 0 && forest.num_classes() > 0 &&
-      SameModelLayout(model_rows_layout_, layout)) {
-    *rows = &model_rows_;
+Status DatasetHandle::PreparedFor(const Forest& forest, PreparedRows* scratch,
+                                  const PreparedRows** rows) const {
+  if (has_prepared_ && prepared_.Fits(forest)) {
+    *rows = &prepared_;
     return Status::Ok();
   }
-  Result<std::vector<float>> converted = ModelRows(forest, data_);
-  if (!converted.ok()) return converted.status();
-  const size_t m = static_cast<size_t>(forest.num_features());
-  ConvertedRows* into =
-      converted.value().size() * sizeof(float) > kModelRowsCacheBytes ? scratch : &model_rows_;
-  into->values = std::move(converted).value();
-  into->without_nan = RowsWithoutNaN(into->values.data(), data_.num_rows(), m);
+  Result<PreparedRows> prepared = PrepareRows(forest, data_);
+  if (!prepared.ok()) return prepared.status();
+  const bool keep = prepared.value().values.size() * sizeof(float) <= kPreparedRowsCacheBytes;
+  PreparedRows* into = keep ? &prepared_ : scratch;
+  *into = std::move(prepared).value();
+  if (keep) has_prepared_ = true;
   *rows = into;
-  if (into == &model_rows_) {
-    model_rows_layout_ = layout;
-    has_model_rows_ = true;
-  }
   return Status::Ok();
 }
 

@@ -1,5 +1,5 @@
-// DatasetHandle: the embind object that owns one Dataset, with the rows it last converted to a
-// model's layout (so repeated predictions on one dataset convert it once).
+// DatasetHandle: the embind object that owns one Dataset, with the rows it last prepared for a
+// model (so repeated predictions on one dataset convert it once).
 #pragma once
 
 #include <cstddef>
@@ -11,6 +11,7 @@
 
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
+#include "urnforest/predict.h"
 #include "urnforest/status.h"
 
 namespace urnforest::wasm {
@@ -48,31 +49,27 @@ class DatasetHandle {
 
   const Dataset& data() const { return data_; }
 
-  /// The rows in a forest's layout (ModelRows) and, per row, 1 when it has no NaN (RowsWithoutNaN).
-  struct ConvertedRows {
-    std::vector<float> values;
-    std::vector<uint8_t> without_nan;
-  };
+  /// The rows prepared for `forest` (PrepareRows), kept for the next call with a model they fit
+  /// (PreparedRows::Fits), so that repeated predictions on one dataset convert it once. Sets
+  /// `*rows` to the kept copy, or, for datasets over kPreparedRowsCacheBytes, to `*scratch`
+  /// (filled here; not kept, so a large dataset is not held twice). Borrowed until the dataset is
+  /// reloaded or this is called again. Errors as PrepareRows (kColumnMismatch, kInvalidArgument).
+  Status PreparedFor(const Forest& forest, PreparedRows* scratch, const PreparedRows** rows) const;
 
-  /// The rows in `forest`'s layout, kept for the next call with a model of the same feature types
-  /// and categories, so that repeated predictions on one dataset convert it once. Sets `*rows` to
-  /// the kept copy, or, for datasets over kModelRowsCacheBytes, to `*scratch` (filled here; not
-  /// kept, so a large dataset is not held twice). Borrowed until the dataset is reloaded or this is
-  /// called again. Errors as ModelRows (kColumnMismatch, kInvalidArgument).
-  Status ModelRowsFor(const Forest& forest, ConvertedRows* scratch,
-                      const ConvertedRows** rows) const;
+  /// The rows PreparedFor kept, whatever model they were prepared for (check PreparedRows::Fits,
+  /// or let the core's PredictHalted check it), or null when none are kept.
+  const PreparedRows* KeptRows() const { return has_prepared_ ? &prepared_ : nullptr; }
 
  private:
-  static constexpr size_t kModelRowsCacheBytes = size_t{64} << 20;
+  static constexpr size_t kPreparedRowsCacheBytes = size_t{64} << 20;
 
-  // Replaces the data and forgets the converted rows of the old data.
+  // Replaces the data and forgets the prepared rows of the old data.
   void SetData(Dataset data);
 
   Dataset data_;
-  // ModelRowsFor's copy and the model layout (types, categories per feature) it was made for.
-  mutable ConvertedRows model_rows_;
-  mutable std::vector<FeatureInfo> model_rows_layout_;
-  mutable bool has_model_rows_ = false;
+  // PreparedFor's copy (empty layout and no rows until the first call).
+  mutable PreparedRows prepared_;
+  mutable bool has_prepared_ = false;
 };
 
 

@@ -1,5 +1,5 @@
 // The experiment harness across the boundary: decoding runExperiment's validated options into
-// ExperimentOptions, running it, and the generator names; with their embind registration.
+// ExperimentOptions and running it; with its embind registration.
 #include <chrono>
 #include <string>
 
@@ -7,8 +7,10 @@
 
 #include "convert.h"
 #include "dataset_handle.h"
-#include "forest_handle.h"
+#include "options.h"
 #include "registry.h"
+#include "urnforest/double_pruning.h"
+#include "urnforest/ordering.h"
 #include "urnforest/experiment.h"
 #include "urnforest/experiment_json.h"
 #include "urnforest/generators.h"
@@ -16,48 +18,61 @@
 namespace urnforest::wasm {
 namespace {
 
-/// Generator names of the synthetic problems (for runExperiment's validation).
-val GeneratorNameList() { return StringArray(GeneratorNames()); }
-
-/// ExperimentOptions from `o`, validated by the JS side: protocol 0 kfold / 1 holdout /
-/// 2 synthetic, generator, name, folds, repeats, testFraction, stratified, trainRows, testRows,
-/// ensemble, boosting, trees, mtry, mtryRule, maxDepth, noise, base (as ForestHandle::Train's),
-/// alphas (array), rules (array of HaltingRule positions), seedHi, seedLo, proxyTrees, samples,
-/// prune (Ordering position or -1), keep, queryOrder (0 ordered / 2 random). `data` may be null.
-ExperimentOptions ExperimentOptionsFromJs(const val& o, const DatasetHandle* data) {
+/// ExperimentOptions from JS object `o` (validated for type and range by the JS side), setting
+/// only the keys present: the protocol is synthetic with `generator` (a name), holdout with
+/// `holdout` (the test fraction), else k-fold CV of `data` (may be null); name, folds, repeats
+/// (absent: DefaultRepeats of the protocol), stratified, train, test (rows), noise, the learner keys
+/// of TrainOptionsFromJs (voteboost.cv selects the emphasis per partition), alphas (array), rules
+/// (array of names), seedHi/seedLo, proxyTrees, samples, prune (an ordering name), keep,
+/// queryOrder (a PrunedQueryOrder name). Fails with kInvalidArgument on a name the core does not
+/// parse.
+Result<ExperimentOptions> ExperimentOptionsFromJs(const val& o, const DatasetHandle* data) {
   ExperimentOptions options;
-  options.protocol = static_cast<ProtocolKind>(o["protocol"].as<int32_t>());
   options.data = data != nullptr ? &data->data() : nullptr;
-  options.generator = o["generator"].as<std::string>();
-  options.dataset_name = o["name"].as<std::string>();
-  options.folds = o["folds"].as<int32_t>();
-  options.repeats = o["repeats"].as<int32_t>();
-  options.test_fraction = o["testFraction"].as<double>();
-  options.stratified = o["stratified"].as<bool>();
-  options.train_rows = static_cast<size_t>(o["trainRows"].as<double>());
-  options.test_rows = static_cast<size_t>(o["testRows"].as<double>());
-  options.train.ensemble = static_cast<EnsembleKind>(o["ensemble"].as<int32_t>());
-  options.train.boosting = static_cast<BoostingVariant>(o["boosting"].as<int32_t>());
-  options.train.num_trees = o["trees"].as<int32_t>();
-  options.train.mtry = o["mtry"].as<int32_t>();
-  options.train.mtry_rule = static_cast<MtryRule>(o["mtryRule"].as<int32_t>());
-  options.train.max_depth = o["maxDepth"].as<int32_t>();
-  options.label_noise = o["noise"].as<double>();
-  const val base = o["base"];
-  ApplyBaseLearner(base, &options.train);
-  options.select_emphasis = base["emphasisCv"].as<bool>();
-  options.emphasis_cv.num_trees = base["cvTrees"].as<int32_t>();
-  options.alphas = emscripten::convertJSArrayToNumberVector<double>(o["alphas"]);
-  options.rules.clear();
-  for (int32_t code : IntVector(o["rules"])) options.rules.push_back(static_cast<HaltingRule>(code));
-  options.seed = Seed64(o["seedHi"].as<double>(), o["seedLo"].as<double>());
-  options.proxy_trees = o["proxyTrees"].as<int32_t>();
-  options.monte_carlo_samples = static_cast<int64_t>(o["samples"].as<double>());
-  const int32_t prune = o["prune"].as<int32_t>();
-  options.prune = prune >= 0;
-  if (options.prune) options.ordering.ordering = static_cast<Ordering>(prune);
-  options.keep = o["keep"].as<int32_t>();
-  options.query_order = static_cast<PrunedQueryOrder>(o["queryOrder"].as<int32_t>());
+  if (Has(o, "generator")) {
+    options.protocol = ProtocolKind::kSynthetic;
+    options.generator = o["generator"].as<std::string>();
+  } else if (Has(o, "holdout")) {
+    options.protocol = ProtocolKind::kHoldout;
+    options.test_fraction = o["holdout"].as<double>();
+  }
+  options.repeats = DefaultRepeats(options.protocol);
+  if (Has(o, "name")) options.dataset_name = o["name"].as<std::string>();
+  if (Has(o, "folds")) options.folds = o["folds"].as<int32_t>();
+  if (Has(o, "repeats")) options.repeats = o["repeats"].as<int32_t>();
+  if (Has(o, "stratified")) options.stratified = o["stratified"].as<bool>();
+  if (Has(o, "train")) options.train_rows = static_cast<size_t>(o["train"].as<double>());
+  if (Has(o, "test")) options.test_rows = static_cast<size_t>(o["test"].as<double>());
+  if (Has(o, "noise")) options.label_noise = o["noise"].as<double>();
+  EmphasisCvRequest cv;
+  Status status = TrainOptionsFromJs(o, &options.train, &cv);
+  if (!status.ok()) return status;
+  options.select_emphasis = cv.select;
+  options.emphasis_cv.num_trees = cv.num_trees;
+  if (Has(o, "alphas")) options.alphas = emscripten::convertJSArrayToNumberVector<double>(o["alphas"]);
+  if (Has(o, "rules")) {
+    options.rules.clear();
+    for (const std::string& name : StringVector(o["rules"])) {
+      Result<HaltingRule> rule = ParseRule(name);
+      if (!rule.ok()) return rule.status();
+      options.rules.push_back(rule.value());
+    }
+  }
+  options.seed = SeedFromJs(o, options.seed);
+  if (Has(o, "proxyTrees")) options.proxy_trees = o["proxyTrees"].as<int32_t>();
+  if (Has(o, "samples")) options.monte_carlo_samples = static_cast<int64_t>(o["samples"].as<double>());
+  if (Has(o, "prune")) {
+    Result<Ordering> ordering = ParseOrdering(o["prune"].as<std::string>());
+    if (!ordering.ok()) return ordering.status();
+    options.prune = true;
+    options.ordering.ordering = ordering.value();
+  }
+  if (Has(o, "keep")) options.keep = o["keep"].as<int32_t>();
+  if (Has(o, "queryOrder")) {
+    Result<PrunedQueryOrder> order = ParsePrunedQueryOrder(o["queryOrder"].as<std::string>());
+    if (!order.ok()) return order.status();
+    options.query_order = order.value();
+  }
   return options;
 }
 
@@ -65,7 +80,9 @@ ExperimentOptions ExperimentOptionsFromJs(const val& o, const DatasetHandle* dat
 /// synthetic problems). `progress`: as ProgressFromJs. Returns the report as a JSON string (the
 /// CLI's `experiment --json` document) or an error object.
 val RunExperimentJson(const val& o, const DatasetHandle* data, val progress) {
-  ExperimentOptions options = ExperimentOptionsFromJs(o, data);
+  Result<ExperimentOptions> decoded = ExperimentOptionsFromJs(o, data);
+  if (!decoded.ok()) return ErrorObject(decoded.status());
+  const ExperimentOptions& options = decoded.value();
   const auto start = std::chrono::steady_clock::now();
   Result<ExperimentResult> run = RunExperiment(options, ProgressFromJs(progress));
   if (!run.ok()) return ErrorObject(run.status());
@@ -78,7 +95,6 @@ val RunExperimentJson(const val& o, const DatasetHandle* data, val progress) {
 
 void RegisterExperiment() {
   emscripten::function("_runExperiment", &RunExperimentJson, emscripten::allow_raw_pointers());
-  emscripten::function("_generatorNames", &GeneratorNameList);
 }
 
 }  // namespace urnforest::wasm

@@ -12,47 +12,55 @@
 #include "dataset_handle.h"
 #include "halting_handle.h"
 #include "memory.h"
+#include "options.h"
 #include "predict_abi.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/ordering.h"
 #include "urnforest/predict.h"
 #include "urnforest/prior.h"
 #include "urnforest/prune.h"
+#include "urnforest/query_order.h"
 #include "urnforest/serialize.h"
+#include "urnforest/tally_posterior.h"
 #include "urnforest/vote_matrix.h"
 #include "urnforest/voteboost.h"
 #include "urnforest/weighted_vote.h"
 
 namespace urnforest::wasm {
+namespace {
 
-void ApplyBaseLearner(const val& base, TrainOptions* options) {
-  options->voteboost.a = base["vbA"].as<double>();
-  options->voteboost.b = base["vbB"].as<double>();
-  options->voteboost.base = static_cast<VoteBoostBase>(base["vbBase"].as<int32_t>());
-  options->pruning.mode = static_cast<TreePruning>(base["pruning"].as<int32_t>());
-  options->pruning.cv_folds = base["pruningFolds"].as<int32_t>();
-  options->pruning.se_rule = base["pruningSe"].as<double>();
+/// Vote-boosting's emphasis of vote counts `votes` (Uint32Array rows x classes, row-major, each
+/// row summing to `trees`; validated by the JS side): {share: Float64Array (VoteBoostShares),
+/// weights: Float64Array (VoteBoostWeights with a, b)} or an error object.
+val EmphasisWeights(const val& votes, int32_t classes, int32_t trees, double a, double b) {
+  const std::vector<uint32_t> counts = emscripten::convertJSArrayToNumberVector<uint32_t>(votes);
+  Result<std::vector<double>> share = VoteBoostShares(counts, classes, trees);
+  if (!share.ok()) return ErrorObject(share.status());
+  Result<std::vector<double>> weights = VoteBoostWeights(counts, classes, trees, a, b);
+  if (!weights.ok()) return ErrorObject(weights.status());
+  val out = val::object();
+  out.set("share", CopyOut(share.value()));
+  out.set("weights", CopyOut(weights.value()));
+  return out;
 }
 
-val ForestHandle::Train(const DatasetHandle& data, int32_t ensemble, int32_t trees, int32_t mtry,
-                        int32_t mtry_rule, int32_t max_depth, int32_t min_leaf, double seed_hi,
-                        double seed_lo, val progress, int32_t boosting, const val& base) {
+/// EmphasisGrid() as a Float64Array.
+val EmphasisGridArray() { return CopyOut(EmphasisGrid()); }
+
+}  // namespace
+
+val ForestHandle::Train(const DatasetHandle& data, const val& spec, val progress) {
   TrainOptions options;
-  options.ensemble = static_cast<EnsembleKind>(ensemble);
-  options.boosting = static_cast<BoostingVariant>(boosting);
-  options.num_trees = trees;
-  options.mtry = mtry;
-  options.mtry_rule = static_cast<MtryRule>(mtry_rule);
-  options.max_depth = max_depth;
-  options.min_leaf = min_leaf;
-  options.seed = Seed64(seed_hi, seed_lo);
-  ApplyBaseLearner(base, &options);
+  EmphasisCvRequest cv_request;
+  Status decoded = TrainOptionsFromJs(spec, &options, &cv_request);
+  if (!decoded.ok()) return ErrorObject(decoded);
+  options.seed = SeedFromJs(spec, options.seed);
   val out = val::undefined();
-  if (base["emphasisCv"].as<bool>()) {
+  if (cv_request.select) {
     // Same call as the CLI's `train --emphasis cv` (folds and CV ensembles seeded by the seed).
     EmphasisCvOptions cv;
     cv.seed = options.seed;
-    cv.num_trees = base["cvTrees"].as<int32_t>();
+    cv.num_trees = cv_request.num_trees;
     Result<EmphasisSelection> chosen = SelectEmphasisByCV(data.data(), options, cv);
     if (!chosen.ok()) return ErrorObject(chosen.status());
     options.voteboost.a = chosen.value().chosen;
@@ -73,13 +81,14 @@ val ForestHandle::Train(const DatasetHandle& data, int32_t ensemble, int32_t tre
 val ForestHandle::LearnerOptions() const {
   const TrainOptions& o = forest_.options();
   val out = val::object();
-  out.set("ensemble", static_cast<int32_t>(o.ensemble));
+  out.set("ensemble", std::string(EnsembleKindName(o.ensemble)));
   out.set("maxDepth", o.max_depth);
   out.set("minLeaf", o.min_leaf);
   out.set("vbA", o.voteboost.a);
   out.set("vbB", o.voteboost.ResolvedB());
-  out.set("vbBase", static_cast<int32_t>(o.voteboost.base));
-  out.set("pruning", PrunesTrees(o) ? 1 : 0);
+  out.set("vbBase", std::string(VoteBoostBaseName(o.voteboost.base)));
+  out.set("treePruning", std::string(TreePruningName(
+                             PrunesTrees(o) ? TreePruning::kCostComplexityCV : TreePruning::kNone)));
   out.set("pruningFolds", o.pruning.cv_folds);
   out.set("pruningSe", o.pruning.se_rule);
   return out;
@@ -94,11 +103,11 @@ val ForestHandle::Load(const val& bytes) {
 }
 
 val ForestHandle::Predict(const DatasetHandle& data) const {
-  DatasetHandle::ConvertedRows scratch;
-  const DatasetHandle::ConvertedRows* rows = nullptr;
-  Status converted = data.ModelRowsFor(forest_, &scratch, &rows);
-  if (!converted.ok()) return ErrorObject(converted);
-  Result<FullVote> result = PredictFullRows(forest_, rows->values.data(), data.data().num_rows());
+  PreparedRows scratch;
+  const PreparedRows* rows = nullptr;
+  Status prepared = data.PreparedFor(forest_, &scratch, &rows);
+  if (!prepared.ok()) return ErrorObject(prepared);
+  Result<FullVote> result = PredictFullRows(forest_, rows->values.data(), rows->num_rows);
   if (!result.ok()) return ErrorObject(result.status());
   val out = val::object();
   out.set("votes", CopyOut(result.value().votes));
@@ -115,12 +124,15 @@ val ForestHandle::PredictWeightedRows(const DatasetHandle& data) const {
   return out;
 }
 
-val ForestHandle::Order(const DatasetHandle& data, int32_t ordering, int32_t backfit,
-                        double mdm_p) const {
+val ForestHandle::Order(const DatasetHandle& data, const val& spec) const {
   OrderingOptions options;
-  options.ordering = static_cast<Ordering>(ordering);
-  options.backfit_passes = backfit;
-  options.mdm_p = mdm_p;
+  if (Has(spec, "ordering")) {
+    Result<Ordering> ordering = ParseOrdering(spec["ordering"].as<std::string>());
+    if (!ordering.ok()) return ErrorObject(ordering.status());
+    options.ordering = ordering.value();
+  }
+  if (Has(spec, "backfit")) options.backfit_passes = spec["backfit"].as<int32_t>();
+  if (Has(spec, "mdmP")) options.mdm_p = spec["mdmP"].as<double>();
   Result<std::vector<int32_t>> order = OrderForest(forest_, data.data(), options);
   if (!order.ok()) return ErrorObject(order.status());
   return CopyOut(order.value());
@@ -143,8 +155,10 @@ val ForestHandle::LoadPruned(const ForestHandle& source, const val& order, int32
   return val::undefined();
 }
 
-val ForestHandle::PriorOf(int32_t rule, int32_t trees) const {
-  Result<Prior> prior = PriorForForest(forest_, static_cast<HaltingRule>(rule), trees);
+val ForestHandle::PriorOf(const std::string& rule_name, int32_t trees) const {
+  Result<HaltingRule> rule = ParseRule(rule_name);
+  if (!rule.ok()) return ErrorObject(rule.status());
+  Result<Prior> prior = PriorForForest(forest_, rule.value(), trees);
   if (!prior.ok()) return ErrorObject(prior.status());
   const Prior& p = prior.value();
   static const char* const kKinds[] = {"uniform", "dirichlet", "mixture", "histogram"};
@@ -171,7 +185,7 @@ val ForestHandle::PriorOf(int32_t rule, int32_t trees) const {
 }
 
 val ForestHandle::Trace(const DatasetHandle& data, double row, const HaltingTableHandle& table,
-                        int32_t order, double seed_hi, double seed_lo) const {
+                        const std::string& order, double seed_hi, double seed_lo) const {
   const HaltingTable& h = table.table();
   if (h.num_classes() != forest_.num_classes() || h.num_trees() > forest_.num_trees()) {
     return ErrorObject(Status::Error(StatusCode::kShapeMismatch,
@@ -179,15 +193,19 @@ val ForestHandle::Trace(const DatasetHandle& data, double row, const HaltingTabl
   }
   const size_t r = static_cast<size_t>(row);
   if (r >= data.data().num_rows()) return InvalidArgument("row out of range");
+  Result<SequentialVoteOptions> options = VoteOptionsFromJs(order, seed_hi, seed_lo);
+  if (!options.ok()) return ErrorObject(options.status());
   Result<std::vector<float>> rows_or = ModelRows(forest_, data.data().Subset({r}));
   if (!rows_or.ok()) return ErrorObject(rows_or.status());
   const std::vector<float>& x = rows_or.value();
   // The query order depends on the row index (random order): trace row r of the full dataset.
   Result<VoteTrace> trace = TraceVotes(
       h, r, [&](int32_t tree, size_t) { return forest_.TreeVote(tree, x.data()); },
-      VoteOptions(order, seed_hi, seed_lo));
+      options.value());
   if (!trace.ok()) return ErrorObject(trace.status());
   const VoteTrace& t = trace.value();
+  std::vector<uint32_t> full_votes(static_cast<size_t>(forest_.num_classes()), 0);
+  AccumulateVotesOf(forest_, x.data(), 1, t.trees.data(), t.trees.size(), full_votes.data());
   val out = val::object();
   out.set("trees", CopyOut(t.trees));
   out.set("votes", CopyOut(t.votes));
@@ -195,32 +213,38 @@ val ForestHandle::Trace(const DatasetHandle& data, double row, const HaltingTabl
   out.set("treesUsed", t.trees_used);
   out.set("haltedEarly", t.halted_early);
   out.set("classIndex", t.label);
+  out.set("fullClassIndex", t.full_label);
+  out.set("fullVotes", CopyOut(full_votes));
   return out;
 }
 
 val ForestHandle::ExpectedCost(const HaltingTableHandle& table, double samples, double seed_hi,
                                double seed_lo) const {
-  // As the CLI: the one training-data predictor (exact for l <= 4, Monte Carlo over OOB tallies
-  // beyond).
-  TrainingCostOptions options;
-  options.monte_carlo_samples = samples > 0 ? static_cast<int64_t>(samples) : 0;
-  if (forest_.num_classes() > 4 && options.monte_carlo_samples == 0) {
-    options.monte_carlo_samples = 10000;
-  }
-  options.seed = Seed64(seed_hi, seed_lo);
-  options.stop_probability = true;
-  Result<TrainingCost> cost = PredictCostFromTraining(forest_, table.table(), options);
-  if (!cost.ok()) return ErrorObject(cost.status());
-  if (cost.value().method != "exact") {
-    Result<CostEstimate> exact =
-        Status::Error(StatusCode::kLimitExceeded, "the exact cost needs at most 4 classes");
-    Result<CostEstimate> mc = cost.value().estimate;
-    return CostObject(exact, &mc);
-  }
-  Result<CostEstimate> exact = cost.value().estimate;
-  if (!cost.value().has_monte_carlo) return CostObject(exact, nullptr);
-  Result<CostEstimate> mc = cost.value().monte_carlo;
-  return CostObject(exact, &mc);
+  Result<TrainingCostReport> report = ReportCostFromTraining(
+      forest_, table.table(), static_cast<int64_t>(samples), Seed64(seed_hi, seed_lo));
+  if (!report.ok()) return ErrorObject(report.status());
+  if (!report.value().monte_carlo.has_value()) return CostObject(report.value().exact, nullptr);
+  Result<CostEstimate> mc = *report.value().monte_carlo;
+  return CostObject(report.value().exact, &mc);
+}
+
+std::string ForestHandle::DefaultOrder() const {
+  return QueryOrderName(DefaultQueryOrder(forest_));
+}
+
+val ForestHandle::Posterior(const std::string& rule_name, int32_t trees, const val& tally) const {
+  Result<HaltingRule> rule = ParseRule(rule_name);
+  if (!rule.ok()) return ErrorObject(rule.status());
+  Result<Prior> prior = PriorForForest(forest_, rule.value(), trees);
+  if (!prior.ok()) return ErrorObject(prior.status());
+  Result<TallyPosterior> posterior = FinalTallyPosterior(prior.value(), trees, IntVector(tally));
+  if (!posterior.ok()) return ErrorObject(posterior.status());
+  val out = val::object();
+  out.set("numClasses", posterior.value().num_classes);
+  out.set("numTrees", posterior.value().num_trees);
+  out.set("tallies", CopyOut(posterior.value().tallies));
+  out.set("probability", CopyOut(posterior.value().probability));
+  return out;
 }
 
 val ForestHandle::StoreTable(const HaltingTableHandle& table) {
@@ -281,8 +305,11 @@ void RegisterForest() {
       .function("_order", &ForestHandle::Order)
       .function("_errorCurve", &ForestHandle::ErrorCurveOf)
       .function("_loadPruned", &ForestHandle::LoadPruned, allow_raw_pointers())
-      .function("_predictHaltedFixed", &PredictHaltedFixed);
+      .function("_defaultOrder", &ForestHandle::DefaultOrder)
+      .function("_posterior", &ForestHandle::Posterior);
   emscripten::function("_haltedAnswerLayout", &HaltedAnswerLayoutObject);
+  emscripten::function("_emphasisWeights", &EmphasisWeights);
+  emscripten::function("_emphasisGrid", &EmphasisGridArray);
 }
 
 }  // namespace urnforest::wasm

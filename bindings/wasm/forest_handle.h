@@ -16,28 +16,19 @@ using emscripten::val;
 class DatasetHandle;
 class HaltingTableHandle;
 
-/// Sets the base-learner fields of `options` from the JS `base` object (validated by the JS side):
-/// {vbA, vbB (0 = symmetric), vbBase (VoteBoostBase position), pruning (TreePruning position),
-/// pruningFolds, pruningSe}. Its emphasisCv and cvTrees are read by the caller.
-void ApplyBaseLearner(const val& base, TrainOptions* options);
-
 /// Owns one Forest. Created empty by JS, then filled by Train, Load or LoadPruned, each of which
 /// returns undefined (or Train's extra result) or an error object.
 class ForestHandle {
  public:
-  /// `ensemble` 0 rf / 1 bagging / 2 adaboost / 3 voteboost; `mtry_rule` 0 sqrt / 1 log2 /
-  /// 2 log2+1; the 64-bit seed comes as two 32-bit halves; `progress` is a JS function
-  /// (done, total) -> bool or undefined; `boosting` 0 resample / 1 reweight (AdaBoost only).
-  /// `base`: as ApplyBaseLearner, plus emphasisCv (bool: choose a = b by SelectEmphasisByCV
-  /// first) and cvTrees (0 = trees). Returns undefined, an error object, or with emphasisCv
-  /// {emphasis: {chosen, grid: Float64Array, cvError: Float64Array}}.
-  val Train(const DatasetHandle& data, int32_t ensemble, int32_t trees, int32_t mtry,
-            int32_t mtry_rule, int32_t max_depth, int32_t min_leaf, double seed_hi, double seed_lo,
-            val progress, int32_t boosting, const val& base);
+  /// Trains on `data` with the options of JS object `spec` (TrainOptionsFromJs, plus seedHi and
+  /// seedLo); `progress` is a JS function (done, total) -> bool or undefined. Returns undefined,
+  /// an error object, or with voteboost.cv {emphasis: {chosen, grid: Float64Array, cvError:
+  /// Float64Array}}.
+  val Train(const DatasetHandle& data, const val& spec, val progress);
 
-  /// The training options stored in the model that describe its learner: {ensemble (position),
-  /// maxDepth, minLeaf, vbA, vbB (resolved), vbBase (position), pruning (position; the pruned-CART
-  /// base counts as 1), pruningFolds, pruningSe}.
+  /// The training options stored in the model that describe its learner: {ensemble (name),
+  /// maxDepth, minLeaf, vbA, vbB (resolved), vbBase (name), treePruning ('cv' when PrunesTrees, the
+  /// pruned-CART base included, else 'none'), pruningFolds, pruningSe}.
   val LearnerOptions() const;
 
   /// `bytes` Uint8Array of SerializeForest output.
@@ -50,9 +41,9 @@ class ForestHandle {
   /// Float64Array rows x classes} or an error object.
   val PredictWeightedRows(const DatasetHandle& data) const;
 
-  /// Int32Array order of all trees by `ordering` (Ordering position) on labelled `data`, or an
-  /// error object.
-  val Order(const DatasetHandle& data, int32_t ordering, int32_t backfit, double mdm_p) const;
+  /// Int32Array order of all trees on labelled `data` by the keys `spec` has (ordering: a name,
+  /// backfit, mdmP; OrderingOptions' defaults for the others), or an error object.
+  val Order(const DatasetHandle& data, const val& spec) const;
 
   /// Float64Array: error of the first u trees of `order` on labelled `data`, u = 1..order.length.
   val ErrorCurveOf(const DatasetHandle& data, const val& order) const;
@@ -62,21 +53,30 @@ class ForestHandle {
   val LoadPruned(const ForestHandle& source, const val& order, int32_t keep,
                  const DatasetHandle* training);
 
-  /// The prior `rule` (HaltingRule position) needs for tables of `trees` queried trees: {kind,
+  /// The prior `rule` (a rule name) needs for tables of `trees` queried trees: {kind,
   /// classes, trees, components: [{weight, beta: Float64Array}], finalTallyMass: Float64Array
   /// (l <= 4) or null}.
-  val PriorOf(int32_t rule, int32_t trees) const;
+  val PriorOf(const std::string& rule, int32_t trees) const;
 
-  /// Trace of one row: {trees, votes, confidence, treesUsed, haltedEarly, classIndex}. `order` 0
-  /// generation, 1 random with the seed's halves.
-  val Trace(const DatasetHandle& data, double row, const HaltingTableHandle& table, int32_t order,
-            double seed_hi, double seed_lo) const;
+  /// Trace of one row: {trees, votes, confidence, treesUsed, haltedEarly, classIndex,
+  /// fullClassIndex (VoteTrace::full_label), fullVotes: Uint32Array (the traced trees' votes,
+  /// AccumulateVotesOf)}. `order`: a query-order name ('generation' or 'random', with the seed's
+  /// halves).
+  val Trace(const DatasetHandle& data, double row, const HaltingTableHandle& table,
+            const std::string& order, double seed_hi, double seed_lo) const;
 
-  /// Expected cost of `table` averaged over the out-of-bag data prior (smoothed histogram for
-  /// l <= 4, Monte Carlo over the rows' out-of-bag tallies beyond) for the table's T; Monte Carlo
-  /// with `samples` draws (0 = none) as CostObject.
+  /// Expected cost of `table` from the training data (ReportCostFromTraining with `samples`
+  /// Monte Carlo draws, 0 = none) as CostObject.
   val ExpectedCost(const HaltingTableHandle& table, double samples, double seed_hi,
                    double seed_lo) const;
+
+  /// The name of DefaultQueryOrder(forest): 'generation' or 'random'.
+  std::string DefaultOrder() const;
+
+  /// FinalTallyPosterior of `tally` (Int32Array of num_classes counts) over final tallies of
+  /// `trees` votes with the prior of `rule` (a name; PriorForForest): {numClasses, numTrees,
+  /// tallies: Int32Array, probability: Float64Array} or an error object.
+  val Posterior(const std::string& rule, int32_t trees, const val& tally) const;
 
   /// Stores a copy of `table` with the model (Forest::StoreTable); error object on shape mismatch.
   val StoreTable(const HaltingTableHandle& table);

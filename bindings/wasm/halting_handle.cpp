@@ -11,10 +11,12 @@
 #include "registry.h"
 #include "forest_handle.h"
 #include "memory.h"
+#include "options.h"
 #include "urnforest/expected_cost.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/halting_rule.h"
-#include "urnforest/pstar.h"
+#include "urnforest/halts_many.h"
+#include "urnforest/tally_pstar.h"
 
 namespace urnforest::wasm {
 namespace {
@@ -29,54 +31,38 @@ val CostOver(const HaltingTable& table, const Prior& prior, double samples, doub
   return CostObject(exact, &mc);
 }
 
-/// P* of a tally for rules needing no data prior (as the CLI's `pstar`):
-/// {pstar, leader, halt, exact} or an error object. `votes` validated by the JS side.
-val PStar(int32_t rule, int32_t trees, int32_t classes, double alpha, const val& votes) {
+/// P* of a tally for rules needing no data prior (as the CLI's `pstar`, PStarOfTally): `spec` as
+/// HaltingTableHandle::Build's; {pstar, leader, halt, exact} or an error object. `votes` validated
+/// by the JS side.
+val PStar(const val& spec, const val& votes) {
   HaltingTableHandle handle;
-  val built = handle.Build(rule, trees, classes, alpha);
+  val built = handle.Build(spec);
   if (!built.isUndefined()) return built;
-  const HaltingTable& h = handle.table();
-  const std::vector<int32_t> tally = IntVector(votes);
-  const int32_t leader = h.Leader(tally.data());
-  double pstar = 0.0;
-  bool exact = true;
-  const HaltingRule r = static_cast<HaltingRule>(rule);
-  if (r == HaltingRule::kInfinite) {
-    pstar = leader >= 0 ? InfiniteLowerBound(tally, leader) : 0.0;
-    exact = classes == 2;
-  } else if (r == HaltingRule::kAlpha1) {
-    pstar = h.Confidence(tally.data());
-  } else if (classes <= 4) {
-    Result<Prior> uniform = Prior::Uniform(classes);
-    if (!uniform.ok()) return ErrorObject(uniform.status());
-    Result<double> p = PStarBySum(uniform.value(), trees, tally);
-    if (!p.ok()) return ErrorObject(p.status());
-    pstar = p.value();
-  } else {
-    pstar = h.Confidence(tally.data());
-    exact = false;
-  }
+  Result<TallyPStar> p = PStarOfTally(handle.table(), handle.prior(), IntVector(votes));
+  if (!p.ok()) return ErrorObject(p.status());
   val out = val::object();
-  out.set("pstar", pstar);
-  out.set("leader", leader);
-  out.set("halt", h.Halts(tally.data()));
-  out.set("exact", exact);
+  out.set("pstar", p.value().pstar);
+  out.set("leader", p.value().leader);
+  out.set("halt", p.value().halts);
+  out.set("exact", p.value().exact);
   return out;
 }
 
 }  // namespace
 
-val HaltingTableHandle::Build(int32_t rule, int32_t trees, int32_t classes, double alpha) {
+val HaltingTableHandle::Build(const val& spec) {
   HaltingTableOptions options;
-  options.rule = static_cast<HaltingRule>(rule);
-  options.num_trees = trees;
-  options.num_classes = classes;
-  options.alpha = alpha;
+  Result<HaltingRule> rule = ParseRule(spec["rule"].as<std::string>());
+  if (!rule.ok()) return ErrorObject(rule.status());
+  options.rule = rule.value();
+  if (Has(spec, "trees")) options.num_trees = spec["trees"].as<int32_t>();
+  if (Has(spec, "classes")) options.num_classes = spec["classes"].as<int32_t>();
+  if (Has(spec, "alpha")) options.alpha = spec["alpha"].as<double>();
   if (RuleNeedsPrior(options.rule)) {
     return InvalidArgument(std::string("rule '") + RuleName(options.rule) +
                            "' needs a prior estimated from a model: use forest.haltingTable()");
   }
-  Result<Prior> uniform = Prior::Uniform(classes);
+  Result<Prior> uniform = Prior::Uniform(options.num_classes);
   if (!uniform.ok()) return ErrorObject(uniform.status());
   Result<HaltingTable> table = BuildHaltingTable(options);
   if (!table.ok()) return ErrorObject(table.status());
@@ -86,25 +72,14 @@ val HaltingTableHandle::Build(int32_t rule, int32_t trees, int32_t classes, doub
   return val::undefined();
 }
 
-val HaltingTableHandle::BuildForForest(const ForestHandle& forest, int32_t rule, double alpha,
-                                       int32_t trees) {
-  const Forest& f = forest.forest();
-  const HaltingRule r = static_cast<HaltingRule>(rule);
-  Result<Prior> prior = PriorForForest(f, r, trees);
-  if (!prior.ok()) return ErrorObject(prior.status());
-  HaltingTableOptions options;
-  options.rule = r;
-  options.num_trees = trees;
-  options.num_classes = f.num_classes();
-  options.alpha = alpha;
-  // A table stored with the model is used as is; it equals the one built here.
-  const HaltingTable* stored = f.FindStoredTable(r, alpha, trees);
-  Result<HaltingTable> table =
-      stored != nullptr ? Result<HaltingTable>(*stored)
-                        : BuildHaltingTable(options, RuleNeedsPrior(r) ? &prior.value() : nullptr);
-  if (!table.ok()) return ErrorObject(table.status());
-  table_ = std::move(table).value();
-  prior_ = std::move(prior).value();
+val HaltingTableHandle::BuildForForest(const ForestHandle& forest, const std::string& rule_name,
+                                       double alpha, int32_t trees) {
+  Result<HaltingRule> rule = ParseRule(rule_name);
+  if (!rule.ok()) return ErrorObject(rule.status());
+  Result<ForestTable> built = BuildForestTableWithPrior(forest.forest(), rule.value(), alpha, trees);
+  if (!built.ok()) return ErrorObject(built.status());
+  table_ = std::move(built.value().table);
+  prior_ = std::move(built.value().prior);
   has_prior_ = true;
   return val::undefined();
 }
@@ -136,6 +111,11 @@ int32_t HaltingTableHandle::Leader(const val& tally) const {
 }
 int32_t HaltingTableHandle::MinLeaderVotes(int32_t c, const val& others) const {
   return table_.MinLeaderVotes(c, IntVector(others).data());
+}
+val HaltingTableHandle::HaltsManyOf(const val& tallies) const {
+  Result<std::vector<uint8_t>> halts = HaltsMany(table_, IntVector(tallies));
+  if (!halts.ok()) return ErrorObject(halts.status());
+  return CopyOut(halts.value());
 }
 val HaltingTableHandle::BinaryThresholds(int32_t c) const {
   return CopyOut(table_.BinaryThresholds(c));
@@ -175,6 +155,7 @@ void RegisterHalting() {
       .function("_buildForForest", &HaltingTableHandle::BuildForForest)
       .function("_load", &HaltingTableHandle::Load)
       .function("_halts", &HaltingTableHandle::Halts)
+      .function("_haltsMany", &HaltingTableHandle::HaltsManyOf)
       .function("_confidence", &HaltingTableHandle::Confidence)
       .function("_leader", &HaltingTableHandle::Leader)
       .function("_minLeaderVotes", &HaltingTableHandle::MinLeaderVotes)

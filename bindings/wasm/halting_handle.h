@@ -18,15 +18,18 @@ class ForestHandle;
 
 /// Owns one HaltingTable and the prior it was built for (used for its expected cost). Created
 /// empty by JS, then filled by Build, BuildForForest or Load, each of which returns undefined or an
-/// error object. Rules cross as HaltingRule positions.
+/// error object. Rules cross as names (ParseRule).
 class HaltingTableHandle {
  public:
   /// A table for a rule needing no data prior (alpha1, siba, infinite), with the uniform prior.
-  val Build(int32_t rule, int32_t trees, int32_t classes, double alpha);
+  /// `spec`: {rule (name), trees?, classes?, alpha?}; absent keys keep HaltingTableOptions'
+  /// defaults.
+  val Build(const val& spec);
 
-  /// The table of `rule` for `forest` and `trees` queried trees, with the rule's prior from the
-  /// forest's out-of-bag votes; a table stored with the model is used as is.
-  val BuildForForest(const ForestHandle& forest, int32_t rule, double alpha, int32_t trees);
+  /// The table of `rule` (a name) for `forest` and `trees` queried trees with the rule's prior
+  /// (BuildForestTableWithPrior: a table stored with the model is used as is).
+  val BuildForForest(const ForestHandle& forest, const std::string& rule, double alpha,
+                     int32_t trees);
 
   /// From ToBytes() bytes; such a table has its uniform prior only for alpha1/siba/infinite.
   val Load(const val& bytes);
@@ -36,6 +39,9 @@ class HaltingTableHandle {
   double Confidence(const val& tally) const;
   int32_t Leader(const val& tally) const;
   int32_t MinLeaderVotes(int32_t c, const val& others) const;
+  /// HaltsMany of `tallies` (Int32Array, n x classes, row-major): a Uint8Array of n decisions, or
+  /// an error object.
+  val HaltsManyOf(const val& tallies) const;
   val BinaryThresholds(int32_t c) const;
 
   /// Exact cost for one final tally (validated by the JS side), plus Monte Carlo when samples > 0,
@@ -56,6 +62,8 @@ class HaltingTableHandle {
   std::string Layout() const;
 
   const HaltingTable& table() const { return table_; }
+  /// The prior the table was built for (meaningful after Build or BuildForForest).
+  const Prior& prior() const { return prior_; }
 
  private:
   HaltingTable table_;

@@ -1,5 +1,5 @@
-// Halted prediction across the boundary: packing the answer, the plain C entry point and the
-// fixed-order embind entry point (see predict_abi.h).
+// Halted prediction across the boundary: packing the core's HaltedPrediction and the plain C entry
+// point of every query order (see predict_abi.h).
 #include "predict_abi.h"
 
 #include <cstdlib>
@@ -14,41 +14,54 @@
 #include "halting_handle.h"
 #include "memory.h"
 #include "urnforest/forest.h"
-#include "urnforest/forest_halting.h"
-#include "urnforest/predict.h"
 
 namespace urnforest::wasm {
 namespace {
 
+/// Sets `options` to query order `order` (a position in QueryOrderNames()) with the seed's halves
+/// and, for a fixed order, its `fixed_length` tree ids at `fixed_order`.
+Status VoteOptionsOf(int32_t order, double seed_hi, double seed_lo, const int32_t* fixed_order,
+                     int32_t fixed_length, SequentialVoteOptions* options) {
+  // QueryOrderNames() parsed once: the position of each name is its order's code here.
+  static const std::vector<QueryOrder> kOrders = [] {
+    std::vector<QueryOrder> orders;
+    for (const std::string& name : QueryOrderNames()) orders.push_back(ParseQueryOrder(name).value());
+    return orders;
+  }();
+  if (order < 0 || static_cast<size_t>(order) >= kOrders.size()) {
+    return Status::Error(StatusCode::kInvalidArgument, "unknown query order");
+  }
+  options->order = kOrders[static_cast<size_t>(order)];
+  options->seed = Seed64(seed_hi, seed_lo);
+  if (fixed_order != nullptr && fixed_length > 0) {
+    options->fixed_order.assign(fixed_order, fixed_order + fixed_length);
+  }
+  return Status::Ok();
+}
+
 /// Halted prediction of every row of `data` by `forest` with `table` as a packed answer in a new
 /// malloc'd block that the caller frees (*answer; null on failure).
 Status PredictHaltedAnswer(const Forest& forest, const DatasetHandle& data,
-                           const HaltingTable& table, int32_t order, double seed_hi,
-                           double seed_lo, bool compare, uint8_t** answer) {
+                           const HaltingTable& table, const SequentialVoteOptions& options,
+                           bool compare, uint8_t** answer) {
   *answer = nullptr;
-  if (table.num_classes() != forest.num_classes() || table.num_trees() > forest.num_trees()) {
-    return Status::Error(StatusCode::kShapeMismatch, "the halting table does not fit this forest");
+  // The kept rows are tried first: the core checks that they fit this forest (PreparedRows::Fits)
+  // and predicts; only when it failed because they do not are the rows prepared again.
+  const PreparedRows* rows = data.KeptRows();
+  Result<HaltedPrediction> result = Status::Error(StatusCode::kInvalidArgument, "no rows");
+  if (rows != nullptr) result = PredictHalted(forest, *rows, table, options, compare);
+  PreparedRows scratch;
+  if (rows == nullptr || (!result.ok() && !rows->Fits(forest))) {
+    Status prepared = data.PreparedFor(forest, &scratch, &rows);
+    if (!prepared.ok()) return prepared;
+    result = PredictHalted(forest, *rows, table, options, compare);
   }
-  DatasetHandle::ConvertedRows scratch;
-  const DatasetHandle::ConvertedRows* converted_rows = nullptr;
-  Status converted = data.ModelRowsFor(forest, &scratch, &converted_rows);
-  if (!converted.ok()) return converted;
-  const std::vector<float>& rows = converted_rows->values;
-  const size_t n = data.data().num_rows();
-  Result<SequentialVoteResult> result =
-      PredictHaltedRows(forest, rows.data(), n, table, VoteOptions(order, seed_hi, seed_lo),
-                        converted_rows->without_nan.data());
   if (!result.ok()) return result.status();
   const size_t k = static_cast<size_t>(forest.num_classes());
-  std::vector<uint32_t> full_votes;
-  if (compare) {  // the full vote of the T queried trees (0..T-1)
-    full_votes.assign(n * k, 0);
-    AccumulateVotes(forest, rows.data(), n, table.num_trees(), full_votes.data());
-  }
-  const size_t bytes = LayoutOf(n, k, compare).size_bytes;
+  const size_t bytes = LayoutOf(rows->num_rows, k, compare).size_bytes;
   uint8_t* block = static_cast<uint8_t*>(std::malloc(bytes));
   if (block == nullptr) OnAllocationFailure();
-  PackHaltedAnswer(result.value(), k, compare, full_votes, block);
+  PackHaltedAnswer(result.value(), k, block);
   *answer = block;
   return Status::Ok();
 }
@@ -74,6 +87,8 @@ val HaltedAnswerLayoutObject() {
   header.set("numClasses", offsetof(HaltedAnswerHeader, num_classes));
   header.set("hasFull", offsetof(HaltedAnswerHeader, has_full));
   header.set("sizeBytes", offsetof(HaltedAnswerHeader, size_bytes));
+  header.set("meanTrees", offsetof(HaltedAnswerHeader, mean_trees));
+  header.set("disagreement", offsetof(HaltedAnswerHeader, disagreement));
   val sections = val::array();
   for (size_t i = 0; i < kNumParts; ++i) {
     const HaltedAnswerSection& s = kHaltedAnswerSections[i];
@@ -92,65 +107,23 @@ val HaltedAnswerLayoutObject() {
   return out;
 }
 
-void PackHaltedAnswer(const SequentialVoteResult& s, size_t k, bool has_full,
-                      const std::vector<uint32_t>& full_votes, uint8_t* out) {
+void PackHaltedAnswer(const HaltedPrediction& p, size_t k, uint8_t* out) {
+  const SequentialVoteResult& s = p.halted;
   const size_t n = s.labels.size();
+  const bool has_full = p.full.has_value();
   const HaltedAnswerLayout layout = LayoutOf(n, k, has_full);
   const HaltedAnswerHeader header = {static_cast<uint32_t>(n), static_cast<uint32_t>(k),
-                                     has_full ? 1u : 0u, static_cast<uint32_t>(layout.size_bytes)};
+                                     has_full ? 1u : 0u, static_cast<uint32_t>(layout.size_bytes),
+                                     p.mean_trees, p.disagreement};
   std::memcpy(out, &header, sizeof(header));
   std::memcpy(out + layout.offset[kConfidence], s.confidence.data(), 8 * n);
   std::memcpy(out + layout.offset[kClassIndex], s.labels.data(), 4 * n);
   std::memcpy(out + layout.offset[kTreesUsed], s.trees_used.data(), 4 * n);
   if (has_full) {
-    uint8_t* full_class_index = out + layout.offset[kFullClassIndex];
-    for (size_t r = 0; r < n; ++r) {
-      const uint32_t* v = full_votes.data() + r * k;
-      int32_t best = 0;
-      for (size_t c = 1; c < k; ++c) {
-        if (v[c] > v[best]) best = static_cast<int32_t>(c);
-      }
-      std::memcpy(full_class_index + 4 * r, &best, 4);
-    }
-    std::memcpy(out + layout.offset[kFullVotes], full_votes.data(), 4 * n * k);
+    std::memcpy(out + layout.offset[kFullClassIndex], p.full->labels.data(), 4 * n);
+    std::memcpy(out + layout.offset[kFullVotes], p.full->votes.data(), 4 * n * k);
   }
   std::memcpy(out + layout.offset[kHaltedEarly], s.halted_early.data(), n);
-}
-
-val PredictHaltedFixed(const ForestHandle& forest_handle, const DatasetHandle& data,
-                       const HaltingTableHandle& table, const val& fixed_order) {
-  const Forest& forest = forest_handle.forest();
-  const HaltingTable& h = table.table();
-  SequentialVoteOptions options;
-  options.order = QueryOrder::kFixed;
-  options.fixed_order = IntVector(fixed_order);
-  if (h.num_classes() != forest.num_classes() ||
-      options.fixed_order.size() != static_cast<size_t>(h.num_trees())) {
-    return ErrorObject(Status::Error(StatusCode::kShapeMismatch,
-                                     "the halting table does not fit this forest and order"));
-  }
-  for (int32_t t : options.fixed_order) {
-    if (t < 0 || t >= forest.num_trees()) return InvalidArgument("fixedOrder names a missing tree");
-  }
-  DatasetHandle::ConvertedRows scratch;
-  const DatasetHandle::ConvertedRows* converted_rows = nullptr;
-  Status converted = data.ModelRowsFor(forest, &scratch, &converted_rows);
-  if (!converted.ok()) return ErrorObject(converted);
-  const std::vector<float>& rows = converted_rows->values;
-  const size_t m = static_cast<size_t>(forest.num_features());
-  const size_t n = data.data().num_rows();
-  Result<SequentialVoteResult> result = PredictHaltedRows(
-      forest, rows.data(), n, h, options, converted_rows->without_nan.data());
-  if (!result.ok()) return ErrorObject(result.status());
-  const size_t k = static_cast<size_t>(forest.num_classes());
-  std::vector<uint32_t> votes(n * k, 0);
-  for (size_t r = 0; r < n; ++r) {
-    uint32_t* v = votes.data() + r * k;
-    for (int32_t t : options.fixed_order) ++v[forest.TreeVote(t, rows.data() + r * m)];
-  }
-  std::vector<uint8_t> packed(LayoutOf(n, k, true).size_bytes);
-  PackHaltedAnswer(result.value(), k, true, votes, packed.data());
-  return CopyOut(packed);
 }
 
 }  // namespace urnforest::wasm
@@ -160,10 +133,15 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE uint8_t* urnforest_predict_halted(
     const urnforest::wasm::ForestHandle* forest, const urnforest::wasm::DatasetHandle* data,
     const urnforest::wasm::HaltingTableHandle* table, int32_t order, double seed_hi,
-    double seed_lo, int32_t compare) {
+    double seed_lo, int32_t compare, const int32_t* fixed_order, int32_t fixed_length) {
   uint8_t* answer = nullptr;
-  urnforest::Status status = urnforest::wasm::PredictHaltedAnswer(
-      forest->forest(), *data, table->table(), order, seed_hi, seed_lo, compare != 0, &answer);
+  urnforest::SequentialVoteOptions options;
+  urnforest::Status status = urnforest::wasm::VoteOptionsOf(order, seed_hi, seed_lo, fixed_order,
+                                                            fixed_length, &options);
+  if (status.ok()) {
+    status = urnforest::wasm::PredictHaltedAnswer(forest->forest(), *data, table->table(), options,
+                                                  compare != 0, &answer);
+  }
   if (!status.ok()) urnforest::wasm::SetLastError(status);
   return answer;
 }

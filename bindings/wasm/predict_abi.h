@@ -1,6 +1,6 @@
 // Halted prediction across the boundary: the packed answer (one block, one copy out of wasm) and
-// its layout, defined once here; the plain C entry point urnforest_predict_halted; and the embind
-// entry point for a fixed query order.
+// its layout, defined once here; and the plain C entry point urnforest_predict_halted, the one
+// path of every query order (generation, random, fixed).
 //
 // Packed answer for n rows and k classes: a HaltedAnswerHeader, then the sections of
 // kHaltedAnswerSections in that order, each n (or n * k, row-major) elements; the full vote's
@@ -14,7 +14,7 @@
 
 #include <emscripten/val.h>
 
-#include "urnforest/sequential_vote.h"
+#include "urnforest/predict.h"
 
 namespace urnforest::wasm {
 
@@ -30,12 +30,16 @@ struct HaltedAnswerHeader {
   uint32_t num_classes;  ///< k
   uint32_t has_full;     ///< 1 when the full vote's sections follow, else 0
   uint32_t size_bytes;   ///< the whole answer, header included
+  double mean_trees;     ///< HaltedPrediction::mean_trees
+  double disagreement;   ///< HaltedPrediction::disagreement (NaN without the full vote)
 };
-static_assert(sizeof(HaltedAnswerHeader) == 16, "the JS side reads a 16-byte header");
+static_assert(sizeof(HaltedAnswerHeader) == 32, "the JS side reads a 32-byte header");
 static_assert(offsetof(HaltedAnswerHeader, num_rows) == 0, "header layout");
 static_assert(offsetof(HaltedAnswerHeader, num_classes) == 4, "header layout");
 static_assert(offsetof(HaltedAnswerHeader, has_full) == 8, "header layout");
 static_assert(offsetof(HaltedAnswerHeader, size_bytes) == 12, "header layout");
+static_assert(offsetof(HaltedAnswerHeader, mean_trees) == 16, "header layout");
+static_assert(offsetof(HaltedAnswerHeader, disagreement) == 24, "header layout");
 
 /// One array of the packed answer.
 struct HaltedAnswerSection {
@@ -77,31 +81,27 @@ struct HaltedAnswerLayout {
 };
 HaltedAnswerLayout LayoutOf(size_t n, size_t k, bool has_full);
 
-/// {headerBytes, header: {numRows, numClasses, hasFull, sizeBytes} (byte offsets), sections:
-/// [{name, type, elementBytes, perClass, fullOnly}]} for the JS decoder.
+/// {headerBytes, header: {numRows, numClasses, hasFull, sizeBytes, meanTrees, disagreement} (byte
+/// offsets), sections: [{name, type, elementBytes, perClass, fullOnly}]} for the JS decoder.
 val HaltedAnswerLayoutObject();
 
-/// Writes the answer `s` for k classes at `out` (LayoutOf(...).size_bytes bytes), with the full
-/// vote's counts `full_votes` (n x k) when `has_full`. Ties of the full vote go to the lowest class
-/// index.
-void PackHaltedAnswer(const SequentialVoteResult& s, size_t k, bool has_full,
-                      const std::vector<uint32_t>& full_votes, uint8_t* out);
-
-/// As urnforest_predict_halted with compare, querying the trees `fixed_order` (length = the
-/// table's T) in that order (the full vote is then that of those trees): the packed answer as a
-/// Uint8Array, or an error object. Registered as ForestHandle's _predictHaltedFixed.
-val PredictHaltedFixed(const ForestHandle& forest, const DatasetHandle& data,
-                       const HaltingTableHandle& table, const val& fixed_order);
+/// Writes prediction `p` for k classes at `out` (LayoutOf(n, k, p.full.has_value()).size_bytes
+/// bytes): copies only; every figure comes from the core.
+void PackHaltedAnswer(const HaltedPrediction& p, size_t k, uint8_t* out);
 
 }  // namespace urnforest::wasm
 
 extern "C" {
 
-/// Halted prediction of every row of `data` by `forest` with `table` (its T trees; `order` 0
-/// generation, 1 random with the seed's halves; `compare` 0 or 1: with 1 the answer holds the full
-/// vote of the T trees too, with 0 no full vote is computed at all). Returns the malloc'd packed
-/// answer, which the caller frees with _free, or null with the error kept for _takeLastError.
-/// Handles come as their _address(). Never throws except for out of memory (OnAllocationFailure).
+/// Halted prediction of every row of `data` by `forest` with `table` (the core's PredictHalted on
+/// the rows the dataset handle keeps prepared). `order` is a position in QueryOrderNames() (the
+/// JS side's names.queryOrders): generation, fixed or random (with the seed's halves); a fixed
+/// order queries the `fixed_length` tree ids at wasm address `fixed_order` (an Int32Array the
+/// caller mallocs, fills and frees; null for the other orders) and its length must equal the
+/// table's T. `compare` 0 or 1: with 1 the answer holds the full vote of the queried trees too,
+/// with 0 no full vote is computed at all. Returns the malloc'd packed answer, which the caller
+/// frees with _free, or null with the error kept for _takeLastError. Handles come as their
+/// _address(). Never throws except for out of memory (OnAllocationFailure).
 ///
 /// Why a plain C entry point: predict's halted path is called for every batch, often of one row;
 /// embind's invoker (built without new Function, DYNAMIC_EXECUTION=0), its argument conversions and
@@ -110,6 +110,7 @@ extern "C" {
 uint8_t* urnforest_predict_halted(const urnforest::wasm::ForestHandle* forest,
                                   const urnforest::wasm::DatasetHandle* data,
                                   const urnforest::wasm::HaltingTableHandle* table, int32_t order,
-                                  double seed_hi, double seed_lo, int32_t compare);
+                                  double seed_hi, double seed_lo, int32_t compare,
+                                  const int32_t* fixed_order, int32_t fixed_length);
 
 }  // extern "C"

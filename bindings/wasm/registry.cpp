@@ -7,6 +7,7 @@
 EMSCRIPTEN_BINDINGS(urnforest) {
   using namespace urnforest::wasm;
   RegisterMemory();
+  RegisterOptions();
   RegisterDataset();
   RegisterForest();
   RegisterHalting();

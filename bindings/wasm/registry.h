@@ -6,14 +6,16 @@ namespace urnforest::wasm {
 
 /// The new-handler; _heapInUse, _takeAllocationFailures, _takeLastError, _codeNames (memory.cpp).
 void RegisterMemory();
+/// _optionTables and _checkBaseLearner (options.cpp).
+void RegisterOptions();
 /// _DatasetHandle (dataset_handle.cpp).
 void RegisterDataset();
-/// _ForestHandle, with _predictHaltedFixed and _haltedAnswerLayout of predict_abi.h
-/// (forest_handle.cpp).
+/// _ForestHandle, with _haltedAnswerLayout of predict_abi.h, _emphasisWeights and
+/// _emphasisGrid (forest_handle.cpp).
 void RegisterForest();
 /// _HaltingTableHandle and _pstar (halting_handle.cpp).
 void RegisterHalting();
-/// _runExperiment and _generatorNames (experiment.cpp).
+/// _runExperiment (experiment.cpp).
 void RegisterExperiment();
 
 }  // namespace urnforest::wasm

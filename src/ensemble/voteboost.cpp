@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace urnforest {
 
@@ -16,18 +17,10 @@ double LogEmphasis(double p, double a, double b) {
   return log_g;
 }
 
-Result<std::vector<double>> VoteBoostWeights(const std::vector<uint32_t>& votes,
-                                             int32_t num_classes, int32_t t, double a, double b) {
+Result<std::vector<double>> VoteBoostShares(const std::vector<uint32_t>& votes,
+                                            int32_t num_classes, int32_t t) {
   if (num_classes < 2) {
     return Status::Error(StatusCode::kInvalidArgument, "vote-boosting needs at least 2 classes");
-  }
-  if (!(a > 0.0) || !(b > 0.0) || !std::isfinite(a) || !std::isfinite(b)) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "vote-boosting emphasis a and b must be positive and finite");
-  }
-  if (num_classes > 2 && a != b) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "asymmetric vote-boosting emphasis (a != b) needs exactly 2 classes");
   }
   const size_t l = static_cast<size_t>(num_classes);
   if (votes.empty() || votes.size() % l != 0) {
@@ -35,8 +28,7 @@ Result<std::vector<double>> VoteBoostWeights(const std::vector<uint32_t>& votes,
                          "vote counts must be rows x classes with at least one row");
   }
   const size_t rows = votes.size() / l;
-  std::vector<double> w(rows);
-  double max_log = -INFINITY;
+  std::vector<double> share(rows);
   const double denominator = static_cast<double>(t) + static_cast<double>(l);
   for (size_t r = 0; r < rows; ++r) {
     const uint32_t* v = votes.data() + r * l;
@@ -52,9 +44,31 @@ Result<std::vector<double>> VoteBoostWeights(const std::vector<uint32_t>& votes,
                                std::to_string(total) + ", not t = " + std::to_string(t));
     }
     const uint32_t k = l == 2 ? v[1] : top;
-    const double p = (static_cast<double>(k) + 1.0) / denominator;
-    w[r] = LogEmphasis(p, a, b);
-    max_log = std::max(max_log, w[r]);
+    share[r] = (static_cast<double>(k) + 1.0) / denominator;
+  }
+  return share;
+}
+
+Result<std::vector<double>> VoteBoostWeights(const std::vector<uint32_t>& votes,
+                                             int32_t num_classes, int32_t t, double a, double b) {
+  if (num_classes < 2) {
+    return Status::Error(StatusCode::kInvalidArgument, "vote-boosting needs at least 2 classes");
+  }
+  if (!(a > 0.0) || !(b > 0.0) || !std::isfinite(a) || !std::isfinite(b)) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "vote-boosting emphasis a and b must be positive and finite");
+  }
+  if (num_classes > 2 && a != b) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "asymmetric vote-boosting emphasis (a != b) needs exactly 2 classes");
+  }
+  Result<std::vector<double>> shares = VoteBoostShares(votes, num_classes, t);
+  if (!shares.ok()) return shares.status();
+  std::vector<double> w = std::move(shares).value();
+  double max_log = -INFINITY;
+  for (double& x : w) {
+    x = LogEmphasis(x, a, b);
+    max_log = std::max(max_log, x);
   }
   double sum = 0.0;
   for (double& x : w) sum += (x = std::exp(x - max_log));

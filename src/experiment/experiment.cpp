@@ -404,6 +404,10 @@ Status PartitionRun::Rules() {
 
 }  // namespace
 
+int32_t DefaultRepeats(ProtocolKind protocol) {
+  return protocol == ProtocolKind::kKFold ? ExperimentOptions().repeats : 100;
+}
+
 Result<ExperimentResult> RunExperiment(const ExperimentOptions& options,
                                        ExperimentProgressFn progress) {
   Status s = CheckOptions(options);

@@ -26,6 +26,15 @@ Result<HaltingRule> ParseRule(const std::string& name) {
                            "' (expected alpha1, siba, hyper, 1dir, ndir, infinite or optimal)");
 }
 
+const std::vector<std::string>& RuleNames() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (int32_t i = 0; i < kNumHaltingRules; ++i) names.push_back(RuleName(static_cast<HaltingRule>(i)));
+    return names;
+  }();
+  return kNames;
+}
+
 bool RuleNeedsPrior(HaltingRule rule) {
   return rule == HaltingRule::kHyper || rule == HaltingRule::kOneDir ||
          rule == HaltingRule::kNDir || rule == HaltingRule::kOptimal;

@@ -29,6 +29,11 @@ Result<PrunedQueryOrder> ParsePrunedQueryOrder(const std::string& name) {
                        "unknown query order '" + name + "' (expected ordered, generation or random)");
 }
 
+const std::vector<std::string>& PrunedQueryOrderNames() {
+  static const std::vector<std::string> kNames(kOrderNames, kOrderNames + 3);
+  return kNames;
+}
+
 Result<DoublePruningResult> PredictDoublePruned(const Forest& forest,
                                                 const std::vector<int32_t>& order,
                                                 const Dataset& data,

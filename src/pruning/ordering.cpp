@@ -194,6 +194,11 @@ Result<Ordering> ParseOrdering(const std::string& name) {
                            "orientation, boosting, kappa or greedy-sdp)");
 }
 
+const std::vector<std::string>& OrderingNames() {
+  static const std::vector<std::string> kOrderingNames(kNames, kNames + kNumOrderings);
+  return kOrderingNames;
+}
+
 int32_t DefaultKeep(int32_t num_trees) {
   // ceil(0.2 T): round(0.2 * 101) would be 20, the thesis keeps 21 of 101 (OB21).
   const int32_t k = static_cast<int32_t>((static_cast<int64_t>(num_trees) * 2 + 9) / 10);

@@ -34,6 +34,8 @@ enum class PrunedQueryOrder : int32_t {
 const char* PrunedQueryOrderName(PrunedQueryOrder order);
 /// Parses a name. Fails with kInvalidArgument naming the string.
 Result<PrunedQueryOrder> ParsePrunedQueryOrder(const std::string& name);
+/// The names in enum order ("ordered", "generation", "random").
+const std::vector<std::string>& PrunedQueryOrderNames();
 
 /// Options of double pruning.
 struct DoublePruningOptions {

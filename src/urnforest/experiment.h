@@ -83,6 +83,11 @@ struct ExperimentOptions {
   PrunedQueryOrder query_order = PrunedQueryOrder::kOrdered;
 };
 
+/// The repetitions a front end runs when the caller names none: ExperimentOptions::repeats' 10 for
+/// k-fold CV (10 x 10 partitions), 100 for holdout and synthetic problems (one partition each).
+/// The CLI's `experiment` and the JS runExperiment default.
+int32_t DefaultRepeats(ProtocolKind protocol);
+
 /// Mean and sample standard deviation (n - 1 denominator; 0 for one value) over the partitions
 /// where a metric is defined; NaN when it is defined nowhere.
 struct MeanStd {

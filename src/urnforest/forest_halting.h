@@ -155,6 +155,9 @@ TrainingCostReport ReportTrainingCost(const TrainingCost& cost);
 /// Monte Carlo draws to use when a caller asks for `samples` (0 = none) on `num_classes` classes:
 /// beyond 4 classes Monte Carlo is the only estimate, so 0 becomes kManyClassCostSamples.
 constexpr int64_t kManyClassCostSamples = 10000;
+/// Monte Carlo draws of a cost estimate when the caller names none (the CLI's `expected --samples`
+/// and the JS expectedCost's `samples` default).
+constexpr int64_t kDefaultCostSamples = 10000;
 int64_t TrainingCostSamples(int32_t num_classes, int64_t samples);
 
 /// The expected cost of `table` from the forest's training data as the JS expectedCost reports

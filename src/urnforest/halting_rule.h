@@ -2,6 +2,7 @@
 // The named halting rules of sequential voting. Names are the strings used by the CLI and JS.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "urnforest/status.h"
 
@@ -27,6 +28,9 @@ const char* RuleName(HaltingRule rule);
 
 /// Parses a rule name (exact, lower case). Fails with kInvalidArgument naming the bad string.
 Result<HaltingRule> ParseRule(const std::string& name);
+
+/// The rule names in enum order (RuleName of 0..kNumHaltingRules-1).
+const std::vector<std::string>& RuleNames();
 
 /// True for rules whose table needs a prior estimated from training data (hyper, 1dir, ndir, optimal).
 bool RuleNeedsPrior(HaltingRule rule);

@@ -42,6 +42,9 @@ const char* OrderingName(Ordering ordering);
 /// Parses an ordering name (exact, lower case). Fails with kInvalidArgument naming the string.
 Result<Ordering> ParseOrdering(const std::string& name);
 
+/// The ordering names in enum order (OrderingName of 0..kNumOrderings-1).
+const std::vector<std::string>& OrderingNames();
+
 /// What to compute.
 struct OrderingOptions {
   Ordering ordering = Ordering::kBoosting;

@@ -39,6 +39,15 @@ double LogEmphasis(double p, double a, double b);
 Result<std::vector<double>> VoteBoostWeights(const std::vector<uint32_t>& votes,
                                              int32_t num_classes, int32_t t, double a, double b);
 
+/// The Laplace-corrected vote share each weight of VoteBoostWeights is the emphasis of, after `t`
+/// >= 0 trees: per row of `votes` (rows x num_classes, row-major, each row summing to t),
+/// p_r = (t_1 + 1) / (t + 2) for 2 classes (class index 1 is the paper's "+"), else
+/// (max_k t_k + 1) / (t + num_classes). Fails with kInvalidArgument (num_classes < 2, a row whose
+/// counts do not sum to t) or kShapeMismatch (votes.size() not a multiple of num_classes, or zero
+/// rows).
+Result<std::vector<double>> VoteBoostShares(const std::vector<uint32_t>& votes,
+                                            int32_t num_classes, int32_t t);
+
 /// The paper's grid of a = b values for cross-validation.
 const std::vector<double>& EmphasisGrid();
 

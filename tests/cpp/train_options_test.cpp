@@ -3,7 +3,11 @@
 
 #include <catch2/catch.hpp>
 
+#include "urnforest/double_pruning.h"
+#include "urnforest/experiment.h"
 #include "urnforest/forest.h"
+#include "urnforest/halting_rule.h"
+#include "urnforest/ordering.h"
 #include "urnforest/sequential_vote.h"
 
 using namespace urnforest;
@@ -129,4 +133,27 @@ TEST_CASE("A base learner applies only to the ensemble it was parsed for",
   Result<BaseLearner> random = ParseBaseLearner(EnsembleKind::kVoteBoost, "random");
   REQUIRE(random.ok());
   REQUIRE_FALSE(ApplyBaseLearner(random.value(), &options).ok());
+}
+
+TEST_CASE("Rule, ordering and pruned query-order name lists follow enum order and parse back",
+          "[options]") {
+  REQUIRE(urnforest::RuleNames().size() == static_cast<size_t>(urnforest::kNumHaltingRules));
+  for (size_t i = 0; i < urnforest::RuleNames().size(); ++i) {
+    REQUIRE(urnforest::ParseRule(urnforest::RuleNames()[i]).value() ==
+            static_cast<urnforest::HaltingRule>(i));
+  }
+  REQUIRE(urnforest::OrderingNames().size() == static_cast<size_t>(urnforest::kNumOrderings));
+  for (size_t i = 0; i < urnforest::OrderingNames().size(); ++i) {
+    REQUIRE(urnforest::ParseOrdering(urnforest::OrderingNames()[i]).value() ==
+            static_cast<urnforest::Ordering>(i));
+  }
+  REQUIRE(urnforest::PrunedQueryOrderNames() ==
+          std::vector<std::string>{"ordered", "generation", "random"});
+}
+
+TEST_CASE("DefaultRepeats is 10 for k-fold CV and 100 for holdout and synthetic problems",
+          "[options]") {
+  REQUIRE(urnforest::DefaultRepeats(urnforest::ProtocolKind::kKFold) == 10);
+  REQUIRE(urnforest::DefaultRepeats(urnforest::ProtocolKind::kHoldout) == 100);
+  REQUIRE(urnforest::DefaultRepeats(urnforest::ProtocolKind::kSynthetic) == 100);
 }

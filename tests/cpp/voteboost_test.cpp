@@ -267,3 +267,15 @@ TEST_CASE("The experiment harness runs vote-boosting with CV emphasis on noisy t
   REQUIRE(r.value().full_error.mean < 30.0);
   REQUIRE(r.value().rules[0].summary.disagreement.mean <= 5.0);
 }
+
+TEST_CASE("VoteBoostShares are the Laplace shares the weights are the emphasis of", "[voteboost]") {
+  // Two classes: (t_1 + 1) / (t + 2); three classes: (max + 1) / (t + 3).
+  Result<std::vector<double>> two = VoteBoostShares({3, 0, 1, 2}, 2, 3);
+  REQUIRE(two.ok());
+  REQUIRE(two.value() == std::vector<double>{1.0 / 5.0, 3.0 / 5.0});
+  Result<std::vector<double>> three = VoteBoostShares({1, 2, 1, 0, 0, 4}, 3, 4);
+  REQUIRE(three.ok());
+  REQUIRE(three.value() == std::vector<double>{3.0 / 7.0, 5.0 / 7.0});
+  REQUIRE(VoteBoostShares({1, 1}, 2, 3).status().code == StatusCode::kInvalidArgument);
+  REQUIRE(VoteBoostShares({1, 1, 1}, 2, 2).status().code == StatusCode::kShapeMismatch);
+}

@@ -1,0 +1,101 @@
+// Part of dist/index.d.ts: the Forest class.
+export class Forest {
+  private constructor();
+  /** Loads bytes from toBytes() or the native CLI. Throws UrnforestError 'CorruptModel' / 'UnsupportedVersion'. */
+  static fromBytes(bytes: Uint8Array): Forest;
+  /**
+   * Full-ensemble vote for every row (the dataset must have the model's feature columns:
+   * UrnforestError 'ColumnMismatch' otherwise).
+   */
+  predict(dataset: Dataset): Prediction;
+  /**
+   * Sequential voting that halts early: per row, trees are queried one at a time and the vote stops
+   * as soon as the rule's table says the partial majority matches the full vote of the `trees`
+   * queried trees with confidence `alpha`. The table is built on first use and cached with the
+   * forest (up to 8 per forest, freed by dispose()). Throws TypeError/RangeError on bad options
+   * (naming the option; `trees` > numTrees is a RangeError), UrnforestError 'ColumnMismatch' for
+   * other columns, 'LimitExceeded' for hyper/1dir/ndir/optimal beyond their class limits
+   * (hyper: ≤ 4 classes; optimal: ≤ 3). By default the full vote of all `trees` is computed too, for
+   * the comparison fields; `compare: false` skips it (only the trees actually queried are walked,
+   * so the saving is real time) and leaves fullClassIndex, fullVotes and disagreement undefined.
+   */
+  predict(dataset: Dataset, options: HaltingOptions & { compare?: true }): HaltedPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare: false }): HaltedOnlyPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare?: boolean }): HaltedPrediction | HaltedOnlyPrediction;
+  predict(dataset: Dataset, options: FixedOrderOptions): HaltedPrediction;
+  /** Every vote of row `row` (0-based index into `dataset`) in query order, with the stop point. */
+  trace(dataset: Dataset, row: number, options: HaltingOptions): VoteTrace;
+  /**
+   * A new halting table of `options.rule` for this forest (prior from its out-of-bag votes), for
+   * `options.trees` queried trees. The caller owns (and must dispose) it. `order`/`seed` are ignored.
+   */
+  haltingTable(options: HaltingOptions): HaltingTable;
+  /**
+   * Builds the halting table of `options.rule` at `options.alpha` for `options.trees` queried trees
+   * and stores it with the model: toBytes() includes it, and haltingTable()/predict()/
+   * trace() use it when rule, alpha (exactly) and trees match. Replaces one with the same key.
+   */
+  storeTable(options: StoreTableOptions): void;
+  /** The halting tables stored with the model, in storage order. */
+  storedTables(): StoredTableInfo[];
+  /**
+   * Predicted cost of `options.rule` averaged over the out-of-bag data prior (OOB histogram
+   * deconvolved from the OOB votes' binomial noise for ≤ 4 classes; beyond, Monte Carlo over the rows' own rescaled OOB tallies), from training data alone. Exact when feasible
+   * (`exact: true`), and Monte Carlo with `samples` draws (default 10000, 0 = none, seeded by `seed`).
+   */
+  expectedCost(options: HaltingOptions & { samples?: number }): CostEstimate;
+  /**
+   * The prior `rule` uses, fitted to the out-of-bag votes, for `options.trees` queried trees
+   * (default numTrees). Throws UrnforestError 'LimitExceeded' for hyper/optimal with > 4 classes.
+   */
+  prior(rule: RuleName, options?: { trees?: number }): PriorInfo;
+  /**
+   * The urn model's posterior over the final tallies of `options.trees` votes (default numTrees)
+   * reachable from partial `tally` (numClasses counts), with the prior `options.rule` uses for this
+   * forest ([SSM16] §2; at most 4 classes). Throws UrnforestError 'LimitExceeded' beyond 4 classes.
+   */
+  posterior(tally: ArrayLike<number>, options: PosteriorOptions): TallyPosterior;
+  /**
+   * The query order predict(), trace() and expectedCost() use without an `order` option: the
+   * core's default, 'random' for vote-boosting, else 'generation'.
+   */
+  readonly defaultOrder: 'generation' | 'random';
+  /** Class index of each training row, aligned with oobVotes() (a copy). */
+  trainLabels(): Int32Array;
+  /** Vote weight of each tree (AdaBoost's alpha_t; a copy); empty for rf, bagging and vote-boosting. */
+  treeWeights(): Float64Array;
+  /** The ensemble kind and tree learner stored in the model. */
+  readonly learner: LearnerInfo;
+  /** The CV choice of a = b when trained with voteboost.a = 'cv' (not stored in the bytes); else undefined. */
+  readonly emphasisSelection: EmphasisSelection | undefined;
+  /**
+   * Ordered aggregation on labelled `dataset` (normally the training data): the order of all
+   * numTrees trees. Throws UrnforestError 'MissingLabel' without labels.
+   */
+  order(dataset: Dataset, options?: OrderOptions): Int32Array;
+  /**
+   * Static pruning: a NEW Forest of trees order[0..keep) in that order (the caller disposes it).
+   * With `training` (the exact training set) a random forest's or bagging's OOB votes are recomputed.
+   */
+  prune(order: Int32Array | readonly number[], keep: number, options?: { training?: Dataset }): Forest;
+  /** Error rate in [0, 1] of the first u trees of `order` on labelled `dataset`, u = 1..order.length (thesis Fig. 3.1). */
+  errorCurve(dataset: Dataset, order: Int32Array | readonly number[]): Float64Array;
+  /** Versioned binary model (a copy). */
+  toBytes(): Uint8Array;
+  readonly numTrees: number;
+  readonly numClasses: number;
+  readonly numFeatures: number;
+  readonly numNodes: number;
+  /** Out-of-bag error of the training data, in [0, 1]. */
+  readonly oobError: number;
+  /** Out-of-bag vote counts, training rows × classes, row-major (a copy). */
+  oobVotes(): Uint32Array;
+  readonly classNames: string[];
+  readonly featureNames: string[];
+  readonly featureTypes: FeatureType[];
+  readonly disposed: boolean;
+  /** Frees the wasm memory. Idempotent; any later use throws an Error. */
+  dispose(): void;
+}
+
+/** Halting rules (see docs/api.md): 'alpha1' never changes the full vote's answer. */

@@ -1,0 +1,167 @@
+// Part of dist/index.d.ts: halting rules and options, halted predictions, traces, costs, priors and posteriors.
+export type RuleName = 'alpha1' | 'siba' | 'hyper' | '1dir' | 'ndir' | 'infinite' | 'optimal';
+/** All rule names, in the core's order. */
+export const rules: readonly RuleName[];
+
+export interface HaltingOptions {
+  /** The halting rule (required). */
+  rule: RuleName;
+  /** Target confidence in (0, 1]; default 0.99. For 'infinite' it is the threshold pi (strict). */
+  alpha?: number;
+  /**
+   * Query order: tree ids 0, 1, … (default) or a seeded random permutation per row (the default
+   * for a vote-boosted forest, whose finite-T rules hold only in a random order).
+   */
+  order?: 'generation' | 'random';
+  /** Seed of the random order (and of Monte Carlo draws): as TrainOptions.seed; default 1. */
+  seed?: number | bigint;
+  /** Size of the ensemble queried (trees 0..trees-1), 1..numTrees; default numTrees. */
+  trees?: number;
+}
+
+/** Which table Forest.storeTable() builds and stores. */
+export interface StoreTableOptions {
+  /** The halting rule (required). */
+  rule: RuleName;
+  /** Target confidence in (0, 1]; default 0.99. */
+  alpha?: number;
+  /** Trees queried, 1..numTrees; default numTrees. */
+  trees?: number;
+}
+
+/** A halting table stored with a model (Forest.storedTables()). */
+export interface StoredTableInfo {
+  rule: RuleName;
+  alpha: number;
+  trees: number;
+}
+
+/** predict() querying a given list of trees in a given order (e.g. an ordered-aggregation order). */
+export interface FixedOrderOptions {
+  rule: RuleName;
+  alpha?: number;
+  order: 'fixed';
+  /** Distinct tree ids queried in this order; the table is built for fixedOrder.length trees. */
+  fixedOrder: Int32Array | readonly number[];
+  /** If given, must equal fixedOrder.length. */
+  trees?: number;
+}
+
+export type OrderingName = 'early' | 'reduce-error' | 'complementarity' | 'margin-distance' |
+  'orientation' | 'boosting' | 'kappa' | 'greedy-sdp';
+/** All ordering names, in the core's order. */
+export const orderings: readonly OrderingName[];
+
+export interface OrderOptions {
+  /** Heuristic; default 'boosting'. */
+  ordering?: OrderingName;
+  /** reduce-error only: back-fitting passes, 0..100; default 0. */
+  backfit?: number;
+  /** margin-distance only: coordinate of the reference point, in (0, 1); default 0.075. */
+  mdmP?: number;
+}
+
+export interface HaltedPrediction {
+  /** Sequential prediction per row (class names). */
+  labels: string[];
+  /** Sequential prediction per row (class indices). */
+  classIndex: Int32Array;
+  /** Trees queried per row, 1..trees. */
+  treesUsed: Int32Array;
+  /** The rule's confidence at the stop (1 when all trees were used by a finite-T rule). */
+  confidence: Float64Array;
+  /** 1 when the rule stopped before the last tree. */
+  haltedEarly: Uint8Array;
+  /** Full vote of the `trees` queried trees per row (ties → lowest index). */
+  fullClassIndex: Int32Array;
+  /** Vote counts of the `trees` queried trees, rows × classes, row-major. */
+  fullVotes: Uint32Array;
+  /** Fraction of rows where classIndex differs from fullClassIndex, in [0, 1]. */
+  disagreement: number;
+  /** Mean of treesUsed. */
+  meanTrees: number;
+  /** Number of trees queried at most (the table's T). */
+  trees: number;
+  classNames: string[];
+  rule: RuleName;
+  alpha: number;
+}
+
+/** A halted prediction made with `compare: false`: no full vote was computed. */
+export type HaltedOnlyPrediction =
+  Omit<HaltedPrediction, 'fullClassIndex' | 'fullVotes' | 'disagreement'> &
+  { fullClassIndex: undefined; fullVotes: undefined; disagreement: undefined };
+
+export interface VoteTrace {
+  /** Tree ids in query order (all `trees`). */
+  trees: Int32Array;
+  /** Their votes (class indices), all of them, also after the stop. */
+  votes: Int32Array;
+  /** The rule's confidence after each vote. */
+  confidence: Float64Array;
+  /** Stop point: votes[0 .. treesUsed-1] were used. */
+  treesUsed: number;
+  haltedEarly: boolean;
+  /** The sequential prediction. */
+  classIndex: number;
+  label: string;
+  /** The full vote of all `trees` votes (ties → lowest index). */
+  fullClassIndex: number;
+  /** Counts per class of all `trees` votes. */
+  fullVotes: Uint32Array;
+  classNames: string[];
+  rule: RuleName;
+  alpha: number;
+}
+
+export interface CostEstimate {
+  /** E[trees queried] (exact, or the Monte Carlo value when exact is false). */
+  expectedTrees: number;
+  /** P(sequential answer ≠ full vote) (exact, or Monte Carlo). */
+  disagreement: number;
+  /** Exact only: stopProbability[t] = P(stop after exactly t votes), t = 0..T; else null. */
+  stopProbability: Float64Array | null;
+  /** True when expectedTrees/disagreement are exact. */
+  exact: boolean;
+  /** Why the exact value is unavailable (too many states; l > 4), when exact is false. */
+  exactUnavailable?: string;
+  /** Monte Carlo estimates (NaN when samples = 0). */
+  monteCarloTrees: number;
+  monteCarloDisagreement: number;
+  monteCarloSamples: number;
+}
+
+/** Forest.posterior()'s options. */
+export interface PosteriorOptions {
+  /** The rule whose prior is used (required). */
+  rule: RuleName;
+  /** T, the votes of a final tally, 1..numTrees; default numTrees. */
+  trees?: number;
+}
+
+/** The final tallies a partial tally can still reach, with their posterior probabilities. */
+export interface TallyPosterior {
+  numClasses: number;
+  /** T: every final tally sums to it. */
+  numTrees: number;
+  /** The final tallies in lexicographic order, n × numClasses, row-major. */
+  tallies: Int32Array;
+  /** P(final tally k | partial tally), n entries summing to 1. */
+  probability: Float64Array;
+}
+
+export interface PriorInfo {
+  kind: 'uniform' | 'dirichlet' | 'mixture' | 'histogram';
+  classes: number;
+  /** T the masses are for. */
+  trees: number;
+  /** Dirichlet components (uniform: one with beta = 1); empty for histograms. */
+  components: { weight: number; beta: Float64Array }[];
+  /**
+   * Mass of each final tally of `trees` votes (l ≤ 4; null beyond), indexed by tally rank:
+   * rank(T_1..T_l) = Σ_{i=1}^{l-1} C(T_1 + … + T_i + i - 1, i); for l = 2 the index is the votes of class 0.
+   */
+  finalTallyMass: Float64Array | null;
+}
+
+/** A precomputed halting table (wasm memory; dispose() when done). */

@@ -1,0 +1,23 @@
+// Compiled by `tsc --noEmit --strict` like types_check.ts: the API's additions (posterior,
+// defaultOrder, haltsMany, emphasisWeights, emphasisGrid) type-check as documented.
+import {
+  init, Dataset, trainForest, haltingTable, emphasisWeights, emphasisGrid,
+  type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
+} from 'urnforest';
+
+const uf = await init();
+const data = Dataset.fromCSV('a,class\n1,x\n2,y\n');
+const forest = trainForest(data, { trees: 5 });
+const order: 'generation' | 'random' = forest.defaultOrder;
+const options: PosteriorOptions = { rule: 'siba', trees: 5 };
+const posterior: TallyPosterior = forest.posterior([1, 0], options);
+const tallies: Int32Array = posterior.tallies;
+const probability: Float64Array = posterior.probability;
+const table = haltingTable({ rule: 'siba', trees: 5 });
+const halts: Uint8Array = table.haltsMany([[1, 0], [3, 0]]);
+const flat: Uint8Array = table.haltsMany(new Int32Array([1, 0]));
+const weightOptions: EmphasisWeightsOptions = { a: 2, b: 2 };
+const weights: EmphasisWeights = emphasisWeights(new Uint32Array([1, 2]), 2, weightOptions);
+const grid: readonly number[] = emphasisGrid();
+const viaApi: readonly number[] = uf.emphasisGrid();
+console.log(order, tallies, probability, halts, flat, weights.share, weights.weights, grid, viaApi);
