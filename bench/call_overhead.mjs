@@ -2,7 +2,7 @@
 // and wdbc's 284 test rows, full vote and halted (hyper, alpha 0.99, compare: false), with the
 // share of the halted call, and halted in random query order (each row draws its own tree order).
 // It also times what the engine charges for one `new ArrayBuffer` of the size of the halted answer
-// (16 + 17 n bytes: the result's typed arrays live in one buffer of their own, which every call
+// (32 + 17 n bytes: the result's typed arrays live in one buffer of their own, which every call
 // must allocate), interleaved with the calls, and the share the halted call would reach if that
 // allocation were free (a bound, not a mode of the library); skipped for answers of at most 64
 // bytes, which V8 keeps on its heap. Not a test.
@@ -48,7 +48,7 @@ try {
         full.push(msPerCall(() => forest.predict(data)));
         stop.push(msPerCall(() => forest.predict(data, halted)));
       }
-      const bytes = 16 + 17 * data.numRows;
+      const bytes = 32 + 17 * data.numRows; // HaltedAnswerHeader (32 bytes) + 17 bytes per row
       const alloc = [];
       if (bytes > 64) for (let k = 0; k < 7; k++) alloc.push(msPerCall(() => new ArrayBuffer(bytes)));
       const random = [];
