@@ -1,5 +1,5 @@
 // Hand-written types for `urnforest/worker` (bindings/worker/, built into dist/worker.js). Checked by tests/js/types_check.ts.
-import type { CostEstimate, EmphasisSelection, ExperimentOptions, ExperimentReport, FeatureType, FixedOrderOptions, FromArraysOptions, FromCSVOptions, GeneratorName, HaltedOnlyPrediction, HaltedPrediction, HaltingOptions, HaltingTableOptions, LearnerInfo, OrderOptions, Prediction, PriorInfo, RuleName, StoreTableOptions, StoredTableInfo, TrainOptions, VoteTrace } from './index.js';
+import type { CostEstimate, EmphasisSelection, ExperimentOptions, ExperimentReport, FeatureType, FixedOrderOptions, FromArraysOptions, FromCSVOptions, GeneratorName, HaltedOnlyPrediction, HaltedPrediction, HaltingOptions, HaltingTableOptions, LearnerInfo, OrderOptions, PosteriorOptions, Prediction, PriorInfo, RuleName, StoreTableOptions, StoredTableInfo, TallyPosterior, TrainOptions, VoteTrace } from './index.js';
 
 /** Data sent to the worker (copied; wasm objects cannot cross threads). */
 export type WorkerData =
@@ -89,7 +89,7 @@ export interface RemoteInfo {
   learner: LearnerInfo;
   /** True when the trees carry vote weights (AdaBoost). */
   weighted: boolean;
-  /** The query order predict/trace use when `options.order` is not given. */
+  /** forest.defaultOrder: the query order predict/trace use when `options.order` is not given. */
   defaultOrder: 'generation' | 'random';
   /** The halting tables stored with the model when it was loaded. */
   storedTables: StoredTableInfo[];
@@ -121,6 +121,8 @@ export class RemoteForest {
   predict(data: DataRef, options: FixedOrderOptions, control?: JobControl): Promise<HaltedPrediction>;
   trace(data: DataRef, row: number, options: HaltingOptions, control?: JobControl): Promise<VoteTrace>;
   prior(rule: RuleName, options?: { trees?: number }, control?: JobControl): Promise<PriorInfo>;
+  /** forest.posterior(tally, options): the urn posterior over final tallies (arrays transferred). */
+  posterior(tally: ArrayLike<number>, options: PosteriorOptions, control?: JobControl): Promise<TallyPosterior>;
   expectedCost(options: HaltingOptions & { samples?: number }, control?: JobControl): Promise<CostEstimate>;
   order(data: DataRef, options?: OrderOptions, control?: JobControl): Promise<Int32Array>;
   errorCurve(data: DataRef, order: Int32Array | readonly number[], control?: JobControl): Promise<Float64Array>;

@@ -162,13 +162,6 @@ function release(id) {
   s.forest.dispose();
 }
 
-// The query order predict/trace use when none is given. The library's getter when it has one; else
-// the default index.d.ts documents for HaltingOptions.order ('random' for a vote-boosted forest).
-function defaultOrderOf(forest) {
-  if (typeof forest.defaultOrder === 'string') return forest.defaultOrder;
-  return forest.learner.ensemble === 'voteboost' ? 'random' : 'generation';
-}
-
 function modelInfo(forest) {
   return {
     numTrees: forest.numTrees,
@@ -181,7 +174,7 @@ function modelInfo(forest) {
     featureTypes: forest.featureTypes,
     learner: forest.learner,
     weighted: forest.treeWeights().length > 0,
-    defaultOrder: defaultOrderOf(forest),
+    defaultOrder: forest.defaultOrder,
     storedTables: forest.storedTables(),
   };
 }
@@ -249,6 +242,7 @@ const methods = {
   predict: (s, { data, options }) => withData(s, data, (d) => s.forest.predict(d, options)),
   trace: (s, { data, row, options }) => withData(s, data, (d) => s.forest.trace(d, row, options)),
   prior: (s, { rule, options }) => s.forest.prior(rule, options),
+  posterior: (s, { tally, options }) => s.forest.posterior(tally, options),
   expectedCost(s, { options }, progress) {
     progress('expectedCost', 0);
     const value = s.forest.expectedCost(options);

@@ -4,7 +4,6 @@
 // (names, sizes, out-of-bag votes, the full vote of the test rows); everything slow runs in the worker.
 import { h } from './charts.js';
 import { UrnforestWorker } from '/dist/worker.js';
-import { posteriorFor } from './final_tally.js';
 import { MAX_POSTERIOR_TALLIES, numTallies } from './math.js';
 
 const $ = (id) => document.getElementById(id);
@@ -109,23 +108,22 @@ export const app = {
     return this.ask(`prior:${rule}`, 'fitting the prior', (remote) => remote.prior(rule));
   },
   /**
-   * The posterior over final tallies after the partial tally `tally` under `rule`'s prior ({value}: value null
-   * when the rule has no final-tally prior or there are too many tallies to list), or null when superseded.
+   * The urn posterior after the partial tally `tally` (Int32Array) under `rule`'s prior, computed by the
+   * library in the worker (forest.posterior: {numClasses, numTrees, tallies, probability, win, leader}), as
+   * {value}: value null when there are too many final tallies to list; null when superseded.
    */
   async posterior(rule, tally) {
-    const l = this.forest.numClasses;
-    const T = this.forest.numTrees;
-    if (numTallies(l, T) > MAX_POSTERIOR_TALLIES) return { value: null };
-    const key = `prep:${rule}`;
-    if (!this.cache.has(key)) {
-      this.cache.set(key, this.prior(rule).then((prior) => {
-        if (prior === null) { this.cache.delete(key); return null; }
-        return { of: posteriorFor(prior, l, T) };
-      }));
-    }
-    const prepared = await this.cache.get(key);
-    if (prepared === null) return null;
-    return { value: prepared.of ? prepared.of(tally) : null };
+    if (numTallies(this.forest.numClasses, this.forest.numTrees) > MAX_POSTERIOR_TALLIES) return { value: null };
+    const value = await this.work('computing the posterior', (remote) => remote.posterior(tally, { rule }), 'posterior');
+    return value === null ? null : { value };
+  },
+  /**
+   * The prior over the final tallies of `rule` with explicit tallies: forest.posterior of the empty tally
+   * (computed once per model in the worker), or null when superseded.
+   */
+  priorTallies(rule) {
+    const empty = new Int32Array(this.forest.numClasses);
+    return this.ask(`prior-tallies:${rule}`, 'listing the prior over final tallies', (remote) => remote.posterior(empty, { rule }));
   },
   clearCache() {
     this.cache.clear();

@@ -2,8 +2,9 @@
 // Laplace-corrected vote share p, and the training weights it gives with the current model's votes on its
 // training rows (the weights the next vote-boosted tree would be drawn with). Two classes: p is the share
 // of class index 1 ("+", as in the paper); more classes: the share of the leading class (docs/voteboost.md).
+// The shares, the weights and the grid of a = b values come from the library (emphasisWeights, emphasisGrid);
+// the page only draws g(p).
 import { frame, h, linePath, pct, s } from './charts.js';
-import { EMPHASIS_GRID } from './math.js';
 
 const $ = (id) => document.getElementById(id);
 const BINS = 20;
@@ -13,37 +14,18 @@ const Y_MAX = 6;
 export function logEmphasis(p, a, b) { return (a - 1) * Math.log(p) + (b - 1) * Math.log(1 - p); }
 
 /**
- * Vote-boosting's weights for vote counts `votes` (rows × l, row-major) of T trees: w_i ∝ g(p_i) with
- * p_i = (t_+ + 1)/(T + 2) for two classes, (max_k t_k + 1)/(T + l) beyond; returns {p, w} (w sums to 1).
- */
-export function emphasisWeights(votes, l, T, a, b) {
-  const n = votes.length / l;
-  const p = new Float64Array(n);
-  const w = new Float64Array(n);
-  let maxLog = -Infinity;
-  for (let i = 0; i < n; i++) {
-    let top = 0;
-    for (let k = 0; k < l; k++) top = Math.max(top, votes[i * l + k]);
-    p[i] = l === 2 ? (votes[i * 2 + 1] + 1) / (T + 2) : (top + 1) / (T + l);
-    w[i] = logEmphasis(p[i], a, b);
-    maxLog = Math.max(maxLog, w[i]);
-  }
-  let sum = 0;
-  for (let i = 0; i < n; i++) { w[i] = Math.exp(w[i] - maxLog); sum += w[i]; }
-  for (let i = 0; i < n; i++) w[i] /= sum;
-  return { p, w };
-}
-
-/**
  * The next vote-boosted tree's sampling weights of the training rows whose full votes are `votes` (rows × l,
- * T trees) under emphasis (a, b): {p: each row's vote share, w: its weight, summing to 1}. The demo's one
- * use of emphasisWeights: this line becomes the library's call (core VoteBoostWeights) once it is exposed.
+ * T trees) under emphasis (a, b), from the library `lib` (init()'s API; the core's VoteBoostShares and
+ * VoteBoostWeights): {share: each row's Laplace-corrected vote share p, weights: w ∝ g(p), summing to 1}.
  */
-function nextTreeWeights(votes, l, T, a, b) { return emphasisWeights(votes, l, T, a, b); }
+export function nextTreeWeights(lib, votes, l, T, a, b) { return lib.emphasisWeights(votes, l, { a, b, trees: T }); }
+
+/** The a (or b) of a slider position: the library's grid of a = b values ([SMS18] §4), 1 when out of range. */
+export function gridValue(lib, position) { return lib.emphasisGrid()[position] ?? 1; }
 
 export function createEmphasisView(app) {
   let trainVotes = { version: -1, votes: null }; // full vote of the current model on its training rows
-  const value = (id) => EMPHASIS_GRID[Number($(id).value)] ?? 1;
+  const value = (id) => gridValue(app.uf, Number($(id).value));
 
   function params() {
     if ($('em-sym').checked) $('em-b').value = $('em-a').value;
@@ -92,7 +74,7 @@ export function createEmphasisView(app) {
     const T = app.forest.numTrees;
     if (trainVotes.version !== app.version) trainVotes = { version: app.version, votes: app.forest.predict(app.trainDs).votes };
     const { votes } = trainVotes;
-    const { p, w } = nextTreeWeights(votes, l, T, a, b);
+    const { share: p, weights: w } = nextTreeWeights(app.uf, votes, l, T, a, b);
     const rows = new Float64Array(BINS);
     const weight = new Float64Array(BINS);
     for (let i = 0; i < p.length; i++) {

@@ -17,6 +17,13 @@ import { createClassifyView } from './classify.js';
 const $ = (id) => document.getElementById(id);
 
 async function main() {
+  try {
+    app.uf = await init(); // before the views: the emphasis sliders read the library's grid
+  } catch (e) {
+    app.setStatus(`error ${e.code ?? e.name} ${e.message}`);
+    showError($('data-error'), e);
+    return;
+  }
   $('dataset').addEventListener('change', (e) => loadChoice(e.target.value).catch((err) => showError($('data-error'), err)));
   $('file').addEventListener('change', (e) => { if (e.target.files[0]) readLocalFile(e.target.files[0]); });
   $('target').addEventListener('change', describeData);
@@ -35,7 +42,6 @@ async function main() {
   createClassifyView(app, { useLoadedModel, showError, clearError });
 
   try {
-    app.uf = await init();
     await loadChoice($('dataset').value);
   } catch (e) {
     app.setStatus(`error ${e.code ?? e.name} ${e.message}`);

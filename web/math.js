@@ -1,5 +1,7 @@
-// Small numerical helpers computed live in the page: seeded RNG, generated 2-D problems, the urn
-// posterior over final tallies, Condorcet's jury curve, bootstrap samples. Pure functions, no DOM.
+// Small numerical helpers computed live in the page: seeded RNG, generated 2-D problems, how many final
+// tallies the urn's posterior lists, Condorcet's jury curve, bootstrap samples. Pure functions, no DOM. The
+// urn's posterior itself and vote-boosting's weights come from the library (forest.posterior,
+// emphasisWeights).
 
 /** Seeded PRNG (mulberry32): the same seed gives the same stream in every browser. */
 export function rng(seed) {
@@ -100,7 +102,7 @@ export function countLines(text) {
   return n + (text.length && text[text.length - 1] !== '\n' ? 1 : 0);
 }
 
-// ---- the urn: posterior over the final tally ---------------------------------------------------
+// ---- counting final tallies ---------------------------------------------------------------------
 
 const logFactCache = [0];
 /** log(n!) for integer n ≥ 0 (cached table). */
@@ -113,106 +115,13 @@ export function logChoose(n, k) {
   return logFact(n) - logFact(k) - logFact(n - k);
 }
 
-/** Rank of a final tally in the library's histogram layout: sum_{i=1}^{l-1} C(T_1+..+T_i + i - 1, i). */
-export function tallyRank(tally) {
-  let rank = 0;
-  let partial = 0;
-  for (let i = 1; i < tally.length; i++) {
-    partial += tally[i - 1];
-    rank += Math.round(Math.exp(logChoose(partial + i - 1, i)));
-  }
-  return rank;
-}
-
-/** Calls fn(tally) for every vector of l non-negative counts summing to T (l ≤ 4 in practice). */
-export function forEachTally(l, T, fn) {
-  const t = new Array(l).fill(0);
-  const rec = (i, left) => {
-    if (i === l - 1) { t[i] = left; fn(t); return; }
-    for (let v = 0; v <= left; v++) { t[i] = v; rec(i + 1, left - v); }
-  };
-  rec(0, T);
-}
-
 /** Number of final tallies of T votes over l classes: C(T + l - 1, l - 1). */
 export function numTallies(l, T) {
   return Math.round(Math.exp(logChoose(T + l - 1, l - 1)));
 }
 
-/**
- * Prepares the posterior computation over final tallies for a prior: every tally (flattened, n × l) and
- * its log prior mass. `mass` is finalTallyMass from forest.prior(rule) (indexed by tallyRank).
- */
-export function prepareTallies(mass, l, T) {
-  const n = numTallies(l, T);
-  const tallies = new Int32Array(n * l);
-  const logMass = new Float64Array(n);
-  let k = 0;
-  forEachTally(l, T, (tally) => {
-    tallies.set(tally, k * l);
-    logMass[k] = Math.log(mass[tallyRank(tally)]);
-    k++;
-  });
-  return { n, l, T, tallies, logMass };
-}
-
 /** Final tallies beyond which the posterior is not listed (it is recomputed after every draw). */
 export const MAX_POSTERIOR_TALLIES = 400_000;
-
-/**
- * The distribution of a statistic of the final tally under a prior: out[v] = Σ mass[tally] over the
- * tallies with stat(tally) = v, v = 0..T. Two classes: the votes of class 0; more: the winner's votes.
- */
-export function priorMarginal(mass, T, l) {
-  const stat = l === 2 ? (t) => t[0] : (t) => Math.max(...t);
-  const out = new Float64Array(T + 1);
-  forEachTally(l, T, (tally) => { out[stat(tally)] += mass[tallyRank(tally)]; });
-  return out;
-}
-
-/**
- * Posterior over final tallies given the partial tally t (the urn model of [SSM16]):
- * P(T | t) ∝ P(T) · prod_i C(T_i, t_i). Returns {l2: Float64Array over T_1 (l = 2 only) | null,
- * win: P(class k is the strict final winner | t), agree: P(strict final winner = current strict leader)}.
- */
-export function finalTallyPosterior(prep, t) {
-  const { n, l, T, tallies, logMass } = prep;
-  const win = new Float64Array(l);
-  const l2 = l === 2 ? new Float64Array(T + 1) : null;
-  const lp = new Float64Array(n);
-  let maxLog = -Infinity;
-  for (let k = 0; k < n; k++) {
-    let v = logMass[k];
-    for (let i = 0; i < l && v > -Infinity; i++) {
-      const Ti = tallies[k * l + i];
-      v = Ti < t[i] ? -Infinity : v + logChoose(Ti, t[i]);
-    }
-    lp[k] = v;
-    if (v > maxLog) maxLog = v;
-  }
-  let total = 0;
-  for (let k = 0; k < n; k++) {
-    if (lp[k] === -Infinity) continue;
-    const p = Math.exp(lp[k] - maxLog);
-    total += p;
-    const o = k * l;
-    if (l2) l2[tallies[o]] += p;
-    let best = 0; let tie = false;
-    for (let i = 1; i < l; i++) {
-      if (tallies[o + i] > tallies[o + best]) { best = i; tie = false; } else if (tallies[o + i] === tallies[o + best]) tie = true;
-    }
-    if (!tie) win[best] += p;
-  }
-  if (total > 0) {
-    if (l2) for (let i = 0; i <= T; i++) l2[i] /= total;
-    for (let i = 0; i < l; i++) win[i] /= total;
-  }
-  let leader = 0; let tie = false;
-  for (let i = 1; i < l; i++) {
-    if (t[i] > t[leader]) { leader = i; tie = false; } else if (t[i] === t[leader]) tie = true;
-  }
-  return { l2, win, agree: tie ? 0 : win[leader], leader: tie ? -1 : leader };
-}
 
 // ---- ensemble concepts [Gag] -----------------------------------------------------------------
 
@@ -235,5 +144,7 @@ export function bootstrapCounts(n, rand) {
   return counts;
 }
 
-/** Vote-boosting's grid of emphasis values a = b ([SMS18] §4: chosen by 10-fold CV over these). */
-export const EMPHASIS_GRID = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2.5, 5, 10, 20, 40];
+/** The index of the first largest entry of `values` (0 when empty). */
+export function indexOfMax(values) {
+  return values.reduce((top, v, i) => (v > values[top] ? i : top), 0);
+}

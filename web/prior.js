@@ -1,8 +1,8 @@
 // View 4, the prior: the out-of-bag votes of the training rows rescaled to T (raw histogram, computed here),
-// the smoothed histogram of 'hyper' and the fitted Dirichlet priors ('1dir', 'ndir') from forest.prior(rule),
-// and how each prior moves the halting staircase (forest.haltingTable).
+// the smoothed histogram of 'hyper' and the fitted Dirichlet priors ('1dir', 'ndir') over the final tallies
+// (forest.posterior of the empty tally, their parameters from forest.prior(rule)), and how each prior moves
+// the halting staircase (forest.haltingTable).
 import { classColor, errText, fmt, frame, h, linePath, pending, s, slowGate } from './charts.js';
-import { priorStatistic } from './final_tally.js';
 import { MAX_POSTERIOR_TALLIES, numTallies } from './math.js';
 
 const $ = (id) => document.getElementById(id);
@@ -12,6 +12,17 @@ const RULES = [
   ['1dir', '1dir (one Dirichlet)', 's2'],
   ['ndir', 'ndir (Dirichlet per class)', 's3'],
 ];
+
+/**
+ * The distribution of `stat` of the final tally under a prior listed with explicit tallies (`post`:
+ * forest.posterior of the empty tally): out[v] = P(stat(final tally) = v), v = 0..T.
+ */
+function statisticOf(post, stat) {
+  const l = post.numClasses;
+  const out = new Float64Array(post.numTrees + 1);
+  for (let k = 0; k < post.probability.length; k++) out[stat(post.tallies.subarray(k * l, (k + 1) * l))] += post.probability[k];
+  return out;
+}
 
 export function createPriorView(app) {
   function note(message) {
@@ -50,14 +61,18 @@ export function createPriorView(app) {
 
   async function renderHistogram() {
     const version = app.version;
+    const l = app.forest.numClasses;
+    const T = app.forest.numTrees;
+    const listed = numTallies(l, T) <= MAX_POSTERIOR_TALLIES;
     const priors = new Map();
+    const finals = new Map();
     for (const [rule] of RULES) {
       try { priors.set(rule, await app.prior(rule)); } catch (e) { priors.set(rule, e); }
+      // No curve when the library cannot list the final tallies (more than 4 classes): the prior's error says why.
+      try { finals.set(rule, listed ? await app.priorTallies(rule) : undefined); } catch { finals.set(rule, undefined); }
     }
     if (version !== app.version) return;
     const names = app.forest.classNames;
-    const l = names.length;
-    const T = app.forest.numTrees;
     const stat = l === 2 ? (t) => t[0] : (t) => Math.max(...t);
     const { hist, rows } = rawHistogram(T, l, stat);
     const curves = [];
@@ -65,10 +80,10 @@ export function createPriorView(app) {
     for (const [rule, label, cls] of RULES) {
       try {
         const prior = priors.get(rule);
-        if (prior === null) return; // the model changed meanwhile
+        const final = finals.get(rule);
+        if (prior === null || final === null) return; // the model changed meanwhile
         if (prior instanceof Error) throw prior;
-        const marginal = numTallies(l, T) <= MAX_POSTERIOR_TALLIES ? priorStatistic(prior, l, T) : null;
-        if (marginal) curves.push({ label, cls, values: marginal });
+        if (final) curves.push({ label, cls, values: statisticOf(final, stat) });
         if (prior.components?.length && rule !== 'siba') {
           params.push(`${rule}: ` + prior.components.map((c) =>
             `${prior.components.length > 1 ? `w=${fmt(c.weight, 2)} ` : ''}β=(${Array.from(c.beta).map((b) => fmt(b, 2)).join(', ')})`).join('; '));

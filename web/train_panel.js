@@ -3,7 +3,8 @@
 // the compute worker holds the model (a RemoteForest) with the test and training rows for every other view.
 import { UrnforestWorker } from '/dist/worker.js';
 import { pct } from './charts.js';
-import { EMPHASIS_GRID, shuffledRows } from './math.js';
+import { gridValue } from './emphasis.js';
+import { shuffledRows } from './math.js';
 import { app, clearError, showError } from './app.js';
 import { useModelOrder } from './rule_bar.js';
 
@@ -34,7 +35,7 @@ function trainOptions({ trees, seed, mtry }) {
 }
 
 /** The emphasis a = b of the slider, a point of the grid of [SMS18] §4. */
-function emphasisValue() { return EMPHASIS_GRID[Number($('vb-a').value)] ?? 1; }
+function emphasisValue() { return gridValue(app.uf, Number($('vb-a').value)); }
 
 const ENSEMBLE_HELP = {
   rf: 'Breiman 2001: each tree on a bootstrap sample, mtry random features tried per split; plain majority vote.',

@@ -182,7 +182,10 @@ export class Forest {
    * reachable from partial `tally` (numClasses counts summing to at most trees), with the prior
    * `options.rule` uses for this forest ([SSM16] §2; the core's FinalTallyPosterior, <= 4
    * classes): {numClasses, numTrees, tallies: Int32Array (n x numClasses, row-major, in
-   * lexicographic order), probability: Float64Array (n, summing to 1)}.
+   * lexicographic order), probability: Float64Array (n, summing to 1), win: Float64Array
+   * (numClasses: P(class c is the strict winner of the final tally | tally), summing to 1 minus the
+   * mass of tied final tallies), leader: the strict leader of `tally` (-1 on a tie; win[leader] is
+   * the rule's P*)}.
    */
   posterior(tally, options) {
     const handle = live(this, 'Forest');

@@ -148,6 +148,13 @@ export interface TallyPosterior {
   tallies: Int32Array;
   /** P(final tally k | partial tally), n entries summing to 1. */
   probability: Float64Array;
+  /**
+   * P(class c is the strict winner of the final tally | partial tally), numClasses entries: the sum
+   * of `probability` over the final tallies whose strict leader is c (1 minus the tie mass in all).
+   */
+  win: Float64Array;
+  /** The partial tally's strict leader, -1 on a tie: `win[leader]` is the rule's P*. */
+  leader: number;
 }
 
 export interface PriorInfo {

@@ -244,6 +244,8 @@ val ForestHandle::Posterior(const std::string& rule_name, int32_t trees, const v
   out.set("numTrees", posterior.value().num_trees);
   out.set("tallies", CopyOut(posterior.value().tallies));
   out.set("probability", CopyOut(posterior.value().probability));
+  out.set("win", CopyOut(posterior.value().win));
+  out.set("leader", posterior.value().leader);
   return out;
 }
 

@@ -75,7 +75,7 @@ class ForestHandle {
 
   /// FinalTallyPosterior of `tally` (Int32Array of num_classes counts) over final tallies of
   /// `trees` votes with the prior of `rule` (a name; PriorForForest): {numClasses, numTrees,
-  /// tallies: Int32Array, probability: Float64Array} or an error object.
+  /// tallies: Int32Array, probability: Float64Array, win: Float64Array, leader} or an error object.
   val Posterior(const std::string& rule, int32_t trees, const val& tally) const;
 
   /// Stores a copy of `table` with the model (Forest::StoreTable); error object on shape mismatch.

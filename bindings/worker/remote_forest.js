@@ -29,7 +29,7 @@ export class RemoteForest {
   /**
    * What the model is, read once at load: {numTrees, numClasses, numFeatures, numNodes, oobError,
    * classNames, featureNames, featureTypes, learner, weighted, defaultOrder, storedTables}.
-   * defaultOrder: the query order predict/trace use when options.order is not given.
+   * defaultOrder: forest.defaultOrder, the query order predict/trace use when options.order is not given.
    */
   get info() { return this._info; }
 
@@ -46,6 +46,11 @@ export class RemoteForest {
   trace(data, row, options, ctl) { return this._call('trace', { data, row, options }, ctl); }
   /** forest.prior(rule, options?) in the worker. */
   prior(rule, options, ctl) { return this._call('prior', { rule, options }, ctl); }
+  /**
+   * forest.posterior(tally, {rule, trees?}) in the worker: {numClasses, numTrees, tallies, probability,
+   * win, leader} (the arrays transferred).
+   */
+  posterior(tally, options, ctl) { return this._call('posterior', { tally, options }, ctl); }
   /** forest.expectedCost(options) in the worker. */
   expectedCost(options, ctl) { return this._call('expectedCost', { options }, ctl); }
   /** forest.order(data, options?) in the worker. */

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "halting/tally_lattice.h"
+#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
@@ -71,6 +72,12 @@ Result<TallyPosterior> FinalTallyPosterior(const Prior& prior, int32_t num_trees
     total += out.probability[k];
   }
   for (double& p : out.probability) p /= total;
+  out.leader = StrictLeader(tally);
+  out.win.assign(static_cast<size_t>(l), 0.0);
+  for (size_t k = 0; k < out.probability.size(); ++k) {
+    const int32_t winner = StrictLeader(out.tallies.data() + k * l, static_cast<size_t>(l));
+    if (winner >= 0) out.win[static_cast<size_t>(winner)] += out.probability[k];
+  }
   return out;
 }
 

@@ -18,6 +18,12 @@ struct TallyPosterior {
   std::vector<int32_t> tallies;
   /// probability[k] = P(final tally k | t), summing to 1 (0 for tallies of zero prior mass).
   std::vector<double> probability;
+  /// win[c] = P(class c is the strict winner of the final tally | t): the sum of probability over
+  /// the final tallies whose StrictLeader (urnforest/vote.h) is c; num_classes entries summing to
+  /// 1 minus the mass of tied final tallies.
+  std::vector<double> win;
+  /// StrictLeader of the partial tally t (-1 when tied): win[leader] is the rule's P* of t.
+  int32_t leader = -1;
 };
 
 /// The posterior over final tallies of `num_trees` votes given the partial `tally` under `prior`

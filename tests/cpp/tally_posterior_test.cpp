@@ -9,6 +9,7 @@
 #include "urnforest/halts_many.h"
 #include "urnforest/prior.h"
 #include "urnforest/pstar.h"
+#include "urnforest/vote.h"
 
 using namespace urnforest;
 
@@ -89,6 +90,49 @@ TEST_CASE("FinalTallyPosterior gives agreement 1 once the lead exceeds the votes
   REQUIRE(done.ok());
   CHECK(done.value().tallies == std::vector<int32_t>{2, 1, 1});
   CHECK(done.value().probability == std::vector<double>{1.0});
+}
+
+TEST_CASE("FinalTallyPosterior's win per class sums to 1 minus the mass of tied final tallies",
+          "[tally_posterior]") {
+  const std::vector<Prior> priors = {Prior::Uniform(3).value(),
+                                     Prior::Dirichlet({0.4, 1.0, 2.5}).value()};
+  for (const Prior& prior : priors) {
+    for (const std::vector<int32_t>& t : std::vector<std::vector<int32_t>>{{0, 0, 0}, {2, 3, 1}}) {
+      Result<TallyPosterior> p = FinalTallyPosterior(prior, 12, t);
+      REQUIRE(p.ok());
+      REQUIRE(p.value().win.size() == 3);
+      double tied = 0.0;
+      for (size_t k = 0; k < p.value().probability.size(); ++k) {
+        if (StrictLeader(p.value().tallies.data() + 3 * k, 3) < 0) tied += p.value().probability[k];
+      }
+      CHECK(tied > 0.0);
+      CHECK(p.value().win[0] + p.value().win[1] + p.value().win[2] ==
+            Approx(1.0 - tied).epsilon(1e-12));
+      for (int32_t c = 0; c < 3; ++c) {
+        CHECK(p.value().win[c] == Approx(AgreementOf(p.value(), c)).epsilon(1e-12));
+      }
+    }
+  }
+}
+
+TEST_CASE(
+    "FinalTallyPosterior's win of two classes is the mass on each side of the middle, its leader "
+    "the partial tally's",
+    "[tally_posterior]") {
+  Result<TallyPosterior> p = FinalTallyPosterior(Prior::Uniform(2).value(), 10, {3, 1});
+  REQUIRE(p.ok());
+  double first = 0.0;
+  double second = 0.0;
+  for (size_t k = 0; k < p.value().probability.size(); ++k) {
+    const int32_t t0 = p.value().tallies[2 * k];
+    if (t0 > 5) first += p.value().probability[k];
+    if (t0 < 5) second += p.value().probability[k];
+  }
+  REQUIRE(p.value().win.size() == 2);
+  CHECK(p.value().win[0] == Approx(first).epsilon(1e-12));
+  CHECK(p.value().win[1] == Approx(second).epsilon(1e-12));
+  CHECK(p.value().leader == 0);
+  CHECK(FinalTallyPosterior(Prior::Uniform(2).value(), 10, {2, 2}).value().leader == -1);
 }
 
 TEST_CASE("FinalTallyPosterior rejects tallies that do not fit", "[tally_posterior]") {

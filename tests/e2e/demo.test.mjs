@@ -100,6 +100,11 @@ test('the urn: playing to the halt draws exactly the library\'s treesUsed (wdbc,
   assert.ok(Number(st.drawn) >= 1 && Number(st.drawn) <= 101);
   const drawnCircles = await page.locator('#urn-svg circle.marble.drawn').count();
   assert.equal(drawnCircles, Number(st.drawn), 'one drawn marble per tree asked');
+  // The posterior bars (forest.posterior in the worker) give siba's P*: the leader's win is the library's P*.
+  await page.waitForFunction((n) => document.querySelector('#urn-posterior').dataset.drawn === n, st.drawn);
+  assert.ok(await page.locator('#urn-posterior svg rect').count() > 0, 'posterior bars');
+  const [, fromBars, fromLibrary] = (await page.textContent('#urn-posterior p')).match(/these bars: (\d\.\d+); the library's P\*: (\d\.\d+)/);
+  assert.ok(Math.abs(Number(fromBars) - Number(fromLibrary)) <= 1e-4, `${fromBars} vs ${fromLibrary}`);
   await page.locator('#urn-view').screenshot({ path: join(ARTIFACTS, '2-urn-wdbc-siba.png') });
 
   // The row that needs the most trees, drawn at once.

@@ -1,9 +1,10 @@
 // Compiled by `tsc --noEmit --strict` like types_check.ts: the API's additions (posterior,
-// defaultOrder, haltsMany, emphasisWeights, emphasisGrid) type-check as documented.
+// defaultOrder, haltsMany, emphasisWeights, emphasisGrid, RemoteForest#posterior) type-check as documented.
 import {
   init, Dataset, trainForest, haltingTable, emphasisWeights, emphasisGrid,
   type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
 } from 'urnforest';
+import { UrnforestWorker } from 'urnforest/worker';
 
 const uf = await init();
 const data = Dataset.fromCSV('a,class\n1,x\n2,y\n');
@@ -13,6 +14,10 @@ const options: PosteriorOptions = { rule: 'siba', trees: 5 };
 const posterior: TallyPosterior = forest.posterior([1, 0], options);
 const tallies: Int32Array = posterior.tallies;
 const probability: Float64Array = posterior.probability;
+const win: Float64Array = posterior.win;
+const leader: number = posterior.leader;
+const remote = await new UrnforestWorker().load(forest.toBytes());
+const remotePosterior: TallyPosterior = await remote.posterior(new Int32Array([1, 0]), { rule: 'hyper' });
 const table = haltingTable({ rule: 'siba', trees: 5 });
 const halts: Uint8Array = table.haltsMany([[1, 0], [3, 0]]);
 const flat: Uint8Array = table.haltsMany(new Int32Array([1, 0]));
@@ -20,4 +25,4 @@ const weightOptions: EmphasisWeightsOptions = { a: 2, b: 2 };
 const weights: EmphasisWeights = emphasisWeights(new Uint32Array([1, 2]), 2, weightOptions);
 const grid: readonly number[] = emphasisGrid();
 const viaApi: readonly number[] = uf.emphasisGrid();
-console.log(order, tallies, probability, halts, flat, weights.share, weights.weights, grid, viaApi);
+console.log(order, tallies, probability, win, leader, remotePosterior, halts, flat, weights.share, weights.weights, grid, viaApi);

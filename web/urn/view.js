@@ -1,10 +1,11 @@
 // View 2, the urn: one test row's T tree votes become T marbles, drawn one by one until the halting table
-// says stop. Everything shown comes from the library (forest.trace for the draw order and P*, forest.predict
-// for treesUsed, forest.haltingTable for the staircase, forest.prior for the posterior bars) except the
-// posterior over final tallies, computed on the page from the prior's finalTallyMass as in [SSM16] §2.
+// says stop. Everything shown comes from the library, computed in the worker: forest.trace for the draw
+// order and P*, forest.predict for treesUsed, the halting table's halts for the staircase, and
+// forest.posterior for the posterior over final tallies ([SSM16] §2) and each class's chance to win.
 // This file holds the state machine (row, rule, draws, playback); each picture is a render(container, data)
 // of its own module: marbles.js, tally.js, verdict.js, posterior.js, pstar.js, staircase.js.
 import { errText, h, pending } from '../charts.js';
+import { indexOfMax } from '../math.js';
 import * as marbles from './marbles.js';
 import * as posterior from './posterior.js';
 import * as pstar from './pstar.js';
@@ -250,10 +251,7 @@ export function createUrnView(app) {
     try {
       const pred = await app.predictHalting(app.haltingOptions());
       if (!pred) return;
-      const used = pred.treesUsed;
-      let best = 0;
-      for (let i = 1; i < used.length; i++) if (used[i] > used[best]) best = i;
-      pickRow(best);
+      pickRow(indexOfMax(pred.treesUsed)); // the first row that needs the most trees
     } catch { load(); /* shows the rule's error */ }
   });
 
