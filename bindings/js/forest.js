@@ -98,6 +98,7 @@ export class Forest {
       classIndex: out.classIndex,
       label: classNames[out.classIndex],
       fullClassIndex: out.fullClassIndex,
+      leaders: out.leaders,
       fullVotes: out.fullVotes,
       classNames,
       rule: h.rule,

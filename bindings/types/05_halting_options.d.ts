@@ -99,6 +99,8 @@ export interface VoteTrace {
   votes: Int32Array;
   /** The rule's confidence after each vote. */
   confidence: Float64Array;
+  /** The strict leader after each vote (all `trees`): the class with the most votes so far, -1 on a tie. */
+  leaders: Int32Array;
   /** Stop point: votes[0 .. treesUsed-1] were used. */
   treesUsed: number;
   haltedEarly: boolean;

@@ -210,6 +210,7 @@ val ForestHandle::Trace(const DatasetHandle& data, double row, const HaltingTabl
   out.set("trees", CopyOut(t.trees));
   out.set("votes", CopyOut(t.votes));
   out.set("confidence", CopyOut(t.confidence));
+  out.set("leaders", CopyOut(t.leaders));
   out.set("treesUsed", t.trees_used);
   out.set("haltedEarly", t.halted_early);
   out.set("classIndex", t.label);

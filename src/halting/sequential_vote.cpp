@@ -421,13 +421,15 @@ Result<VoteTrace> TraceVotes(const HaltingTable& table, size_t row, const TreeVo
                     &trace.trees_used, &conf, &early, &trace);
   if (!s.ok()) return s;
   trace.halted_early = early;
-  // The full vote of all T queried trees: plurality, ties to the lowest class index.
-  std::vector<int32_t> full(table.num_classes(), 0);
-  for (int32_t v : trace.votes) ++full[static_cast<size_t>(v)];
-  trace.full_label = 0;
-  for (int32_t c = 1; c < table.num_classes(); ++c) {
-    if (full[c] > full[trace.full_label]) trace.full_label = c;
+  // The strict leader after each vote, then the full vote of all T queried trees (plurality, ties
+  // to the lowest class index).
+  std::vector<int32_t> running(table.num_classes(), 0);
+  trace.leaders.reserve(trace.votes.size());
+  for (int32_t v : trace.votes) {
+    ++running[static_cast<size_t>(v)];
+    trace.leaders.push_back(StrictLeader(running));
   }
+  trace.full_label = Plurality(running);
   return trace;
 }
 

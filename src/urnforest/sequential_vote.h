@@ -106,6 +106,9 @@ struct VoteTrace {
   std::vector<int32_t> trees;        ///< Tree ids in query order (all T).
   std::vector<int32_t> votes;        ///< Their votes (all T, also after the stop).
   std::vector<double> confidence;    ///< Rule confidence after each vote.
+  /// The strict leader of the tally after each vote (all T): leaders[i] is the class with more of
+  /// votes[0..i] than any other, or -1 when two or more classes tie for the most.
+  std::vector<int32_t> leaders;
   int32_t label = -1;                ///< The sequential prediction.
   /// The full vote's label: plurality of all T votes, ties to the lowest class index.
   int32_t full_label = -1;

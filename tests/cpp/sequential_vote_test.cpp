@@ -147,6 +147,22 @@ TEST_CASE("A trace's full label is the plurality of all T votes, ties to the low
   CHECK(tie.value().full_label == 1);
 }
 
+TEST_CASE("A trace names the strict leader after every vote, -1 while two classes tie",
+          "[sequential]") {
+  HaltingTableOptions o;
+  o.rule = HaltingRule::kSiba;
+  o.num_trees = 6;
+  o.num_classes = 3;
+  o.alpha = 0.99;
+  HaltingTable table = BuildHaltingTable(o).value();
+  const std::vector<int32_t> votes = {2, 0, 0, 2, 1, 2};
+  auto trace = urnforest::TraceVotes(
+      table, 0, [&](int32_t tree, size_t) { return votes[static_cast<size_t>(tree)]; });
+  REQUIRE(trace.ok());
+  CHECK(trace.value().leaders == std::vector<int32_t>{2, -1, 0, -1, -1, 2});
+  CHECK(trace.value().full_label == 2);
+}
+
 TEST_CASE("A random query order is the seeded Fisher-Yates shuffle of the row's own stream",
           "[sequential]") {
   // The permutation is part of the results' determinism: pin it to its definition (shuffle from

@@ -41,7 +41,7 @@ test('siba table for T = 101, alpha = 0.99 matches the thesis', () => {
   table.dispose();
 });
 
-test('exact expected cost of siba T = 101 for a final tally (note 1.10) and Monte Carlo within 1%', () => {
+test('exact expected cost of siba T = 101 for a final tally (exact dynamic programme over the draws) and Monte Carlo within 1%', () => {
   const table = uf.haltingTable({ rule: 'siba' });
   const cases = [[101, 6.0], [95, 7.25], [90, 8.70], [80, 13.46], [70, 23.50], [60, 47.45], [55, 69.36], [51, 86.21]];
   for (const [f, trees] of cases) {
@@ -212,6 +212,8 @@ test('trace: treesUsed and label equal predict for the same row; votes cover all
         assert.equal(trace.fullVotes.reduce((x, y) => x + y, 0), T);
         assert.deepEqual(trace.fullVotes, out.fullVotes.slice(row * forest.numClasses, (row + 1) * forest.numClasses));
         assert.ok(Math.abs(trace.confidence[trace.treesUsed - 1] - out.confidence[row]) < 1e-12);
+        assert.ok(trace.leaders instanceof Int32Array && trace.leaders.length === T);
+        if (trace.haltedEarly) assert.equal(trace.leaders[trace.treesUsed - 1], trace.classIndex);
       }
     }
   }

@@ -3,15 +3,13 @@
 import { fmt, h } from '../charts.js';
 
 /**
- * Writes the verdict into `container`. data: {names: class names, trace: the row's VoteTrace, tally: votes
- * per class drawn so far, drawn, alpha, halted, treesUsed: the library's forest.predict answer for the row}.
+ * Writes the verdict into `container`. data: {names: class names, trace: the row's VoteTrace,
+ * drawn: votes drawn so far, alpha, halted, treesUsed: the library's forest.predict answer for the row}.
  */
-export function render(container, { names, trace, tally, drawn, alpha, halted, treesUsed }) {
+export function render(container, { names, trace, drawn, alpha, halted, treesUsed }) {
   const T = trace.votes.length;
   const conf = drawn > 0 ? trace.confidence[drawn - 1] : NaN;
-  let leader = -1;
-  let best = -1;
-  tally.forEach((v, i) => { if (v > best) { best = v; leader = i; } else if (v === best) leader = -1; });
+  const leader = drawn > 0 ? trace.leaders[drawn - 1] : -1; // the library's strict leader of the drawn tally
   if (halted) {
     const agrees = trace.classIndex === trace.fullClassIndex;
     const sorted = Array.from(trace.fullVotes).sort((a, b) => b - a);

@@ -177,7 +177,7 @@ export function createUrnView(app) {
     showMarbles();
     tally.render($('urn-tally'), { names, tally: t, fullVotes: tr.fullVotes, drawn: view.drawn, halted });
     if (halted) root.dataset.agrees = tr.classIndex === tr.fullClassIndex ? 'yes' : 'no';
-    verdict.render($('urn-verdict'), { names, trace: tr, tally: t, drawn: view.drawn, alpha, halted, treesUsed: view.treesUsed });
+    verdict.render($('urn-verdict'), { names, trace: tr, drawn: view.drawn, alpha, halted, treesUsed: view.treesUsed });
     showPosterior(t);
     pstar.render($('urn-pstar'), { confidence: tr.confidence, T: tr.votes.length, treesUsed: tr.treesUsed, drawn: view.drawn,
       alpha, stopped: halted && tr.haltedEarly });
