@@ -102,10 +102,14 @@ Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data) 
   return rows;
 }
 
-void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, int32_t num_trees,
-                     uint32_t* votes) {
-  // Rows in blocks, trees inside a block: one tree's top levels stay in cache for the whole block,
-  // and the block's rows (a few KB) stay in cache across the trees.
+namespace {
+
+// Adds the votes of the trees tree_at(0..num_queried-1) for num_rows rows to votes (row-major,
+// num_rows x num_classes). Rows in blocks, trees inside a block: one tree's top levels stay in cache
+// for the whole block, and the block's rows (a few KB) stay in cache across the trees.
+template <typename TreeAt>
+void AccumulateBlocked(const Forest& forest, const float* rows, size_t num_rows, size_t num_queried,
+                       TreeAt tree_at, uint32_t* votes) {
   constexpr size_t kBlock = 256;
   const internal::WalkView view = internal::ForestWalkView(forest);
   const size_t m = static_cast<size_t>(forest.num_features());
@@ -119,7 +123,8 @@ void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, i
     for (size_t i = 0; i < count; ++i) no_nan[i] = internal::NoNaN(row_ptr(i), m);
     auto row_no_nan = [&no_nan](size_t i) { return no_nan[i]; };
     uint32_t* block_votes = votes + begin * k;
-    for (int32_t t = 0; t < num_trees; ++t) {
+    for (size_t j = 0; j < num_queried; ++j) {
+      const int32_t t = tree_at(j);
       if (view.numeric_only) {
         view.VoteMany<true>(t, count, row_ptr, row_no_nan, out);
       } else {
@@ -128,6 +133,20 @@ void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, i
       for (size_t i = 0; i < count; ++i) ++block_votes[i * k + static_cast<size_t>(out[i])];
     }
   }
+}
+
+}  // namespace
+
+void AccumulateVotes(const Forest& forest, const float* rows, size_t num_rows, int32_t num_trees,
+                     uint32_t* votes) {
+  AccumulateBlocked(forest, rows, num_rows, static_cast<size_t>(num_trees),
+                    [](size_t j) { return static_cast<int32_t>(j); }, votes);
+}
+
+void AccumulateVotesOf(const Forest& forest, const float* rows, size_t num_rows,
+                       const int32_t* trees, size_t num_queried, uint32_t* votes) {
+  AccumulateBlocked(forest, rows, num_rows, num_queried, [trees](size_t j) { return trees[j]; },
+                    votes);
 }
 
 Result<FullVote> PredictFull(const Forest& forest, const Dataset& data) {

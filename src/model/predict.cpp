@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "ensemble/forest_walk.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/vote.h"
@@ -37,33 +36,6 @@ std::vector<int32_t> PluralityLabels(const std::vector<uint32_t>& votes, size_t 
 }
 
 }  // namespace
-
-void AccumulateVotesOf(const Forest& forest, const float* rows, size_t num_rows,
-                       const int32_t* trees, size_t num_queried, uint32_t* votes) {
-  // As AccumulateVotes: rows in blocks, the given trees inside a block.
-  constexpr size_t kBlock = 256;
-  const internal::WalkView view = internal::ForestWalkView(forest);
-  const size_t m = static_cast<size_t>(forest.num_features());
-  const size_t k = static_cast<size_t>(forest.num_classes());
-  int32_t out[kBlock];
-  bool no_nan[kBlock];
-  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
-    const size_t count = num_rows - begin < kBlock ? num_rows - begin : kBlock;
-    const float* block = rows + begin * m;
-    auto row_ptr = [block, m](size_t i) { return block + i * m; };
-    for (size_t i = 0; i < count; ++i) no_nan[i] = internal::NoNaN(row_ptr(i), m);
-    auto row_no_nan = [&no_nan](size_t i) { return no_nan[i]; };
-    uint32_t* block_votes = votes + begin * k;
-    for (size_t j = 0; j < num_queried; ++j) {
-      if (view.numeric_only) {
-        view.VoteMany<true>(trees[j], count, row_ptr, row_no_nan, out);
-      } else {
-        view.VoteMany<false>(trees[j], count, row_ptr, row_no_nan, out);
-      }
-      for (size_t i = 0; i < count; ++i) ++block_votes[i * k + static_cast<size_t>(out[i])];
-    }
-  }
-}
 
 bool PreparedRows::Fits(const Forest& forest) const {
   return forest.num_trees() > 0 && forest.num_classes() > 0 &&
