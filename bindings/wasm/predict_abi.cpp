@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include <emscripten/emscripten.h>
@@ -47,15 +48,17 @@ Status PredictHaltedAnswer(const Forest& forest, const DatasetHandle& data,
   *answer = nullptr;
   // The kept rows are tried first: the core checks that they fit this forest (PreparedRows::Fits)
   // and predicts; only when it failed because they do not are the rows prepared again.
+  // (std::optional: no placeholder Status, whose message would be allocated on every call.)
   const PreparedRows* rows = data.KeptRows();
-  Result<HaltedPrediction> result = Status::Error(StatusCode::kInvalidArgument, "no rows");
-  if (rows != nullptr) result = PredictHalted(forest, *rows, table, options, compare);
+  std::optional<Result<HaltedPrediction>> predicted;
+  if (rows != nullptr) predicted.emplace(PredictHalted(forest, *rows, table, options, compare));
   PreparedRows scratch;
-  if (rows == nullptr || (!result.ok() && !rows->Fits(forest))) {
+  if (rows == nullptr || (!predicted->ok() && !rows->Fits(forest))) {
     Status prepared = data.PreparedFor(forest, &scratch, &rows);
     if (!prepared.ok()) return prepared;
-    result = PredictHalted(forest, *rows, table, options, compare);
+    predicted.emplace(PredictHalted(forest, *rows, table, options, compare));
   }
+  const Result<HaltedPrediction>& result = *predicted;
   if (!result.ok()) return result.status();
   const size_t k = static_cast<size_t>(forest.num_classes());
   const size_t bytes = LayoutOf(rows->num_rows, k, compare).size_bytes;
