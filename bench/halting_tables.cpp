@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_util.h"
 #include "urnforest/expected_cost.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/prior.h"
@@ -22,16 +23,10 @@ namespace {
 // The value of `r`, or exit(1) with its error and `what`.
 template <typename T>
 T OrDie(Result<T> r, const char* what) {
-  if (!r.ok()) {
-    std::fprintf(stderr, "bench_halting_tables: %s: %s\n", what, r.status().message.c_str());
-    std::exit(1);
-  }
-  return std::move(r).value();
+  return bench::OrDie(std::move(r), "bench_halting_tables", what);
 }
 
-double MsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
+using bench::MsSince;
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_util.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
 #include "urnforest/ordering.h"
@@ -20,16 +21,10 @@ namespace {
 // The value of `r`, or exit(1) with its error and `what`.
 template <typename T>
 T OrDie(Result<T> r, const char* what) {
-  if (!r.ok()) {
-    std::fprintf(stderr, "bench_orderings: %s: %s\n", what, r.status().message.c_str());
-    std::exit(1);
-  }
-  return std::move(r).value();
+  return bench::OrDie(std::move(r), "bench_orderings", what);
 }
 
-double MsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
+using bench::MsSince;
 
 }  // namespace
 
