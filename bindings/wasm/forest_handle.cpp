@@ -186,26 +186,14 @@ val ForestHandle::PriorOf(const std::string& rule_name, int32_t trees) const {
 
 val ForestHandle::Trace(const DatasetHandle& data, double row, const HaltingTableHandle& table,
                         const std::string& order, double seed_hi, double seed_lo) const {
-  const HaltingTable& h = table.table();
-  if (h.num_classes() != forest_.num_classes() || h.num_trees() > forest_.num_trees()) {
-    return ErrorObject(Status::Error(StatusCode::kShapeMismatch,
-                                     "the halting table does not fit this forest"));
-  }
-  const size_t r = static_cast<size_t>(row);
-  if (r >= data.data().num_rows()) return InvalidArgument("row out of range");
   Result<SequentialVoteOptions> options = VoteOptionsFromJs(order, seed_hi, seed_lo);
   if (!options.ok()) return ErrorObject(options.status());
-  Result<std::vector<float>> rows_or = ModelRows(forest_, data.data().Subset({r}));
-  if (!rows_or.ok()) return ErrorObject(rows_or.status());
-  const std::vector<float>& x = rows_or.value();
   // The query order depends on the row index (random order): trace row r of the full dataset.
-  Result<VoteTrace> trace = TraceVotes(
-      h, r, [&](int32_t tree, size_t) { return forest_.TreeVote(tree, x.data()); },
-      options.value());
-  if (!trace.ok()) return ErrorObject(trace.status());
-  const VoteTrace& t = trace.value();
-  std::vector<uint32_t> full_votes(static_cast<size_t>(forest_.num_classes()), 0);
-  AccumulateVotesOf(forest_, x.data(), 1, t.trees.data(), t.trees.size(), full_votes.data());
+  Result<RowTrace> traced = TraceRow(forest_, data.data(), static_cast<size_t>(row), table.table(),
+                                     options.value());
+  if (!traced.ok()) return ErrorObject(traced.status());
+  const VoteTrace& t = traced.value().trace;
+  const std::vector<uint32_t>& full_votes = traced.value().full_votes;
   val out = val::object();
   out.set("trees", CopyOut(t.trees));
   out.set("votes", CopyOut(t.votes));

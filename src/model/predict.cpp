@@ -35,6 +35,20 @@ std::vector<int32_t> PluralityLabels(const std::vector<uint32_t>& votes, size_t 
   return labels;
 }
 
+// kShapeMismatch unless `table` fits `forest` for the query order of `options`: the same class
+// count, and T at most the forest's trees (or exactly the fixed order's length).
+Status TableFits(const Forest& forest, const HaltingTable& table,
+                 const SequentialVoteOptions& options) {
+  const std::vector<int32_t>& fixed = options.fixed_order;
+  const bool fits = table.num_classes() == forest.num_classes() &&
+                    (fixed.empty() ? table.num_trees() <= forest.num_trees()
+                                   : fixed.size() == static_cast<size_t>(table.num_trees()));
+  if (fits) return Status::Ok();
+  return Status::Error(StatusCode::kShapeMismatch,
+                       fixed.empty() ? "the halting table does not fit this forest"
+                                     : "the halting table does not fit this forest and order");
+}
+
 }  // namespace
 
 bool PreparedRows::Fits(const Forest& forest) const {
@@ -58,14 +72,7 @@ Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows&
                                        const HaltingTable& table,
                                        const SequentialVoteOptions& options, bool compare) {
   const std::vector<int32_t>& fixed = options.fixed_order;
-  const bool fits = table.num_classes() == forest.num_classes() &&
-                    (fixed.empty() ? table.num_trees() <= forest.num_trees()
-                                   : fixed.size() == static_cast<size_t>(table.num_trees()));
-  if (!fits) {
-    return Status::Error(StatusCode::kShapeMismatch,
-                         fixed.empty() ? "the halting table does not fit this forest"
-                                       : "the halting table does not fit this forest and order");
-  }
+  if (Status fits = TableFits(forest, table, options); !fits.ok()) return fits;
   if (!rows.Fits(forest)) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "the rows were prepared for a model of another layout");
@@ -92,6 +99,24 @@ Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows&
   for (size_t r = 0; r < n; ++r) differ += out.halted.labels[r] != full.labels[r] ? 1 : 0;
   out.disagreement = n == 0 ? 0.0 : static_cast<double>(differ) / static_cast<double>(n);
   out.full = std::move(full);
+  return out;
+}
+
+Result<RowTrace> TraceRow(const Forest& forest, const Dataset& data, size_t row,
+                          const HaltingTable& table, const SequentialVoteOptions& options) {
+  if (Status fits = TableFits(forest, table, options); !fits.ok()) return fits;
+  if (row >= data.num_rows()) return Status::Error(StatusCode::kInvalidArgument, "row out of range");
+  Result<std::vector<float>> rows = ModelRows(forest, data.Subset({row}));
+  if (!rows.ok()) return rows.status();
+  const std::vector<float>& x = rows.value();
+  Result<VoteTrace> trace = TraceVotes(
+      table, row, [&](int32_t tree, size_t) { return forest.TreeVote(tree, x.data()); }, options);
+  if (!trace.ok()) return trace.status();
+  RowTrace out;
+  out.trace = std::move(trace).value();
+  out.full_votes.assign(static_cast<size_t>(forest.num_classes()), 0);
+  AccumulateVotesOf(forest, x.data(), 1, out.trace.trees.data(), out.trace.trees.size(),
+                    out.full_votes.data());
   return out;
 }
 

@@ -98,4 +98,18 @@ Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows&
                                        const HaltingTable& table,
                                        const SequentialVoteOptions& options, bool compare);
 
+/// One row's halted vote, traced: every vote in query order (VoteTrace) and the full vote's counts
+/// per class over the same T trees.
+struct RowTrace {
+  VoteTrace trace;
+  std::vector<uint32_t> full_votes;  ///< num_classes counts; they sum to the table's T.
+};
+
+/// Traces row `row` of `data` (columns as for ModelRows) with `table` in the order of `options`;
+/// the query order depends on the row index (random order), as in PredictHalted of all of `data`.
+/// Fails like PredictHalted's table checks (kShapeMismatch), with kInvalidArgument for a row out
+/// of range, like ModelRows for the columns, else like TraceVotes.
+Result<RowTrace> TraceRow(const Forest& forest, const Dataset& data, size_t row,
+                          const HaltingTable& table, const SequentialVoteOptions& options);
+
 }  // namespace urnforest

@@ -216,3 +216,39 @@ TEST_CASE("PredictHalted on no rows uses no trees and has no disagreement", "[pr
   CHECK(got.value().disagreement == 0.0);
   CHECK(got.value().full->votes.empty());
 }
+
+TEST_CASE("TraceRow stops where PredictHalted stops and counts the full vote of the same trees",
+          "[predict]") {
+  const Dataset iris = ReadDataset("iris.csv");
+  const Forest forest = TrainSmall(iris, 31);
+  Result<PreparedRows> rows = PrepareRows(forest, iris);
+  REQUIRE(rows.ok());
+  Result<HaltingTable> table = BuildForestTable(forest, HaltingRule::kHyper, 0.99);
+  REQUIRE(table.ok());
+  for (QueryOrder order : {QueryOrder::kGeneration, QueryOrder::kRandomPerRow}) {
+    SequentialVoteOptions options;
+    options.order = order;
+    options.seed = 5;
+    Result<HaltedPrediction> all = PredictHalted(forest, rows.value(), table.value(), options, true);
+    REQUIRE(all.ok());
+    for (size_t r : {size_t{0}, size_t{60}, size_t{149}}) {
+      Result<RowTrace> got = TraceRow(forest, iris, r, table.value(), options);
+      REQUIRE(got.ok());
+      CHECK(got.value().trace.trees_used == all.value().halted.trees_used[r]);
+      CHECK(got.value().trace.label == all.value().halted.labels[r]);
+      CHECK(got.value().trace.full_label == all.value().full->labels[r]);
+      const uint32_t* full = all.value().full->votes.data() + r * 3;
+      CHECK(got.value().full_votes == std::vector<uint32_t>(full, full + 3));
+    }
+  }
+  CHECK(TraceRow(forest, iris, 150, table.value(), {}).status().code ==
+        StatusCode::kInvalidArgument);
+  HaltingTableOptions o;
+  o.num_trees = 31;
+  o.num_classes = 2;
+  Result<HaltingTable> two_classes = BuildHaltingTable(o);
+  REQUIRE(two_classes.ok());
+  Result<RowTrace> bad = TraceRow(forest, iris, 0, two_classes.value(), {});
+  CHECK(bad.status().code == StatusCode::kShapeMismatch);
+  CHECK(bad.status().message == "the halting table does not fit this forest");
+}
