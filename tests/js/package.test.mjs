@@ -11,10 +11,12 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 let dir;
 let tarball;
 let project;
+// `npm pack --ignore-scripts`: npm test has just built dist/; the prepack hook would rebuild it while
+// other test files read it.
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'urnforest-pack-'));
-  const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }));
+  const packed = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }));
   tarball = join(dir, packed[0].filename);
   project = join(dir, 'consumer');
   execFileSync('mkdir', ['-p', project]);
@@ -24,7 +26,7 @@ before(() => {
 after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 
 test('the tarball holds exactly dist/ and package metadata', () => {
-  const files = JSON.parse(execFileSync(npm, ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path).sort();
+  const files = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path).sort();
   assert.deepEqual(files.filter((f) => !/^(README\.md|LICENSE|package\.json)$/.test(f)), [
     'dist/index.d.ts', 'dist/index.js', 'dist/urnforest_wasm.mjs', 'dist/worker.d.ts', 'dist/worker.js', 'dist/worker_thread.js',
   ]);
@@ -32,6 +34,7 @@ test('the tarball holds exactly dist/ and package metadata', () => {
   assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'default']);
   assert.deepEqual(Object.keys(pkg.exports['./worker']), ['types', 'default']);
   assert.equal(pkg.sideEffects, false);
+  assert.equal(pkg.scripts.prepack, 'scripts/build.sh wasm', 'npm pack and npm publish build dist/ first');
   assert.deepEqual(pkg.dependencies ?? {}, {});
 });
 
