@@ -16,13 +16,15 @@ Status ParseEmphasis(const Args& args, VoteBoostOptions* options, bool* by_cv) {
     *by_cv = true;
     options->a = 1.0;
   } else {
-    Result<double> a = args.Real("emphasis", 1.0, 1e-6, 1e6);
+    Result<double> a = args.Real("emphasis", 1.0, VoteBoostOptions::kMinEmphasis,
+                                       VoteBoostOptions::kMaxEmphasis);
     if (!a.ok()) return a.status();
     options->a = a.value();
   }
   if (args.Has("emphasis-b")) {
     if (*by_cv) return Invalid("option --emphasis-b cannot be combined with --emphasis cv (a = b)");
-    Result<double> b = args.Real("emphasis-b", 0.0, 1e-6, 1e6);
+    Result<double> b = args.Real("emphasis-b", 0.0, VoteBoostOptions::kMinEmphasis,
+                                         VoteBoostOptions::kMaxEmphasis);
     if (!b.ok()) return b.status();
     options->b = b.value();
   }

@@ -80,11 +80,10 @@ val OptionTables() {
   defaults.set("costSamples", static_cast<double>(kDefaultCostSamples));
   val limits = val::object();
   limits.set("maxTrees", TrainOptions::kMaxTrees);
-  limits.set("maxClasses", 4096);  // HaltingTableOptions::num_classes' range
-  // The ranges Train validates (src/ensemble/train.cpp) and the CLI's --emphasis range.
-  limits.set("treeFolds", Range(2, 100));
-  limits.set("treeSe", Range(0, 10));
-  limits.set("emphasis", Range(1e-6, 1e6));
+  limits.set("maxClasses", HaltingTableOptions::kMaxClasses);
+  limits.set("treeFolds", Range(TreePruningOptions::kMinCvFolds, TreePruningOptions::kMaxCvFolds));
+  limits.set("treeSe", Range(0, TreePruningOptions::kMaxSeRule));
+  limits.set("emphasis", Range(VoteBoostOptions::kMinEmphasis, VoteBoostOptions::kMaxEmphasis));
   val out = val::object();
   out.set("names", names);
   out.set("defaults", defaults);

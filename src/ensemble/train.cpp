@@ -54,12 +54,15 @@ Status ValidateOptions(const TrainOptions& o, size_t num_features) {
   if (o.pruning.mode != TreePruning::kNone && o.pruning.mode != TreePruning::kCostComplexityCV) {
     return InvalidOption("pruning", "is not a known tree pruning mode");
   }
-  if (o.pruning.cv_folds < 2 || o.pruning.cv_folds > 100) {
-    return InvalidOption("pruning.cv_folds", "must be in 2..100, got " +
-                                                 std::to_string(o.pruning.cv_folds));
+  using Pruning = TreePruningOptions;
+  if (o.pruning.cv_folds < Pruning::kMinCvFolds || o.pruning.cv_folds > Pruning::kMaxCvFolds) {
+    return InvalidOption("pruning.cv_folds", "must be in " + std::to_string(Pruning::kMinCvFolds) +
+                                                 ".." + std::to_string(Pruning::kMaxCvFolds) +
+                                                 ", got " + std::to_string(o.pruning.cv_folds));
   }
-  if (!(o.pruning.se_rule >= 0.0 && o.pruning.se_rule <= 10.0)) {
-    return InvalidOption("pruning.se_rule", "must be in [0, 10], got " +
+  if (!(o.pruning.se_rule >= 0.0 && o.pruning.se_rule <= Pruning::kMaxSeRule)) {
+    return InvalidOption("pruning.se_rule", "must be in [0, " +
+                                                std::to_string(Pruning::kMaxSeRule) + "], got " +
                                                 std::to_string(o.pruning.se_rule));
   }
   if (o.ensemble == EnsembleKind::kVoteBoost) {

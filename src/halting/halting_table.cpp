@@ -208,7 +208,10 @@ std::vector<int32_t> HaltingTable::BinaryThresholds(int32_t c) const {
 Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions& o, const Prior* prior) {
   const int32_t l = o.num_classes;
   if (o.num_trees < 1 || o.num_trees > 100000) return Invalid("num_trees must be in [1, 100000]");
-  if (l < 2 || l > 4096) return Invalid("num_classes must be in [2, 4096]");
+  if (l < 2 || l > HaltingTableOptions::kMaxClasses) {
+    return Invalid("num_classes must be in [2, " +
+                   std::to_string(HaltingTableOptions::kMaxClasses) + "]");
+  }
   if (!(o.alpha > 0.0 && o.alpha <= 1.0)) return Invalid("alpha must be in (0, 1]");
   if (static_cast<int32_t>(o.rule) < 0 || static_cast<int32_t>(o.rule) >= kNumHaltingRules)
     return Invalid("unknown halting rule");

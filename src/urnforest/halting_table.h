@@ -47,9 +47,10 @@ enum class TableLayout : int32_t {
 struct HaltingTableOptions {
   HaltingRule rule = HaltingRule::kSiba;
   int32_t num_trees = 101;         ///< T, the number of trees actually queried; 1..100000.
-  int32_t num_classes = 2;         ///< l, 2..4096 (kThresholds layouts need l <= 4).
+  int32_t num_classes = 2;         ///< l, 2..kMaxClasses (kThresholds layouts need l <= 4).
   double alpha = 0.99;             ///< Target confidence in (0, 1]; alpha1 ignores it.
   bool force_pairwise_bound = false;  ///< Use kPairwiseBound even for l <= 4 (tests, comparison).
+  static constexpr int32_t kMaxClasses = 4096;  ///< Largest num_classes BuildHaltingTable accepts.
 };
 
 /// A built table. Copyable value type; thread-safe for concurrent reads.

@@ -54,6 +54,9 @@ struct TreePruningOptions {
   /// k of the k-SE rule: the smallest subtree whose CV error is at most min + k * SE is chosen;
   /// 0 = the minimum-error subtree. Default 1 (the CART book's 1-SE rule). In [0, 10].
   double se_rule = 1.0;
+  static constexpr int32_t kMinCvFolds = 2;    ///< Smallest cv_folds Train accepts.
+  static constexpr int32_t kMaxCvFolds = 100;  ///< Largest cv_folds Train accepts.
+  static constexpr int32_t kMaxSeRule = 10;    ///< Largest se_rule Train accepts (the smallest: 0).
 };
 
 /// Vote-boosting options ([SMS18] §3, Algorithm 1). The emphasis is the beta density
@@ -65,6 +68,10 @@ struct VoteBoostOptions {
   VoteBoostBase base = VoteBoostBase::kRandomTree;
   /// The b actually used.
   double ResolvedB() const { return b > 0.0 ? b : a; }
+  /// The emphasis range the CLI (--emphasis, --emphasis-b) and the JS API accept for a and b
+  /// (Train itself only requires them positive and finite).
+  static constexpr double kMinEmphasis = 1e-6;
+  static constexpr double kMaxEmphasis = 1e6;
 };
 
 /// How AdaBoost feeds its row weights to the tree learner (ignored by other ensembles).
