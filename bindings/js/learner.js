@@ -5,7 +5,7 @@
 // core's defaults stand for the others.
 import { memberOption, namesOf, optionTables } from './options.js';
 import { requireModule } from './module.js';
-import { describe, intOption, optionsObject, rejectUnknown } from './validate.js';
+import { describe, intOption, optionsObject, realOption, rejectUnknown } from './validate.js';
 
 const VOTEBOOST_OPTIONS = ['a', 'b', 'base', 'cvTrees'];
 const ADABOOST_OPTIONS = ['base'];
@@ -24,10 +24,7 @@ function boostingOption(value, ensemble, spec) {
 }
 
 function emphasisOption(value, name) {
-  const [min, max] = optionTables().limits.emphasis;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`${name} must be a finite number, got ${describe(value)}`);
-  if (value < min || value > max) throw new RangeError(`${name} must be in [${min}, ${max}], got ${value}`);
-  return value;
+  return realOption(value, name, optionTables().limits.emphasis);
 }
 
 /**
@@ -46,12 +43,7 @@ export function learnerSpec(o, spec, maxDepthLimit) {
     spec.treePruning = memberOption(o.treePruning, namesOf('treePrunings'), 'treePruning', true);
   }
   if (o.treeFolds !== undefined) spec.treeFolds = intOption(o.treeFolds, 'treeFolds', ...limits.treeFolds);
-  if (o.treeSe !== undefined) {
-    const [min, max] = limits.treeSe;
-    if (typeof o.treeSe !== 'number' || !Number.isFinite(o.treeSe)) throw new TypeError(`treeSe must be a finite number, got ${describe(o.treeSe)}`);
-    if (o.treeSe < min || o.treeSe > max) throw new RangeError(`treeSe must be in [${min}, ${max}], got ${o.treeSe}`);
-    spec.treeSe = o.treeSe;
-  }
+  if (o.treeSe !== undefined) spec.treeSe = realOption(o.treeSe, 'treeSe', limits.treeSe);
   if (o.voteboost !== undefined) spec.voteboost = voteBoostSpec(o.voteboost, ensemble);
   if (o.adaboost !== undefined) {
     const base = adaBoostBase(o, ensemble);
@@ -88,9 +80,9 @@ function adaBoostBase(o, ensemble) {
   const name = ada.base;
   if (name === undefined) return undefined;
   if (typeof name !== 'string') throw new RangeError(`adaboost.base must be a base-learner name, got ${describe(name)}`);
-  const problem = requireModule()._checkBaseLearner('adaboost', name);
+  const { problem, setsDepth } = requireModule()._checkBaseLearner('adaboost', name);
   if (problem !== undefined) throw new RangeError(`adaboost.base: ${problem}`);
-  if ((name === 'stump' || name.startsWith('depth:')) && o.maxDepth !== undefined) {
+  if (setsDepth && o.maxDepth !== undefined) {
     throw new TypeError(`adaboost.base '${name}' sets the depth: do not combine it with maxDepth`);
   }
   return name;

@@ -33,6 +33,13 @@ export function intOption(value, name, min, max, fallback) {
   return value;
 }
 
+/** Finite number option `value` in [min, max] (`range`). */
+export function realOption(value, name, [min, max]) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`${name} must be a finite number, got ${describe(value)}`);
+  if (value < min || value > max) throw new RangeError(`${name} must be in [${min}, ${max}], got ${value}`);
+  return value;
+}
+
 /** An array of strings, or undefined. */
 export function stringArray(value, name) {
   if (value === undefined) return undefined;

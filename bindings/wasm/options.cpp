@@ -133,14 +133,20 @@ Result<SequentialVoteOptions> VoteOptionsFromJs(const std::string& name, double 
   return options;
 }
 
-/// Undefined when ParseBaseLearner accepts base learner `name` for ensemble `ensemble` (names),
-/// else the core's message.
+/// {setsDepth: whether the base learner sets the tree depth (BaseLearner::max_depth > 0)} when
+/// ParseBaseLearner accepts base learner `name` for ensemble `ensemble` (names), else
+/// {problem: the core's message}.
 val CheckBaseLearner(const std::string& ensemble, const std::string& name) {
+  val out = val::object();
   Result<EnsembleKind> kind = ParseEnsembleKind(ensemble);
-  if (!kind.ok()) return val(kind.status().message);
-  Result<BaseLearner> base = ParseBaseLearner(kind.value(), name);
-  if (!base.ok()) return val(base.status().message);
-  return val::undefined();
+  Result<BaseLearner> base =
+      kind.ok() ? ParseBaseLearner(kind.value(), name) : Result<BaseLearner>(kind.status());
+  if (!base.ok()) {
+    out.set("problem", base.status().message);
+  } else {
+    out.set("setsDepth", base.value().max_depth > 0);
+  }
+  return out;
 }
 
 void RegisterOptions() {
