@@ -8,6 +8,8 @@
 
 #include "halting/binary_table_view.h"
 #include "halting/halting_table_builder.h"
+#include "halting/on_demand_rule.h"
+#include "halting/tally_lattice.h"
 #include "urnforest/vote.h"
 
 namespace urnforest {
@@ -15,6 +17,16 @@ namespace {
 
 
 constexpr int32_t kMaxOptimalClasses = 3;
+
+// C(T + k, k), the number of tallies of at most T votes over k classes, saturating at 2^62.
+int64_t StatesOf(int32_t T, int32_t k) {
+  double v = 1.0;
+  for (int32_t i = 1; i <= k; ++i) {
+    v = v * (T + i) / i;
+    if (v > 4.6e18) return int64_t{1} << 62;
+  }
+  return static_cast<int64_t>(v + 0.5);
+}
 
 Status Invalid(const std::string& m) { return Status::Error(StatusCode::kInvalidArgument, m); }
 
@@ -87,6 +99,7 @@ bool HaltingTable::Halts(const int32_t* tally) const {
     }
     case TableLayout::kPairwiseBound: return PairBound(tally, k, n) <= 1.0 - alpha_;
     case TableLayout::kInfiniteProduct: return Confidence(tally) > alpha_;
+    case TableLayout::kOnDemand: return on_demand_->Halts(tally);
   }
   return false;
 }
@@ -107,8 +120,18 @@ double HaltingTable::Confidence(const int32_t* tally) const {
         if (j != k) prod *= 1.0 - pair_[static_cast<size_t>(tally[k]) * (num_trees_ + 1) + tally[j]];
       return prod;
     }
+    case TableLayout::kOnDemand: return on_demand_->Confidence(tally);
   }
   return 0.0;
+}
+
+size_t HaltingTable::MemoEntries() const { return on_demand_ ? on_demand_->MemoEntries() : 0; }
+
+size_t HaltingTable::MemoryBytes() const {
+  size_t bytes = sizeof(*this) + thresholds_.size() * 2 + pstar_.size() * 4 + pair_.size() * 8 +
+                 binom_.size() * 8 + (zero_wins_up_to_.size() + one_wins_from_.size()) * 4;
+  if (on_demand_) bytes += on_demand_->MemoryBytes();
+  return bytes;
 }
 
 double HaltingTable::PairBound(const int32_t* tally, int32_t k, int32_t n) const {
@@ -151,6 +174,21 @@ int32_t HaltingTable::MinLeaderVotes(int32_t c, const int32_t* others) const {
     return thresholds_[c * per_class + OthersRank(c, t)];
   }
   int32_t best = num_trees_ + 1;
+  if (layout_ == TableLayout::kOnDemand) {
+    // Bisection on the leader's count (the on-demand rules' halting sets are taken as monotone in
+    // it: more votes for the leader, everything else equal, never lowers P*).
+    int32_t lo = mx + 1, hi = num_trees_ - sum;
+    if (lo > hi) return best;
+    t[c] = hi;
+    if (!Halts(t)) return best;
+    while (lo < hi) {
+      const int32_t mid = lo + (hi - lo) / 2;
+      t[c] = mid;
+      if (Halts(t)) hi = mid;
+      else lo = mid + 1;
+    }
+    return hi;
+  }
   for (int32_t m = num_trees_ - sum; m > mx; --m) {
     t[c] = m;
     if (!Halts(t)) break;
@@ -220,7 +258,10 @@ Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions& o, const Prior
     table.alpha_ = 1.0;
     return table;
   }
-  if (o.rule == HaltingRule::kInfinite) return HaltingTableBuilder::Infinite(o);
+  if (o.rule == HaltingRule::kInfinite) {
+    if (!o.force_on_demand && o.num_trees <= 1000) return HaltingTableBuilder::Infinite(o);
+    return HaltingTableBuilder::OnDemand(o, Prior::Uniform(l).value(), false);
+  }
   Prior used;
   if (o.rule == HaltingRule::kSiba) {
     used = Prior::Uniform(l).value();
@@ -231,29 +272,48 @@ Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions& o, const Prior
       return Status::Error(StatusCode::kShapeMismatch,
                            "prior has " + std::to_string(prior->num_classes()) +
                                " classes, table asked for " + std::to_string(l));
-    PriorKind want = prior->kind();
-    if (o.rule == HaltingRule::kHyper && want != PriorKind::kHistogram)
-      return Invalid("rule hyper needs a histogram prior");
+    const PriorKind want = prior->kind();
+    const bool tallies = want == PriorKind::kHistogram || want == PriorKind::kTallyMixture;
+    if (o.rule == HaltingRule::kHyper && !tallies && want != PriorKind::kRateMixture)
+      return Invalid("rule hyper needs a histogram, tally-mixture or rate-mixture prior");
     if (o.rule == HaltingRule::kOneDir && want != PriorKind::kDirichlet && want != PriorKind::kUniform)
       return Invalid("rule 1dir needs a Dirichlet prior");
     if (o.rule == HaltingRule::kNDir && want != PriorKind::kDirichletMixture)
       return Invalid("rule ndir needs a Dirichlet-mixture prior");
+    if (tallies && prior->num_trees() != o.num_trees)
+      return Status::Error(StatusCode::kShapeMismatch,
+                           "the prior is for T = " + std::to_string(prior->num_trees()) +
+                               ", the table for T = " + std::to_string(o.num_trees));
     used = *prior;
   }
-  if (o.rule == HaltingRule::kOptimal) {
-    if (l > kMaxOptimalClasses)
-      return Status::Error(StatusCode::kLimitExceeded, "rule optimal supports at most 3 classes");
-    return HaltingTableBuilder::Thresholds(o, used, true);
+  const bool eager = !o.force_on_demand && EagerTableFits(o.rule, o.num_trees, l);
+  if (eager && (used.kind() == PriorKind::kTallyMixture || used.kind() == PriorKind::kRateMixture)) {
+    // The full table's recursion reads a dense histogram: the same masses, one per tally.
+    Result<std::vector<double>> mass = FinalTallyMass(used, o.num_trees);
+    if (!mass.ok()) return mass.status();
+    Result<Prior> dense = Prior::Histogram(l, o.num_trees, std::move(mass).value());
+    if (!dense.ok()) return dense.status();
+    used = std::move(dense).value();
   }
-  if (o.force_pairwise_bound || l > 4) {
+  if (o.rule == HaltingRule::kOptimal) {
+    if (eager) return HaltingTableBuilder::Thresholds(o, used, true);
+    return HaltingTableBuilder::OnDemand(o, used, true);
+  }
+  if (o.force_pairwise_bound || (l > 4 && !o.force_on_demand && used.IsSymmetricDirichlet() &&
+                                 StatesOf(o.num_trees, 3) <= HaltingTableOptions::kEagerStates)) {
     if (!used.IsSymmetricDirichlet())
-      return Status::Error(StatusCode::kLimitExceeded,
-                           std::string("rule ") + RuleName(o.rule) + " with " + std::to_string(l) +
-                               " classes needs l <= 4 (for more classes use siba, alpha1 or "
-                               "infinite, or a symmetric 1dir prior)");
+      return Invalid("the pairwise-bound layout needs a symmetric Dirichlet prior");
     return HaltingTableBuilder::Pairwise(o, used.components()[0].beta[0]);
   }
-  return HaltingTableBuilder::Thresholds(o, used, false);
+  if (eager) return HaltingTableBuilder::Thresholds(o, used, false);
+  return HaltingTableBuilder::OnDemand(o, used, false);
+}
+
+bool EagerTableFits(HaltingRule rule, int32_t num_trees, int32_t num_classes) {
+  if (rule == HaltingRule::kOptimal)
+    return num_classes <= kMaxOptimalClasses &&
+           StatesOf(num_trees, num_classes) <= HaltingTableOptions::kOptimalStates;
+  return num_classes <= 4 && StatesOf(num_trees, num_classes) <= HaltingTableOptions::kEagerStates;
 }
 
 }  // namespace urnforest

@@ -2,6 +2,7 @@
 // Private: the builders of HaltingTable's layouts (halting_table_build.cpp), called by the
 // BuildHaltingTable dispatch (halting_table.cpp).
 #include <cstdint>
+#include <vector>
 
 #include "urnforest/halting_table.h"
 #include "urnforest/prior.h"
@@ -28,6 +29,19 @@ class HaltingTableBuilder {
   static Result<HaltingTable> Pairwise(const HaltingTableOptions& o, double beta);
   /// kInfiniteProduct. Fails with kLimitExceeded for T > 1000.
   static Result<HaltingTable> Infinite(const HaltingTableOptions& o);
+  /// kOnDemand for `o.rule` with `prior` (uniform for siba and infinite; a histogram prior becomes
+  /// one point mass per tally with mass). `optimal_fallback`: an optimal table decided by the
+  /// prior's P* rule. O(T + prior size); fails with kOutOfMemory only.
+  static Result<HaltingTable> OnDemand(const HaltingTableOptions& o, const Prior& prior,
+                                       bool optimal_fallback);
+  /// The on-demand rule of a table whose header (rule, T, l, alpha) is set, from the prior's
+  /// parts (as ToBytes stores them).
+  static void AttachOnDemand(HaltingTable* table, std::vector<DirichletComponent> dirichlet,
+                             std::vector<int32_t> support, std::vector<double> support_weights,
+                             std::vector<double> rates, std::vector<double> rate_weights,
+                             double exact_budget);
+  /// The parts AttachOnDemand took (for ToBytes).
+  static const internal::OnDemandRule& OnDemandOf(const HaltingTable& table);
 };
 
 }  // namespace urnforest

@@ -20,10 +20,18 @@
 //    union bound 1 - P* <= sum_{j != k} P(T_j >= T_k | t), each term exact from a 3-class urn
 //    (k, j, rest) by the aggregation property of the Dirichlet-multinomial. Halts only where the
 //    exact rule halts too. Memory C(T + 3, 3) doubles.
+//  * kOnDemand (every rule, any l, any T; chosen when the full table would not be small): decisions
+//    for the tallies rows reach, computed when first reached and memoised (halting/
+//    on_demand_rule.h). The prior is a mixture of point masses at final tallies (hyper) and
+//    Dirichlet components (siba, 1dir, ndir, hyper's uniform part); point masses are exact, a
+//    Dirichlet component is exact while (l - 1) m^3 / 6 <= exact_budget (m votes to come), else the
+//    certified union bound above (exact for l = 2). optimal beyond its size limit decides with its
+//    prior's P* rule at alpha (optimal_fallback()); infinite computes its product per tally.
 //  * kLeadRule (alpha1): halt iff t_(1) - t_(2) > T - t. Identical to the full vote.
 //  * kInfiniteProduct (infinite): L = prod_{j != k} P(p_k > p_j | t), P(p_a > p_b) =
 //    F_Bin(a+b+1, 1/2)(a); halt iff L > alpha strictly (alpha plays the role of pi).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "urnforest/halting_rule.h"
@@ -33,6 +41,7 @@
 namespace urnforest {
 namespace internal {
 class BinaryTableView;
+class OnDemandRule;
 }  // namespace internal
 
 /// How a table stores its decision (see the file comment).
@@ -41,6 +50,7 @@ enum class TableLayout : int32_t {
   kPairwiseBound = 1,
   kLeadRule = 2,
   kInfiniteProduct = 3,
+  kOnDemand = 4,
 };
 
 /// What to build.
@@ -50,8 +60,21 @@ struct HaltingTableOptions {
   int32_t num_classes = 2;         ///< l, 2..kMaxClasses (kThresholds layouts need l <= 4).
   double alpha = 0.99;             ///< Target confidence in (0, 1]; alpha1 ignores it.
   bool force_pairwise_bound = false;  ///< Use kPairwiseBound even for l <= 4 (tests, comparison).
+  bool force_on_demand = false;       ///< Use kOnDemand even where a full table is small.
+  /// kOnDemand: largest (l - 1) m^3 / 6 multiply-adds spent on an exact Dirichlet P* per tally.
+  double exact_budget = 5e5;
   static constexpr int32_t kMaxClasses = 4096;  ///< Largest num_classes BuildHaltingTable accepts.
+  /// Full tables (kThresholds, kPairwiseBound) are built up to this many states, C(T + l, l) and
+  /// C(T + 3, 3); beyond, kOnDemand.
+  static constexpr int64_t kEagerStates = 5'000'000;
+  /// The optimal rule's backward induction runs up to this many states (l <= 3); beyond, its
+  /// prior's P* rule decides (kOnDemand, optimal_fallback()).
+  static constexpr int64_t kOptimalStates = 2'000'000;
 };
+
+/// True when BuildHaltingTable builds a full kThresholds table for `rule` with these sizes (and no
+/// force_* option): l <= 4 and C(T + l, l) <= kEagerStates (optimal: l <= 3 and kOptimalStates).
+bool EagerTableFits(HaltingRule rule, int32_t num_trees, int32_t num_classes);
 
 /// A built table. Copyable value type; thread-safe for concurrent reads.
 class HaltingTable {
@@ -68,6 +91,12 @@ class HaltingTable {
   /// kThresholds: min over decided leader states of |(1 - P*) - (1 - alpha)| / (1 - alpha): how far
   /// the closest decision sits from the threshold, relative (double error is ~1e-14). NaN otherwise.
   double min_relative_gap() const { return min_relative_gap_; }
+  /// kOnDemand optimal tables: true (decided by the prior's P* rule, not backward induction).
+  bool optimal_fallback() const { return optimal_fallback_; }
+  /// kOnDemand: tallies decided so far (memoised); 0 for the other layouts.
+  size_t MemoEntries() const;
+  /// Bytes the table holds (stored decisions, pair tables, the on-demand prior and memo).
+  size_t MemoryBytes() const;
 
   /// Strict leader of a tally of num_classes() counts, or -1 on a tie for first place.
   int32_t Leader(const int32_t* tally) const;
@@ -104,6 +133,9 @@ class HaltingTable {
   double alpha_ = 1.0;
   bool monotone_ = true;
   double min_relative_gap_ = 0.0;
+  bool optimal_fallback_ = false;
+  /// kOnDemand: the memoised rule (shared by copies; thread-safe).
+  std::shared_ptr<const internal::OnDemandRule> on_demand_;
   /// kThresholds: thresholds_[c * per_class + rank(o)] (uint16, T + 1 = never).
   std::vector<uint16_t> thresholds_;
   /// kThresholds: leader's P* per state, pstar_[rank of (t_1..t_l, T - sum t)] (0 without leader).
@@ -122,12 +154,13 @@ class HaltingTable {
   void DeriveBinaryBounds();
 };
 
-/// Builds a table. `prior` is required for hyper (histogram with prior->num_trees() == T), 1dir
-/// (Dirichlet), ndir (mixture) and optimal (any prior, l <= 3), ignored otherwise. Rebuild with
-/// another alpha and the same prior to change the target without retraining.
+/// Builds a table: a full one where it is small (EagerTableFits; symmetric priors with l >= 5 get
+/// kPairwiseBound up to kEagerStates), else kOnDemand, which costs O(T + prior size) to build.
+/// `prior` is required for hyper (histogram or tally mixture with prior->num_trees() == T), 1dir
+/// (Dirichlet), ndir (mixture) and optimal (any of these), ignored otherwise. Rebuild with another
+/// alpha and the same prior to change the target without retraining.
 /// Fails with kInvalidArgument (alpha, T, l out of range; missing/wrong prior), kShapeMismatch
-/// (prior classes/trees differ), kLimitExceeded (rule needs more memory than supported: l > 4 for
-/// prior rules, T > 1000 for kPairwiseBound, l > 3 for optimal), kOutOfMemory.
+/// (prior classes/trees differ), kOutOfMemory.
 Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions& options,
                                        const Prior* prior = nullptr);
 

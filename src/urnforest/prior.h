@@ -15,7 +15,11 @@
 //    truncated at the ends), renormalised, then mixed with the uniform prior:
 //    P <- (1 - uniform_mix) P + uniform_mix / #tallies, so that no tally has zero mass (a zero-mass
 //    posterior would be undefined). With uniform_mix = 0, states with zero posterior mass never halt.
-//  * hyper stores a histogram over all C(T + l - 1, l - 1) final tallies: l <= 4 only.
+//  * hyper as a histogram over all C(T + l - 1, l - 1) final tallies (l <= 4, small T) or, for any
+//    l and T, as what it is: a finite mixture of point masses at the rescaled training tallies (box-
+//    smoothed for l <= 4: the same masses as the histogram's) plus uniform_mix of the uniform prior
+//    (kTallyMixture; TallyMixturePriorFromOob). For l >= 5 the box would put 5^(l-1) cells around
+//    every row, so the smoothing there is the uniform part alone.
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +34,11 @@ enum class PriorKind : int32_t {
   kDirichlet = 1,         ///< One Dirichlet(beta) (1dir).
   kDirichletMixture = 2,  ///< sum_i w_i Dirichlet(beta^i) (ndir).
   kHistogram = 3,         ///< Non-parametric mass over the final tallies of T votes (hyper).
+  /// Point masses at final tallies of T votes plus a weight of the uniform prior (hyper, any l).
+  kTallyMixture = 4,
+  /// Atoms at vote probabilities p (votes i.i.d. given p) plus a weight of the uniform prior
+  /// (hyper for l >= 5 at any T).
+  kRateMixture = 5,
 };
 
 /// One Dirichlet component: weight (>= 0) and beta (> 0), one entry per class.
@@ -54,6 +63,20 @@ class Prior {
   /// (renormalised). Fails with kInvalidArgument / kShapeMismatch / kLimitExceeded (l > 4).
   static Result<Prior> Histogram(int32_t num_classes, int32_t num_trees, std::vector<double> mass);
 
+  /// Finite mixture over final tallies of `num_trees` votes: tallies[i * l + c] (each row sums to T,
+  /// counts >= 0) with weights[i] >= 0, plus `uniform_weight` >= 0 of the uniform prior
+  /// (Dirichlet(1): uniform over the final tallies). Weights are renormalised to sum to 1 with
+  /// uniform_weight. Any l >= 2. Fails with kInvalidArgument / kShapeMismatch.
+  static Result<Prior> TallyMixture(int32_t num_classes, int32_t num_trees,
+                                    std::vector<int32_t> tallies, std::vector<double> weights,
+                                    double uniform_weight);
+
+  /// Finite mixture over vote probabilities: atom i has rates[i * l + c] (each >= 0, summing to 1
+  /// within 1e-9; renormalised) and weight weights[i] >= 0, plus `uniform_weight` of the uniform
+  /// prior. Valid for every T (num_trees() is 0). Fails with kInvalidArgument / kShapeMismatch.
+  static Result<Prior> RateMixture(int32_t num_classes, std::vector<double> rates,
+                                   std::vector<double> weights, double uniform_weight);
+
   PriorKind kind() const { return kind_; }
   int32_t num_classes() const { return num_classes_; }
   /// T of a histogram prior; 0 for the other kinds (valid for every T).
@@ -62,6 +85,15 @@ class Prior {
   const std::vector<DirichletComponent>& components() const { return components_; }
   /// Histogram mass (sums to 1), indexed by tally rank; empty for the other kinds.
   const std::vector<double>& histogram() const { return histogram_; }
+  /// kTallyMixture: the point masses' final tallies, support()[i * l + c], and their weights (also
+  /// kRateMixture's atom weights; with
+  /// uniform_weight() they sum to 1). Empty for the other kinds.
+  const std::vector<int32_t>& support() const { return support_; }
+  const std::vector<double>& support_weights() const { return support_weights_; }
+  /// kRateMixture: the atoms' vote probabilities, rates()[i * l + c]; weights in support_weights().
+  const std::vector<double>& rates() const { return rates_; }
+  /// kTallyMixture, kRateMixture: the weight of the uniform prior; 0 for the other kinds.
+  double uniform_weight() const { return uniform_weight_; }
   /// True for kUniform, and for kDirichlet with all beta equal (symmetric).
   bool IsSymmetricDirichlet() const;
 
@@ -71,6 +103,10 @@ class Prior {
   int32_t num_trees_ = 0;
   std::vector<DirichletComponent> components_;
   std::vector<double> histogram_;
+  std::vector<int32_t> support_;
+  std::vector<double> rates_;
+  std::vector<double> support_weights_;
+  double uniform_weight_ = 0.0;
 };
 
 /// How the hyper (histogram) prior is estimated from out-of-bag tallies.
@@ -116,6 +152,23 @@ Result<Prior> FitDirichletMixturePrior(const std::vector<uint32_t>& oob_votes,
 Result<Prior> HistogramPriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
                                     int32_t num_trees, const PriorFitOptions& options = {});
 
+/// hyper for any number of classes and trees: the kTallyMixture with one point mass per distinct
+/// rescaled OOB tally (RescaledOobTallies; weight = its number of rows), box-smoothed exactly as
+/// HistogramPriorFromOob smooths (l <= 4; none for l >= 5), and options.uniform_mix of the uniform
+/// prior. For l <= 4, FinalTallyMass of it equals HistogramPriorFromOob's histogram. Fails like
+/// HistogramPriorFromOob, without the class limit.
+Result<Prior> TallyMixturePriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
+                                       int32_t num_trees, const PriorFitOptions& options = {});
+
+/// hyper for l >= 5 (any T): each training row with OOB votes v (sum V > 0) becomes an atom at its
+/// vote probabilities p = (v + pseudocount) / (V + pseudocount * l) (options.fraction_pseudocount,
+/// as 1dir's fractions), weight = its number of rows (identical vote vectors merged), plus
+/// options.uniform_mix of the uniform prior. Given p the T votes are Multinomial(T, p): this is the
+/// smoothing of the rescaled tally (the box of HistogramPriorFromOob would need 5^(l-1) cells per
+/// row), and no tally is ever incompatible with an atom. Fails like FitDirichletPrior (no usable row).
+Result<Prior> RateMixturePriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
+                                      const PriorFitOptions& options = {});
+
 /// Deconvolved histogram prior (l <= 4). Each row with n >= 1 OOB votes is modelled as
 /// Multinomial(n, p) with p drawn from an unknown law G; G is estimated by the non-parametric MLE
 /// restricted to the grid {k / resolution} of the simplex (DeconvolvedGridWeights), and the prior
@@ -141,14 +194,17 @@ Result<std::vector<double>> DeconvolvedGridWeights(const std::vector<uint32_t>& 
 Result<std::vector<int32_t>> RescaledOobTallies(const std::vector<uint32_t>& oob_votes,
                                                 int32_t num_classes, int32_t num_trees);
 
-/// The prior a rule needs: uniform for siba/alpha1/infinite, hyper -> histogram (also used by
-/// optimal), 1dir -> Dirichlet, ndir -> mixture.
+/// The prior a rule needs: uniform for siba/alpha1/infinite, hyper -> histogram when a full table
+/// of (num_trees, num_classes) is built (EagerTableFits), else the tally mixture (also used by
+/// optimal), 1dir -> Dirichlet, ndir -> mixture. The deconvolved estimator is for full tables only
+/// (kLimitExceeded beyond).
 Result<Prior> PriorForRule(HaltingRule rule, const std::vector<uint32_t>& oob_votes,
                            const std::vector<int32_t>& labels, int32_t num_classes,
                            int32_t num_trees, const PriorFitOptions& options = {});
 
 /// Mass of every final tally of `num_trees` votes under `prior`, indexed by tally rank (see
-/// Prior::Histogram). l <= 4; a histogram prior needs num_trees == prior.num_trees().
+/// Prior::Histogram). l <= 4; a histogram or tally-mixture prior needs num_trees ==
+/// prior.num_trees().
 Result<std::vector<double>> FinalTallyMass(const Prior& prior, int32_t num_trees);
 
 /// Digamma function psi(x), x > 0 (exposed for tests).

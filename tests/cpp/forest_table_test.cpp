@@ -73,12 +73,14 @@ TEST_CASE("BuildForestTableWithPrior returns a stored table and still estimates 
   CHECK_FALSE(BuildForestTableWithPrior(forest, HaltingRule::kHyper, 0.9, 16).value().from_store);
 }
 
-TEST_CASE("BuildForestTableWithPrior fails on the prior first and on too many trees",
+TEST_CASE("BuildForestTableWithPrior builds hyper beyond four classes and fails on too many trees",
           "[forest_table]") {
   const Forest many = TrainOn("led", 9);
   REQUIRE(many.num_classes() > 4);
-  CHECK(BuildForestTableWithPrior(many, HaltingRule::kHyper, 0.99).status().code ==
-        StatusCode::kLimitExceeded);
+  auto hyper = BuildForestTableWithPrior(many, HaltingRule::kHyper, 0.99);
+  REQUIRE(hyper.ok());
+  CHECK(hyper.value().prior.kind() == urnforest::PriorKind::kRateMixture);
+  CHECK(hyper.value().table.layout() == urnforest::TableLayout::kOnDemand);
   const Forest forest = TrainOn("waveform", 9);
   CHECK(BuildForestTableWithPrior(forest, HaltingRule::kSiba, 0.99, 10).status().code ==
         StatusCode::kInvalidArgument);

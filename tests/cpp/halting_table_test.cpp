@@ -107,7 +107,7 @@ TEST_CASE("alpha1 table needs a majority of 51 of 101 whatever the minority",
   REQUIRE(t.value().BinaryThresholds(0) == std::vector<int32_t>(51, 51));
 }
 
-TEST_CASE("Prior rules without a prior, or hyper beyond four classes, fail with codes",
+TEST_CASE("Prior rules without a prior fail with codes; asymmetric priors beyond four classes decide on demand",
           "[halting][errors]") {
   HaltingTableOptions o;
   o.rule = HaltingRule::kHyper;
@@ -121,8 +121,12 @@ TEST_CASE("Prior rules without a prior, or hyper beyond four classes, fail with 
   o.alpha = 0.99;
   o.rule = HaltingRule::kOneDir;
   o.num_classes = 6;
-  REQUIRE(BuildHaltingTable(o, &q.value()).status().code == urnforest::StatusCode::kLimitExceeded);
-  REQUIRE(BuildHaltingTable(o, &p.value()).ok());
+  auto asymmetric = BuildHaltingTable(o, &q.value());
+  REQUIRE(asymmetric.ok());
+  CHECK(asymmetric.value().layout() == urnforest::TableLayout::kOnDemand);
+  auto symmetric = BuildHaltingTable(o, &p.value());
+  REQUIRE(symmetric.ok());
+  CHECK(symmetric.value().layout() == urnforest::TableLayout::kPairwiseBound);
 }
 
 TEST_CASE("BinaryTableView::PStar holds Confidence of every two-class state at a + n (n + 1) / 2",

@@ -1,0 +1,200 @@
+// The hyper prior as a finite mixture over final tallies (point masses plus the uniform prior), for
+// any number of classes and trees; its box smoothing for l <= 4 puts on every tally exactly the mass
+// HistogramPriorFromOob's dense histogram gives it.
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "urnforest/prior.h"
+
+namespace urnforest {
+namespace {
+
+Status Invalid(const std::string& message) {
+  return Status::Error(StatusCode::kInvalidArgument, message);
+}
+
+// Calls f(nb) for every tally nb of the L-infinity ball of radius h around t on the simplex
+// (every coordinate, the last one included, within h of t's; all >= 0), as the dense smoothing
+// enumerates it.
+template <typename F>
+void ForEachBoxNeighbour(const std::vector<int32_t>& t, int32_t h, F&& f) {
+  const int32_t l = static_cast<int32_t>(t.size());
+  std::vector<int32_t> off(l - 1, -h), nb(l);
+  while (true) {
+    int32_t last = 0;
+    bool ok = true;
+    for (int32_t c = 0; c + 1 < l; ++c) {
+      last -= off[c];
+      nb[c] = t[c] + off[c];
+      if (nb[c] < 0) ok = false;
+    }
+    nb[l - 1] = t[l - 1] + last;
+    if (last < -h || last > h || nb[l - 1] < 0) ok = false;
+    if (ok) f(nb);
+    int32_t i = 0;
+    while (i + 1 < l && off[i] == h) off[i++] = -h;
+    if (i + 1 >= l) break;
+    ++off[i];
+  }
+}
+
+}  // namespace
+
+Result<Prior> Prior::TallyMixture(int32_t num_classes, int32_t num_trees, std::vector<int32_t> tallies,
+                                  std::vector<double> weights, double uniform_weight) {
+  const int32_t l = num_classes;
+  if (l < 2) return Invalid("num_classes must be >= 2");
+  if (num_trees < 1) return Invalid("num_trees must be >= 1");
+  if (tallies.size() != weights.size() * static_cast<size_t>(l))
+    return Status::Error(StatusCode::kShapeMismatch,
+                         "tally mixture has " + std::to_string(tallies.size()) + " counts for " +
+                             std::to_string(weights.size()) + " weights of " + std::to_string(l) +
+                             " classes");
+  if (!(uniform_weight >= 0.0) || !std::isfinite(uniform_weight))
+    return Invalid("uniform_weight must be finite and >= 0");
+  double total = uniform_weight;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    if (!(weights[i] >= 0.0) || !std::isfinite(weights[i]))
+      return Invalid("tally mixture weights must be finite and >= 0");
+    int64_t sum = 0;
+    for (int32_t c = 0; c < l; ++c) {
+      if (tallies[i * l + c] < 0) return Invalid("tally mixture has a negative count");
+      sum += tallies[i * l + c];
+    }
+    if (sum != num_trees)
+      return Status::Error(StatusCode::kShapeMismatch,
+                           "a tally of the mixture sums to " + std::to_string(sum) + ", not T = " +
+                               std::to_string(num_trees));
+    total += weights[i];
+  }
+  if (!(total > 0.0)) return Invalid("tally mixture has no mass");
+  for (double& w : weights) w /= total;
+  Prior p;
+  p.kind_ = PriorKind::kTallyMixture;
+  p.num_classes_ = l;
+  p.num_trees_ = num_trees;
+  p.support_ = std::move(tallies);
+  p.support_weights_ = std::move(weights);
+  p.uniform_weight_ = uniform_weight / total;
+  return p;
+}
+
+Result<Prior> TallyMixturePriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
+                                       int32_t num_trees, const PriorFitOptions& options) {
+  if (options.smoothing_window < 1 || options.smoothing_window % 2 == 0)
+    return Invalid("smoothing_window must be odd and >= 1");
+  if (!(options.uniform_mix >= 0.0 && options.uniform_mix <= 1.0))
+    return Invalid("uniform_mix must be in [0, 1]");
+  Result<std::vector<int32_t>> rescaled = RescaledOobTallies(oob_votes, num_classes, num_trees);
+  if (!rescaled.ok()) return rescaled.status();
+  const int32_t l = num_classes;
+  const std::vector<int32_t>& all = rescaled.value();
+  std::map<std::vector<int32_t>, double> rows;  // distinct tally -> number of rows
+  for (size_t i = 0; i < all.size(); i += l)
+    rows[std::vector<int32_t>(all.begin() + i, all.begin() + i + l)] += 1.0;
+  const int32_t h = options.smoothing_window / 2;
+  std::map<std::vector<int32_t>, double> mass;
+  if (h == 0 || l > 4) {
+    mass = std::move(rows);
+  } else {
+    // Dense smoothing: smooth[t] = sum_{nb in box(t)} hist[nb] / |box(t)|. The ball is symmetric,
+    // so every row's tally N gives count / |box(t)| to each t of box(N).
+    std::map<std::vector<int32_t>, int32_t> box_size;
+    for (const auto& row : rows) {
+      ForEachBoxNeighbour(row.first, h, [&](const std::vector<int32_t>& t) {
+        auto it = box_size.find(t);
+        if (it == box_size.end()) {
+          int32_t count = 0;
+          ForEachBoxNeighbour(t, h, [&](const std::vector<int32_t>&) { ++count; });
+          it = box_size.emplace(t, count).first;
+        }
+        mass[t] += row.second / it->second;
+      });
+    }
+  }
+  double total = 0.0;
+  for (const auto& cell : mass) total += cell.second;
+  std::vector<int32_t> tallies;
+  std::vector<double> weights;
+  tallies.reserve(mass.size() * l);
+  weights.reserve(mass.size());
+  for (const auto& cell : mass) {
+    tallies.insert(tallies.end(), cell.first.begin(), cell.first.end());
+    weights.push_back((1.0 - options.uniform_mix) * cell.second / total);
+  }
+  return Prior::TallyMixture(l, num_trees, std::move(tallies), std::move(weights), options.uniform_mix);
+}
+
+Result<Prior> Prior::RateMixture(int32_t num_classes, std::vector<double> rates,
+                                 std::vector<double> weights, double uniform_weight) {
+  const int32_t l = num_classes;
+  if (l < 2) return Invalid("num_classes must be >= 2");
+  if (rates.size() != weights.size() * static_cast<size_t>(l))
+    return Status::Error(StatusCode::kShapeMismatch,
+                         "rate mixture has " + std::to_string(rates.size()) + " rates for " +
+                             std::to_string(weights.size()) + " weights of " + std::to_string(l) +
+                             " classes");
+  if (!(uniform_weight >= 0.0) || !std::isfinite(uniform_weight))
+    return Invalid("uniform_weight must be finite and >= 0");
+  double total = uniform_weight;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    if (!(weights[i] >= 0.0) || !std::isfinite(weights[i]))
+      return Invalid("rate mixture weights must be finite and >= 0");
+    double sum = 0.0;
+    for (int32_t c = 0; c < l; ++c) {
+      const double p = rates[i * l + c];
+      if (!(p >= 0.0 && p <= 1.0)) return Invalid("rates must be in [0, 1]");
+      sum += p;
+    }
+    if (!(std::fabs(sum - 1.0) <= 1e-9)) return Invalid("the rates of an atom must sum to 1");
+    for (int32_t c = 0; c < l; ++c) rates[i * l + c] /= sum;
+    total += weights[i];
+  }
+  if (!(total > 0.0)) return Invalid("rate mixture has no mass");
+  for (double& w : weights) w /= total;
+  Prior p;
+  p.kind_ = PriorKind::kRateMixture;
+  p.num_classes_ = l;
+  p.rates_ = std::move(rates);
+  p.support_weights_ = std::move(weights);
+  p.uniform_weight_ = uniform_weight / total;
+  return p;
+}
+
+Result<Prior> RateMixturePriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
+                                      const PriorFitOptions& options) {
+  const int32_t l = num_classes;
+  if (l < 2) return Invalid("num_classes must be >= 2");
+  if (oob_votes.size() % static_cast<size_t>(l) != 0)
+    return Status::Error(StatusCode::kShapeMismatch,
+                         "oob_votes has " + std::to_string(oob_votes.size()) +
+                             " entries, not a multiple of num_classes " + std::to_string(l));
+  const double pc = options.fraction_pseudocount;
+  if (!(pc > 0.0) || !std::isfinite(pc)) return Invalid("fraction_pseudocount must be finite and > 0");
+  if (!(options.uniform_mix >= 0.0 && options.uniform_mix <= 1.0))
+    return Invalid("uniform_mix must be in [0, 1]");
+  std::map<std::vector<uint32_t>, double> rows;
+  for (size_t i = 0; i < oob_votes.size(); i += l) {
+    std::vector<uint32_t> v(oob_votes.begin() + i, oob_votes.begin() + i + l);
+    uint64_t total = 0;
+    for (uint32_t x : v) total += x;
+    if (total > 0) rows[std::move(v)] += 1.0;
+  }
+  if (rows.empty()) return Invalid("no training row has out-of-bag votes");
+  double count = 0.0;
+  for (const auto& row : rows) count += row.second;
+  std::vector<double> rates, weights;
+  rates.reserve(rows.size() * l);
+  for (const auto& row : rows) {
+    double total = 0.0;
+    for (uint32_t x : row.first) total += x;
+    for (uint32_t x : row.first) rates.push_back((x + pc) / (total + pc * l));
+    weights.push_back((1.0 - options.uniform_mix) * row.second / count);
+  }
+  return Prior::RateMixture(l, std::move(rates), std::move(weights), options.uniform_mix);
+}
+
+}  // namespace urnforest
