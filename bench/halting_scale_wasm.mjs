@@ -77,7 +77,7 @@ async function measureRule(rule, modelPath, name, trees) {
       t0 = performance.now();
       forest.predict(test);
       row.secondMs = performance.now() - t0;
-      Object.assign(row, { meanTrees: trees, disagreement: 0, accuracy: accuracyOf(full.classIndex, truth) });
+      Object.assign(row, { meanTrees: forest.numTrees, disagreement: 0, accuracy: accuracyOf(full.classIndex, truth) });
     } else {
       const options = { rule, alpha, compare: false };
       forest.predict(test, options);
