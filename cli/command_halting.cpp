@@ -205,13 +205,18 @@ Status RunTable(int argc, char** argv, Output& out) {
   WriteHeader(out.json, setup.value());
   out.json.Key("build_ms").Double(build_ms);
   out.json.Key("table_bytes").Int(static_cast<int64_t>(h.ToBytes().size()));
+  out.json.Key("memory_bytes").Int(static_cast<int64_t>(h.MemoryBytes()));
+  out.json.Key("layout").String(LayoutName(h.layout()));
   out.json.Key("monotone").Bool(h.monotone());
-  if (l == 2) {
+  // An on-demand table lists its thresholds while that takes O(T log T) decisions of modest size.
+  const bool listable = h.layout() != TableLayout::kOnDemand || h.num_trees() <= 2001;
+  if (h.optimal_fallback()) out.json.Key("optimal_fallback").Bool(true);
+  if (l == 2 && listable) {
     out.json.Key("min_majority").IntArray(h.BinaryThresholds(0));
     out.json.Key("tables").BeginArray();
     for (int32_t c = 0; c < 2; ++c) out.json.IntArray(h.BinaryThresholds(c));
     out.json.EndArray();
-  } else if (l <= 4 && h.layout() != TableLayout::kLeadRule) {
+  } else if (l <= 4 && h.layout() == TableLayout::kThresholds) {
     out.json.Key("tables").BeginArray();
     for (int32_t c = 0; c < l; ++c) WriteMultiClassTable(out.json, h, c);
     out.json.EndArray();
@@ -220,7 +225,7 @@ Status RunTable(int argc, char** argv, Output& out) {
 
   out.text = std::string(RuleName(h.rule())) + " table, T = " + std::to_string(h.num_trees()) +
              ", l = " + std::to_string(l) + ", alpha = " + std::to_string(setup.value().alpha) + "\n";
-  if (l == 2) {
+  if (l == 2 && listable) {
     for (int32_t c = 0; c < 2; ++c) {
       out.text += "class " + std::to_string(c) + " min votes by other count:";
       for (int32_t v : h.BinaryThresholds(c)) out.text += " " + std::to_string(v);

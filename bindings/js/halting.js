@@ -159,8 +159,16 @@ export class HaltingTable {
   get numClasses() { return live(this, 'HaltingTable')._numClasses(); }
   /** False when some exact halting set was not monotone (thresholds then made conservative). */
   get monotone() { return live(this, 'HaltingTable')._monotone(); }
-  /** Storage: 'thresholds' | 'pairwiseBound' | 'leadRule' | 'infiniteProduct'. */
+  /** Storage: 'thresholds' | 'pairwiseBound' | 'leadRule' | 'infiniteProduct' | 'onDemand'. */
   get layout() { return live(this, 'HaltingTable')._layout(); }
+  /** Milliseconds it took to build (or load) this table, prior included. */
+  get buildMs() { return live(this, 'HaltingTable')._buildMs(); }
+  /** Bytes the table holds now; an 'onDemand' table grows as it decides new tallies. */
+  get memoryBytes() { return live(this, 'HaltingTable')._memoryBytes(); }
+  /** Tallies an 'onDemand' table has decided so far (0 for the other layouts). */
+  get memoEntries() { return live(this, 'HaltingTable')._memoEntries(); }
+  /** True for an 'optimal' table beyond its size limit, which decides with its prior's P* rule. */
+  get optimalFallback() { return live(this, 'HaltingTable')._optimalFallback(); }
 
   /** True when voting may stop at `tally` (numClasses counts, sum <= numTrees). */
   halts(tally) {

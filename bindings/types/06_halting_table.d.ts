@@ -10,7 +10,20 @@ export class HaltingTable {
   readonly numClasses: number;
   /** False if some exact halting set was not monotone (thresholds made conservative). */
   readonly monotone: boolean;
-  readonly layout: 'thresholds' | 'pairwiseBound' | 'leadRule' | 'infiniteProduct';
+  /**
+   * 'thresholds': every decision stored (small T and l); 'onDemand': decided for the tallies rows
+   * reach and memoised (any T and l; exact where cheap, else a certified bound that never halts
+   * where the exact rule would not).
+   */
+  readonly layout: 'thresholds' | 'pairwiseBound' | 'leadRule' | 'infiniteProduct' | 'onDemand';
+  /** Milliseconds it took to build (or load) this table, prior included. */
+  readonly buildMs: number;
+  /** Bytes the table holds now; an 'onDemand' table grows as it decides new tallies. */
+  readonly memoryBytes: number;
+  /** Tallies an 'onDemand' table has decided so far (0 for the other layouts). */
+  readonly memoEntries: number;
+  /** True for an 'optimal' table beyond its size limit (it then decides with its prior's P* rule). */
+  readonly optimalFallback: boolean;
   /** True when voting may stop at `tally` (numClasses non-negative integers summing to ≤ numTrees). */
   halts(tally: ArrayLike<number>): boolean;
   /**

@@ -2,6 +2,7 @@
 // tally, with their embind registration.
 #include "halting_handle.h"
 
+#include <chrono>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,11 @@ val PStar(const val& spec, const val& votes) {
   return out;
 }
 
+// Milliseconds since `start` (wall clock).
+double MsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
 val HaltingTableHandle::Build(const val& spec) {
@@ -64,9 +70,11 @@ val HaltingTableHandle::Build(const val& spec) {
   }
   Result<Prior> uniform = Prior::Uniform(options.num_classes);
   if (!uniform.ok()) return ErrorObject(uniform.status());
+  const auto start = std::chrono::steady_clock::now();
   Result<HaltingTable> table = BuildHaltingTable(options);
   if (!table.ok()) return ErrorObject(table.status());
   table_ = std::move(table).value();
+  build_ms_ = MsSince(start);
   prior_ = std::move(uniform).value();
   has_prior_ = true;
   return val::undefined();
@@ -76,19 +84,23 @@ val HaltingTableHandle::BuildForForest(const ForestHandle& forest, const std::st
                                        double alpha, int32_t trees) {
   Result<HaltingRule> rule = ParseRule(rule_name);
   if (!rule.ok()) return ErrorObject(rule.status());
+  const auto start = std::chrono::steady_clock::now();
   Result<ForestTable> built = BuildForestTableWithPrior(forest.forest(), rule.value(), alpha, trees);
   if (!built.ok()) return ErrorObject(built.status());
   table_ = std::move(built.value().table);
+  build_ms_ = MsSince(start);
   prior_ = std::move(built.value().prior);
   has_prior_ = true;
   return val::undefined();
 }
 
 val HaltingTableHandle::Load(const val& bytes) {
+  const auto start = std::chrono::steady_clock::now();
   std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
   Result<HaltingTable> table = HaltingTable::FromBytes(data.data(), data.size());
   if (!table.ok()) return ErrorObject(table.status());
   table_ = std::move(table).value();
+  build_ms_ = MsSince(start);
   has_prior_ = false;
   if (!RuleNeedsPrior(table_.rule())) {
     Result<Prior> uniform = Prior::Uniform(table_.num_classes());
@@ -142,11 +154,7 @@ val HaltingTableHandle::ExpectedCostOverPrior(double samples, double seed_hi,
 val HaltingTableHandle::Bytes() const { return CopyOut(table_.ToBytes()); }
 std::string HaltingTableHandle::Rule() const { return RuleName(table_.rule()); }
 
-std::string HaltingTableHandle::Layout() const {
-  static const char* const kLayouts[] = {"thresholds", "pairwiseBound", "leadRule",
-                                         "infiniteProduct"};
-  return kLayouts[static_cast<int32_t>(table_.layout())];
-}
+std::string HaltingTableHandle::Layout() const { return LayoutName(table_.layout()); }
 
 void RegisterHalting() {
   emscripten::class_<HaltingTableHandle>("_HaltingTableHandle")
@@ -169,6 +177,10 @@ void RegisterHalting() {
       .function("_numClasses", &HaltingTableHandle::NumClasses)
       .function("_monotone", &HaltingTableHandle::Monotone)
       .function("_layout", &HaltingTableHandle::Layout)
+      .function("_buildMs", &HaltingTableHandle::BuildMs)
+      .function("_memoryBytes", &HaltingTableHandle::MemoryBytes)
+      .function("_memoEntries", &HaltingTableHandle::MemoEntries)
+      .function("_optimalFallback", &HaltingTableHandle::OptimalFallback)
       .function("_address", &AddressOf<HaltingTableHandle>);
   emscripten::function("_pstar", &PStar);
 }

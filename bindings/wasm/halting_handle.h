@@ -58,6 +58,13 @@ class HaltingTableHandle {
   int32_t NumTrees() const { return table_.num_trees(); }
   int32_t NumClasses() const { return table_.num_classes(); }
   bool Monotone() const { return table_.monotone(); }
+  /// Wall-clock milliseconds the last Build, BuildForForest or Load took (prior, table or bytes).
+  double BuildMs() const { return build_ms_; }
+  /// Bytes the table holds now (an on-demand table grows with its memo).
+  double MemoryBytes() const { return static_cast<double>(table_.MemoryBytes()); }
+  /// Tallies an on-demand table has decided so far (0 for full tables).
+  double MemoEntries() const { return static_cast<double>(table_.MemoEntries()); }
+  bool OptimalFallback() const { return table_.optimal_fallback(); }
   /// 'thresholds' | 'pairwiseBound' | 'leadRule' | 'infiniteProduct'.
   std::string Layout() const;
 
@@ -69,6 +76,7 @@ class HaltingTableHandle {
   HaltingTable table_;
   Prior prior_;
   bool has_prior_ = false;
+  double build_ms_ = 0.0;
 };
 
 

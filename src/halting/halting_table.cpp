@@ -6,6 +6,7 @@
 #include <vector>
 #include <string>
 
+#include "base/enum_names.h"
 #include "halting/binary_table_view.h"
 #include "halting/halting_table_builder.h"
 #include "halting/on_demand_rule.h"
@@ -123,6 +124,23 @@ double HaltingTable::Confidence(const int32_t* tally) const {
     case TableLayout::kOnDemand: return on_demand_->Confidence(tally);
   }
   return 0.0;
+}
+
+const char* LayoutName(TableLayout layout) {
+  static const std::vector<std::string> kNames = {"thresholds", "pairwiseBound", "leadRule",
+                                                  "infiniteProduct", "onDemand"};
+  return internal::EnumName(static_cast<size_t>(layout), kNames);
+}
+
+bool HaltingTable::ConfidenceIsExact(const int32_t* tally) const {
+  switch (layout_) {
+    case TableLayout::kThresholds:
+    case TableLayout::kLeadRule: return true;
+    case TableLayout::kPairwiseBound:
+    case TableLayout::kInfiniteProduct: return num_classes_ == 2;
+    case TableLayout::kOnDemand: return on_demand_->ExactAt(tally);
+  }
+  return false;
 }
 
 size_t HaltingTable::MemoEntries() const { return on_demand_ ? on_demand_->MemoEntries() : 0; }

@@ -60,6 +60,16 @@ size_t OnDemandRule::MemoryBytes() const {
   return bytes;
 }
 
+bool OnDemandRule::ExactAt(const int32_t* tally) const {
+  const int32_t l = config_.num_classes;
+  if (config_.rule == HaltingRule::kInfinite) return l == 2;
+  if (!config_.rate_weights.empty()) return false;
+  int32_t n = 0;
+  for (int32_t j = 0; j < l; ++j) n += tally[j];
+  return config_.dirichlet.empty() || l == 2 ||
+         DirichletExactCost(l, config_.num_trees - n) <= config_.exact_budget;
+}
+
 bool OnDemandRule::Halts(const int32_t* tally) const { return Evaluate(tally, false).halts; }
 
 double OnDemandRule::Confidence(const int32_t* tally) const {
@@ -88,11 +98,44 @@ double OnDemandRule::AtomsLose(const int32_t* t, int32_t k, int32_t m, const dou
                                bool decide) const {
   const int32_t l = config_.num_classes;
   const size_t na = config_.rate_weights.size();
+  // Atoms this far down the posterior count as losing outright (bound 1): all of them together
+  // weigh at most 1e-4 (1 - alpha), and they are most of the atoms once a few votes are in.
+  const double light = 1e-4 * (1.0 - config_.alpha) / static_cast<double>(na) * total;
+  if (decide) {
+    // Screen: each heavy atom's likeliest rival (largest expected final count) by a normal
+    // approximation. Far above the limit means no halt without the bounds below; the screen never
+    // halts.
+    double approx = others_lower;
+    for (size_t i = 0; i < na; ++i) {
+      if (w[i] < light) continue;
+      const double* p = &config_.rates[i * l];
+      int32_t best = -1;
+      double best_final = -1.0;
+      for (int32_t j = 0; j < l; ++j) {
+        if (j == k) continue;
+        const double final_j = t[j] + m * p[j];
+        if (final_j > best_final) {
+          best_final = final_j;
+          best = j;
+        }
+      }
+      const double mean = t[best] - t[k] + m * (p[best] - p[k]);
+      const double var = m * (p[best] + p[k] - (p[best] - p[k]) * (p[best] - p[k]));
+      const double z = var > 0.0 ? (-0.5 - mean) / std::sqrt(2.0 * var) : (mean >= 0.0 ? -1e9 : 1e9);
+      approx += w[i] / total * 0.5 * std::erfc(z);
+      if (approx > config_.screen_factor * (1.0 - config_.alpha)) return 1.0;
+    }
+  }
   // Per atom: the union over rivals of Chernoff bounds (O(l)).
   std::vector<double> bound(na, 0.0);
   double sum = 0.0;
   for (size_t i = 0; i < na; ++i) {
     if (w[i] == 0.0) continue;
+    if (w[i] < light) {
+      bound[i] = 1.0;
+      sum += w[i] / total;
+      continue;
+    }
     const double* p = &config_.rates[i * l];
     double b = 0.0;
     for (int32_t j = 0; j < l && b < 1.0; ++j)
@@ -105,7 +148,7 @@ double OnDemandRule::AtomsLose(const int32_t* t, int32_t k, int32_t m, const dou
   // matters), until the decision is known or the budget is spent.
   std::vector<size_t> order;
   for (size_t i = 0; i < na; ++i)
-    if (w[i] > 0.0 && bound[i] > 0.0) order.push_back(i);
+    if (w[i] >= light && bound[i] > 0.0) order.push_back(i);
   const size_t refine = std::min(order.size(), static_cast<size_t>(std::max(0, config_.max_refined_atoms)));
   std::partial_sort(order.begin(), order.begin() + refine, order.end(),
                     [&](size_t a, size_t b) { return w[a] * bound[a] > w[b] * bound[b]; });

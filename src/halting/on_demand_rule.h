@@ -62,6 +62,9 @@ class OnDemandRule {
   /// The certified lower bound on P* (exact where exact), or L for the infinite rule; 0 without a
   /// strict leader.
   double Confidence(const int32_t* tally) const;
+  /// True when Confidence(tally) is exact: no rate atom, and every Dirichlet component exact
+  /// (l = 2, or its cost within exact_budget); the infinite rule for l = 2.
+  bool ExactAt(const int32_t* tally) const;
   /// Tallies memoised so far.
   size_t MemoEntries() const;
   /// Bytes held: configuration, log-factorials and memo.

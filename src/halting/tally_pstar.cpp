@@ -35,6 +35,9 @@ Result<TallyPStar> PStarOfTally(const HaltingTable& table, const Prior& prior,
     out.exact = l == 2;
   } else if (table.rule() == HaltingRule::kAlpha1) {
     out.pstar = table.Confidence(tally.data());
+  } else if (table.layout() == TableLayout::kOnDemand) {
+    out.pstar = table.Confidence(tally.data());
+    out.exact = table.ConfidenceIsExact(tally.data());
   } else if (l <= 4) {
     Result<double> p = PStarBySum(prior, table.num_trees(), tally);
     if (!p.ok()) return p.status();

@@ -53,6 +53,10 @@ enum class TableLayout : int32_t {
   kOnDemand = 4,
 };
 
+/// Stable name of a layout ("thresholds", "pairwiseBound", "leadRule", "infiniteProduct",
+/// "onDemand"; "unknown" otherwise), as the CLI and JS report it. Never null.
+const char* LayoutName(TableLayout layout);
+
 /// What to build.
 struct HaltingTableOptions {
   HaltingRule rule = HaltingRule::kSiba;
@@ -105,6 +109,10 @@ class HaltingTable {
   /// The rule's value for the strict leader: P* (kThresholds, stored as float), the conservative
   /// lower bound (kPairwiseBound), L (kInfiniteProduct), 1 or 0 (kLeadRule). 0 without a leader.
   double Confidence(const int32_t* tally) const;
+  /// True when Confidence(tally) is the rule's exact value: kThresholds, kLeadRule; kOnDemand when
+  /// neither a union bound nor a rate atom enters (see the file comment); kInfiniteProduct and
+  /// kPairwiseBound for two classes.
+  bool ConfidenceIsExact(const int32_t* tally) const;
   /// Minimum count of class c from which `tally`-like states halt, for the other counts `others`
   /// (l - 1 counts in class order, skipping c). Returns num_trees() + 1 when no count halts.
   int32_t MinLeaderVotes(int32_t c, const int32_t* others) const;

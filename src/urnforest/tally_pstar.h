@@ -25,6 +25,7 @@ struct TallyPStar {
 /// table's rule, with `prior` the table's prior (uniform for alpha1/siba/infinite):
 ///   infinite:          InfiniteLowerBound of the leader (exact for 2 classes only);
 ///   alpha1:            the table's confidence;
+///   on-demand tables:    the table's confidence, exact = ConfidenceIsExact;
 ///   other rules, l <= 4: PStarBySum(prior, T, tally), exact;
 ///   other rules, l > 4:  the table's confidence, exact = false.
 /// Fails with kShapeMismatch (tally or prior of another class count), kInvalidArgument (a negative
