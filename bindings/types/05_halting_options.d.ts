@@ -160,14 +160,27 @@ export interface TallyPosterior {
 }
 
 export interface PriorInfo {
-  kind: 'uniform' | 'dirichlet' | 'mixture' | 'histogram';
+  /**
+   * 'histogram': hyper's smoothed out-of-bag histogram over every final tally (small T, l ≤ 4);
+   * 'tallyMixture': the same masses as point masses at the smoothed tallies plus a uniform part
+   * (l ≤ 4, larger T); 'mixture': ndir, and hyper for l ≥ 5 (Dirichlet kernels around k-means
+   * centres of the training rows' out-of-bag vote rates, plus a uniform part).
+   */
+  kind: 'uniform' | 'dirichlet' | 'mixture' | 'histogram' | 'tallyMixture';
   classes: number;
   /** T the masses are for. */
   trees: number;
   /** Dirichlet components (uniform: one with beta = 1); empty for histograms. */
   components: { weight: number; beta: Float64Array }[];
+  /** 'tallyMixture': the point masses' final tallies, numClasses counts each (row-major). */
+  support?: Int32Array;
+  /** 'tallyMixture': one weight per point mass. */
+  weights?: Float64Array;
+  /** 'tallyMixture': the uniform part's weight (weights plus it sum to 1). */
+  uniformWeight?: number;
   /**
-   * Mass of each final tally of `trees` votes (l ≤ 4; null beyond), indexed by tally rank:
+   * Mass of each final tally of `trees` votes (l ≤ 4 and at most 20,000,000 tallies; null
+   * beyond), indexed by tally rank:
    * rank(T_1..T_l) = Σ_{i=1}^{l-1} C(T_1 + … + T_i + i - 1, i); for l = 2 the index is the votes of class 0.
    */
   finalTallyMass: Float64Array | null;

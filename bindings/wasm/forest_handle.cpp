@@ -161,7 +161,8 @@ val ForestHandle::PriorOf(const std::string& rule_name, int32_t trees) const {
   Result<Prior> prior = PriorForForest(forest_, rule.value(), trees);
   if (!prior.ok()) return ErrorObject(prior.status());
   const Prior& p = prior.value();
-  static const char* const kKinds[] = {"uniform", "dirichlet", "mixture", "histogram"};
+  static const char* const kKinds[] = {"uniform", "dirichlet", "mixture", "histogram",
+                                       "tallyMixture"};
   val out = val::object();
   out.set("kind", std::string(kKinds[static_cast<int32_t>(p.kind())]));
   out.set("classes", p.num_classes());
@@ -174,12 +175,21 @@ val ForestHandle::PriorOf(const std::string& rule_name, int32_t trees) const {
     components.set(i, component);
   }
   out.set("components", components);
-  if (p.num_classes() <= 4) {
-    Result<std::vector<double>> mass = FinalTallyMass(p, trees);
-    if (!mass.ok()) return ErrorObject(mass.status());
+  if (p.kind() == PriorKind::kTallyMixture) {
+    out.set("support", CopyOut(p.support()));
+    out.set("weights", CopyOut(p.support_weights()));
+    out.set("uniformWeight", p.uniform_weight());
+  }
+  // Every final tally's mass while that array is small (l <= 4 and moderate T); else null.
+  Result<std::vector<double>> mass =
+      p.num_classes() <= 4 ? FinalTallyMass(p, trees) : Result<std::vector<double>>(Status::Error(
+                                                            StatusCode::kLimitExceeded, "l > 4"));
+  if (mass.ok()) {
     out.set("finalTallyMass", CopyOut(mass.value()));
-  } else {
+  } else if (mass.status().code == StatusCode::kLimitExceeded) {
     out.set("finalTallyMass", val::null());
+  } else {
+    return ErrorObject(mass.status());
   }
   return out;
 }

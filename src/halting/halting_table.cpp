@@ -292,8 +292,8 @@ Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions& o, const Prior
                                " classes, table asked for " + std::to_string(l));
     const PriorKind want = prior->kind();
     const bool tallies = want == PriorKind::kHistogram || want == PriorKind::kTallyMixture;
-    if (o.rule == HaltingRule::kHyper && !tallies && want != PriorKind::kRateMixture)
-      return Invalid("rule hyper needs a histogram, tally-mixture or rate-mixture prior");
+    if (o.rule == HaltingRule::kHyper && !tallies && want != PriorKind::kDirichletMixture)
+      return Invalid("rule hyper needs a histogram, tally-mixture or Dirichlet-mixture prior");
     if (o.rule == HaltingRule::kOneDir && want != PriorKind::kDirichlet && want != PriorKind::kUniform)
       return Invalid("rule 1dir needs a Dirichlet prior");
     if (o.rule == HaltingRule::kNDir && want != PriorKind::kDirichletMixture)
@@ -305,7 +305,7 @@ Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions& o, const Prior
     used = *prior;
   }
   const bool eager = !o.force_on_demand && EagerTableFits(o.rule, o.num_trees, l);
-  if (eager && (used.kind() == PriorKind::kTallyMixture || used.kind() == PriorKind::kRateMixture)) {
+  if (eager && used.kind() == PriorKind::kTallyMixture) {
     // The full table's recursion reads a dense histogram: the same masses, one per tally.
     Result<std::vector<double>> mass = FinalTallyMass(used, o.num_trees);
     if (!mass.ok()) return mass.status();

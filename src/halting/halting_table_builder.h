@@ -38,7 +38,6 @@ class HaltingTableBuilder {
   /// parts (as ToBytes stores them).
   static void AttachOnDemand(HaltingTable* table, std::vector<DirichletComponent> dirichlet,
                              std::vector<int32_t> support, std::vector<double> support_weights,
-                             std::vector<double> rates, std::vector<double> rate_weights,
                              double exact_budget);
   /// The parts AttachOnDemand took (for ToBytes).
   static const internal::OnDemandRule& OnDemandOf(const HaltingTable& table);

@@ -2,9 +2,7 @@
 // through base/byte_io.h, with an FNV-1a checksum over everything before it. Version 1 holds the
 // full layouts; version 2 (written only for kOnDemand, so version-1 bytes are unchanged) adds the
 // on-demand rule's prior after them: optimal_fallback, exact_budget, the Dirichlet components
-// (count; weight and l betas each), the point masses (count; l counts each, then the weights) and
-// the rate atoms (count; l rates each, then the weights).
-#include <cmath>
+// (count; weight and l betas each) and the point masses (count; l counts each, then the weights).
 #include <cstring>
 #include <string>
 #include <vector>
@@ -59,9 +57,6 @@ std::vector<uint8_t> HaltingTable::ToBytes() const {
     w.U64(c.support_weights.size());
     for (int32_t v : c.support) w.I32(v);
     for (double v : c.support_weights) w.F64(v);
-    w.U64(c.rate_weights.size());
-    for (double v : c.rates) w.F64(v);
-    for (double v : c.rate_weights) w.F64(v);
   }
   w.U64(Fnv1a(b.data(), b.size()));
   return b;
@@ -139,25 +134,9 @@ Result<HaltingTable> HaltingTable::FromBytes(const uint8_t* data, size_t size) {
       if (sum != t.num_trees_ || !(weights[i] >= 0.0 && weights[i] <= 1.0))
         return corrupt("bad point mass");
     }
-    uint64_t na = r.Count(8 * static_cast<size_t>(l) + 8);
-    if (r.failed()) return corrupt("bad atom count");
-    std::vector<double> rates(na * l), rate_weights(na);
-    for (double& v : rates) v = r.F64();
-    for (double& v : rate_weights) v = r.F64();
-    if (r.failed()) return corrupt("length mismatch");
-    for (uint64_t i = 0; i < na; ++i) {
-      double sum = 0.0;
-      for (int32_t c = 0; c < l; ++c) {
-        if (!(rates[i * l + c] >= 0.0 && rates[i * l + c] <= 1.0)) return corrupt("bad atom rate");
-        sum += rates[i * l + c];
-      }
-      if (!(std::fabs(sum - 1.0) <= 1e-6) || !(rate_weights[i] >= 0.0 && rate_weights[i] <= 1.0))
-        return corrupt("bad atom");
-    }
     if (t.rule_ == HaltingRule::kAlpha1) return corrupt("alpha1 has no on-demand layout");
     HaltingTableBuilder::AttachOnDemand(&t, std::move(dirichlet), std::move(support),
-                                        std::move(weights), std::move(rates),
-                                        std::move(rate_weights), budget);
+                                        std::move(weights), budget);
   }
   if (r.failed() || !r.at_end()) return corrupt("length mismatch");
   // Structural checks so that lookups stay in bounds.

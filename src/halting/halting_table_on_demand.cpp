@@ -12,9 +12,7 @@ namespace urnforest {
 
 void HaltingTableBuilder::AttachOnDemand(HaltingTable* table, std::vector<DirichletComponent> dirichlet,
                                          std::vector<int32_t> support,
-                                         std::vector<double> support_weights,
-                                         std::vector<double> rates, std::vector<double> rate_weights,
-                                         double exact_budget) {
+                                         std::vector<double> support_weights, double exact_budget) {
   internal::OnDemandConfig config;
   config.rule = table->rule_;
   config.num_trees = table->num_trees_;
@@ -23,8 +21,6 @@ void HaltingTableBuilder::AttachOnDemand(HaltingTable* table, std::vector<Dirich
   config.dirichlet = std::move(dirichlet);
   config.support = std::move(support);
   config.support_weights = std::move(support_weights);
-  config.rates = std::move(rates);
-  config.rate_weights = std::move(rate_weights);
   config.exact_budget = exact_budget;
   table->on_demand_ = std::make_shared<const internal::OnDemandRule>(std::move(config));
 }
@@ -40,18 +36,12 @@ Result<HaltingTable> HaltingTableBuilder::OnDemand(const HaltingTableOptions& o,
   const int32_t l = o.num_classes;
   std::vector<DirichletComponent> dirichlet;
   std::vector<int32_t> support;
-  std::vector<double> weights, rates, rate_weights;
+  std::vector<double> weights;
   try {
     switch (prior.kind()) {
       case PriorKind::kUniform:
       case PriorKind::kDirichlet:
       case PriorKind::kDirichletMixture: dirichlet = prior.components(); break;
-      case PriorKind::kRateMixture:
-        rates = prior.rates();
-        rate_weights = prior.support_weights();
-        if (prior.uniform_weight() > 0.0)
-          dirichlet.push_back({prior.uniform_weight(), std::vector<double>(l, 1.0)});
-        break;
       case PriorKind::kTallyMixture:
         support = prior.support();
         weights = prior.support_weights();
@@ -71,7 +61,7 @@ Result<HaltingTable> HaltingTableBuilder::OnDemand(const HaltingTableOptions& o,
       }
     }
     AttachOnDemand(&table, std::move(dirichlet), std::move(support), std::move(weights),
-                   std::move(rates), std::move(rate_weights), o.exact_budget);
+                   o.exact_budget);
   } catch (const std::bad_alloc&) {
     return Status::Error(StatusCode::kOutOfMemory, "on-demand halting rule too large");
   }

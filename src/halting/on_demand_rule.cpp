@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "halting/dirichlet_urn.h"
-#include "halting/multinomial_race.h"
 #include "urnforest/pstar.h"
 #include "urnforest/vote.h"
 
@@ -40,9 +39,6 @@ OnDemandRule::OnDemandRule(OnDemandConfig config) : config_(std::move(config)) {
   for (const DirichletComponent& c : config_.dirichlet)
     log_weight_.push_back(c.weight > 0.0 ? std::log(c.weight) : -INFINITY);
   for (double w : config_.support_weights) log_weight_.push_back(w > 0.0 ? std::log(w) : -INFINITY);
-  for (double w : config_.rate_weights) log_weight_.push_back(w > 0.0 ? std::log(w) : -INFINITY);
-  log_rates_.reserve(config_.rates.size());
-  for (double r : config_.rates) log_rates_.push_back(r > 0.0 ? std::log(r) : -INFINITY);
 }
 
 size_t OnDemandRule::MemoEntries() const {
@@ -53,7 +49,6 @@ size_t OnDemandRule::MemoEntries() const {
 size_t OnDemandRule::MemoryBytes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   size_t bytes = sizeof(*this) + log_factorial_.size() * 8 + log_weight_.size() * 8 +
-                 (config_.rates.size() + log_rates_.size() + config_.rate_weights.size()) * 8 +
                  config_.support.size() * 4 + config_.support_weights.size() * 8;
   for (const DirichletComponent& c : config_.dirichlet) bytes += c.beta.size() * 8 + 32;
   bytes += memo_tallies_.size() * 4 + memo_.size() * sizeof(Verdict) + index_.size() * 32;
@@ -63,11 +58,11 @@ size_t OnDemandRule::MemoryBytes() const {
 bool OnDemandRule::ExactAt(const int32_t* tally) const {
   const int32_t l = config_.num_classes;
   if (config_.rule == HaltingRule::kInfinite) return l == 2;
-  if (!config_.rate_weights.empty()) return false;
   int32_t n = 0;
   for (int32_t j = 0; j < l; ++j) n += tally[j];
   return config_.dirichlet.empty() || l == 2 ||
-         DirichletExactCost(l, config_.num_trees - n) <= config_.exact_budget;
+         DirichletExactCost(l, config_.num_trees - n) * static_cast<double>(config_.dirichlet.size()) <=
+             config_.exact_budget;
 }
 
 bool OnDemandRule::Halts(const int32_t* tally) const { return Evaluate(tally, false).halts; }
@@ -93,94 +88,6 @@ double OnDemandRule::InfiniteConfidence(const int32_t* t, int32_t k) const {
   return prod;
 }
 
-double OnDemandRule::AtomsLose(const int32_t* t, int32_t k, int32_t m, const double* w, double total,
-                               double others, double others_lower, double limit,
-                               bool decide) const {
-  const int32_t l = config_.num_classes;
-  const size_t na = config_.rate_weights.size();
-  // Atoms this far down the posterior count as losing outright (bound 1): all of them together
-  // weigh at most 1e-4 (1 - alpha), and they are most of the atoms once a few votes are in.
-  const double light = 1e-4 * (1.0 - config_.alpha) / static_cast<double>(na) * total;
-  if (decide) {
-    // Screen: each heavy atom's likeliest rival (largest expected final count) by a normal
-    // approximation. Far above the limit means no halt without the bounds below; the screen never
-    // halts.
-    double approx = others_lower;
-    for (size_t i = 0; i < na; ++i) {
-      if (w[i] < light) continue;
-      const double* p = &config_.rates[i * l];
-      int32_t best = -1;
-      double best_final = -1.0;
-      for (int32_t j = 0; j < l; ++j) {
-        if (j == k) continue;
-        const double final_j = t[j] + m * p[j];
-        if (final_j > best_final) {
-          best_final = final_j;
-          best = j;
-        }
-      }
-      const double mean = t[best] - t[k] + m * (p[best] - p[k]);
-      const double var = m * (p[best] + p[k] - (p[best] - p[k]) * (p[best] - p[k]));
-      const double z = var > 0.0 ? (-0.5 - mean) / std::sqrt(2.0 * var) : (mean >= 0.0 ? -1e9 : 1e9);
-      approx += w[i] / total * 0.5 * std::erfc(z);
-      if (approx > config_.screen_factor * (1.0 - config_.alpha)) return 1.0;
-    }
-  }
-  // Per atom: the union over rivals of Chernoff bounds (O(l)).
-  std::vector<double> bound(na, 0.0);
-  double sum = 0.0;
-  for (size_t i = 0; i < na; ++i) {
-    if (w[i] == 0.0) continue;
-    if (w[i] < light) {
-      bound[i] = 1.0;
-      sum += w[i] / total;
-      continue;
-    }
-    const double* p = &config_.rates[i * l];
-    double b = 0.0;
-    for (int32_t j = 0; j < l && b < 1.0; ++j)
-      if (j != k) b += MultinomialPairChernoff(p[k], p[j], t[k] - t[j], m);
-    bound[i] = std::min(1.0, b);
-    sum += w[i] / total * bound[i];
-  }
-  if (decide && others + sum <= limit) return sum;
-  // Refine the heaviest atoms with exact pair terms (each term only where its Chernoff bound
-  // matters), until the decision is known or the budget is spent.
-  std::vector<size_t> order;
-  for (size_t i = 0; i < na; ++i)
-    if (w[i] >= light && bound[i] > 0.0) order.push_back(i);
-  const size_t refine = std::min(order.size(), static_cast<size_t>(std::max(0, config_.max_refined_atoms)));
-  std::partial_sort(order.begin(), order.begin() + refine, order.end(),
-                    [&](size_t a, size_t b) { return w[a] * bound[a] > w[b] * bound[b]; });
-  const double negligible = 1e-6 * (1.0 - config_.alpha);
-  // A certified lower bound on the atoms' share: each refined atom loses at least its largest exact
-  // pair term. `others_lower` (the point masses' exact share) plus it above the limit means no
-  // halt whatever the rest is: the decision stops there (returns a value above the limit).
-  double lower = 0.0;
-  for (size_t r = 0; r < refine; ++r) {
-    const size_t i = order[r];
-    const double* p = &config_.rates[i * l];
-    double b = 0.0, largest = 0.0;
-    for (int32_t j = 0; j < l && b < 1.0; ++j) {
-      if (j == k) continue;
-      const double chernoff = MultinomialPairChernoff(p[k], p[j], t[k] - t[j], m);
-      if (chernoff * w[i] / total <= negligible) {
-        b += chernoff;
-      } else {
-        const double exact = MultinomialPairLose(p[k], p[j], t[k] - t[j], m, log_factorial_.data());
-        b += exact;
-        largest = std::max(largest, exact);
-      }
-    }
-    b = std::min(1.0, b);
-    sum -= w[i] / total * (bound[i] - b);
-    lower += w[i] / total * largest;
-    if (decide && others + sum <= limit) break;
-    if (decide && others_lower + lower > limit) return std::max(sum, limit + 1.0);
-  }
-  return std::max(0.0, sum);
-}
-
 double OnDemandRule::LoseWithin(const int32_t* t, int32_t k, int32_t m, const std::vector<double>& w,
                                 double total, double lose, double dirichlet_mass, double limit,
                                 bool decide) const {
@@ -190,18 +97,48 @@ double OnDemandRule::LoseWithin(const int32_t* t, int32_t k, int32_t m, const st
     if (lose > limit) return lose;  // the point masses alone lose too much: no halt
     if (lose + dirichlet_mass <= limit) return lose + dirichlet_mass;  // halts whatever they do
   }
-  // Components by decreasing posterior weight, so that the no-halt exit comes early.
+  // Components by decreasing posterior weight, so that the no-halt exit comes early. Components
+  // this light count as losing outright: together at most 1e-4 (1 - alpha).
   const size_t nd = config_.dirichlet.size();
+  const double light = 1e-4 * target / static_cast<double>(std::max<size_t>(nd, 1));
   std::vector<size_t> order;
   for (size_t c = 0; c < nd; ++c)
     if (w[c] > 0.0) order.push_back(c);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return w[a] > w[b]; });
   std::vector<double> a(l);
+  if (decide && order.size() > 1) {
+    // Screen over all components at once: each one's likeliest rival by a normal approximation.
+    // Far above the limit means no halt; the screen never halts.
+    double approx = lose;
+    for (size_t c : order) {
+      const double post = w[c] / total;
+      if (post < light) break;
+      const std::vector<double>& beta = config_.dirichlet[c].beta;
+      double A = 0.0;
+      int32_t best = -1;
+      for (int32_t j = 0; j < l; ++j) {
+        a[j] = beta[j] + t[j];
+        A += a[j];
+        if (j != k && (best < 0 || a[j] > a[best])) best = j;
+      }
+      approx += post * DirichletPairLoseApprox(a[k], a[best], A - a[k] - a[best], t[k] - t[best], m);
+      if (approx > config_.screen_factor * target) return 1.0;
+    }
+  }
+  // Exact P* per component while all of them together stay within the budget.
+  size_t heavy = 0;
+  for (size_t c : order) heavy += w[c] / total >= light ? 1 : 0;
+  const bool exact = DirichletExactCost(l, m) * static_cast<double>(heavy) <= config_.exact_budget;
   std::vector<std::pair<double, int32_t>> rivals;
   double unchecked = dirichlet_mass;
   for (size_t c : order) {
     const double post = w[c] / total;
     unchecked -= post;
+    if (post < light) {
+      lose += post;
+      if (decide && lose > limit) return lose;
+      continue;
+    }
     const std::vector<double>& beta = config_.dirichlet[c].beta;
     double A = 0.0;
     for (int32_t j = 0; j < l; ++j) {
@@ -209,7 +146,7 @@ double OnDemandRule::LoseWithin(const int32_t* t, int32_t k, int32_t m, const st
       A += a[j];
     }
     double comp = std::nan("");
-    if (DirichletExactCost(l, m) <= config_.exact_budget) comp = DirichletLoseExact(a.data(), t, l, k, m);
+    if (exact) comp = DirichletLoseExact(a.data(), t, l, k, m);
     if (std::isnan(comp)) {
       // Union bound over rivals; rivals with the same (a_j, t_j) share one term.
       rivals.clear();
@@ -223,6 +160,9 @@ double OnDemandRule::LoseWithin(const int32_t* t, int32_t k, int32_t m, const st
         // Far from halting: no halt without the exact terms (the screen never halts).
         if (lose + post * std::min(1.0, approx) > config_.screen_factor * target) return 1.0;
       }
+      // Strongest rivals first (largest a_j + t_j), so that a decision not to halt comes early:
+      // the terms only add up.
+      std::reverse(rivals.begin(), rivals.end());
       double bound = 0.0;
       for (size_t i = 0; i < rivals.size() && bound < 1.0;) {
         size_t e = i;
@@ -231,6 +171,8 @@ double OnDemandRule::LoseWithin(const int32_t* t, int32_t k, int32_t m, const st
                  DirichletPairLose(a[k], rivals[i].first, A - a[k] - rivals[i].first,
                                    t[k] - rivals[i].second, m);
         i = e;
+        // (with the component's share capped at its weight, as it is summed below)
+        if (decide && lose + post * std::min(1.0, bound) > limit) return lose + post * std::min(1.0, bound);
       }
       comp = std::min(1.0, bound);
     }
@@ -276,8 +218,7 @@ OnDemandRule::Verdict OnDemandRule::Evaluate(const int32_t* t, bool need_confide
     // Posterior weights of the components, log space.
     const size_t nd = config_.dirichlet.size();
     const size_t np = config_.support_weights.size();
-    const size_t na = config_.rate_weights.size();
-    std::vector<double> logw(nd + np + na, -INFINITY);
+    std::vector<double> logw(nd + np, -INFINITY);
     std::vector<int32_t> nz;
     for (int32_t j = 0; j < l; ++j)
       if (t[j] > 0) nz.push_back(j);
@@ -304,13 +245,6 @@ OnDemandRule::Verdict OnDemandRule::Evaluate(const int32_t* t, bool need_confide
       logw[nd + i] = lw;
       mx = std::max(mx, lw);
     }
-    for (size_t i = 0; i < na; ++i) {
-      double lw = log_weight_[nd + np + i];
-      for (int32_t j : nz) lw += t[j] * log_rates_[i * l + j];
-      if (lw == -INFINITY) continue;
-      logw[nd + np + i] = lw;
-      mx = std::max(mx, lw);
-    }
     if (mx == -INFINITY) {
       // Zero posterior mass (a prior without a uniform or Dirichlet part that no point mass
       // explains): never halt, as the tables do.
@@ -333,23 +267,15 @@ OnDemandRule::Verdict OnDemandRule::Evaluate(const int32_t* t, bool need_confide
         }
       }
       lose /= total;
-      const double lose_points = lose;
       const double limit = target * (1.0 - kMargin);
       double dirichlet_mass = 0.0;
       for (size_t c = 0; c < nd; ++c) dirichlet_mass += logw[c] / total;
-      // The rate atoms' share: an upper bound, refined only as far as the decision needs (the
-      // confidence refines as far as the budget allows; it is never smaller for the same tally).
-      if (na > 0) {
-        lose += AtomsLose(t, k, m, &logw[nd + np], total, lose + dirichlet_mass, lose, limit, true);
-      }
       // The decision (certified shortcuts, the screen) and, when asked, the full lower bound on
       // P*. The decision never depends on whether the confidence was asked for.
       v.halts = LoseWithin(t, k, m, logw, total, lose, dirichlet_mass, limit, true) <= limit;
       if (need_confidence) {
-        double full = lose_points;
-        if (na > 0) full += AtomsLose(t, k, m, &logw[nd + np], total, 0.0, 0.0, limit, false);
-        v.confidence =
-            std::max(0.0, 1.0 - LoseWithin(t, k, m, logw, total, full, dirichlet_mass, limit, false));
+        v.confidence = std::max(
+            0.0, 1.0 - LoseWithin(t, k, m, logw, total, lose, dirichlet_mass, limit, false));
       }
     }
   }

@@ -5,10 +5,6 @@
 // The prior is a finite mixture (weights sum to 1) of
 //  * Dirichlet components (siba: Dirichlet(1); 1dir; ndir; hyper's uniform part), whose posterior
 //    given a partial tally is DM(m; beta + t) (see dirichlet_urn.h), and
-//  * rate atoms p (hyper for l >= 5): votes i.i.d. given p, likelihood prod_j p_j^t_j, the votes
-//    to come Multinomial(m, p); each atom's 1 - P* is bounded by the union over rivals of
-//    Chernoff bounds (O(1)), replaced by exact pair terms (multinomial_race.h) for the atoms that
-//    weigh most while the decision is open, and
 //  * point masses at final tallies N of T votes (hyper: the out-of-bag tallies of the training rows
 //    rescaled to T, smoothed for l <= 4), whose likelihood is the multivariate hypergeometric
 //    prod_j N_j^(t_j falling) / T^(n falling) and whose verdict is certain (k wins N or not).
@@ -41,14 +37,11 @@ struct OnDemandConfig {
   std::vector<DirichletComponent> dirichlet;  ///< Dirichlet components (weights included).
   std::vector<int32_t> support;               ///< Point masses, support[i * l + c], each sums to T.
   std::vector<double> support_weights;        ///< One weight per point mass.
-  std::vector<double> rates;         ///< Rate atoms, rates[i * l + c]: votes i.i.d. given them.
-  std::vector<double> rate_weights;  ///< One weight per rate atom.
-  /// Rate atoms whose Chernoff bounds are replaced by exact pair terms, per tally, at most.
-  int32_t max_refined_atoms = 64;
-  /// Largest DirichletExactCost evaluated exactly; beyond it the union bound.
+  /// Largest DirichletExactCost, summed over the components that matter, evaluated exactly; beyond
+  /// it the union bound.
   double exact_budget = 5e5;
   /// Skip the union bound (no halt) when its normal approximation exceeds this many times 1 - alpha.
-  double screen_factor = 4.0;
+  double screen_factor = 2.0;
 };
 
 /// A memoised rule. Thread-safe (the memo is guarded by a mutex).
@@ -62,8 +55,8 @@ class OnDemandRule {
   /// The certified lower bound on P* (exact where exact), or L for the infinite rule; 0 without a
   /// strict leader.
   double Confidence(const int32_t* tally) const;
-  /// True when Confidence(tally) is exact: no rate atom, and every Dirichlet component exact
-  /// (l = 2, or its cost within exact_budget); the infinite rule for l = 2.
+  /// True when Confidence(tally) is exact: every Dirichlet component exact (l = 2, or their cost
+  /// within exact_budget); the infinite rule for l = 2.
   bool ExactAt(const int32_t* tally) const;
   /// Tallies memoised so far.
   size_t MemoEntries() const;
@@ -81,19 +74,13 @@ class OnDemandRule {
   // first, unnormalised, sum `total`), `lose` the point masses' share and `dirichlet_mass` the
   // Dirichlet components' share. `decide`: stop as soon as the comparison with `limit` is known
   // (certified shortcuts) and screen far states (returns 1); else the full value.
-  // The rate atoms' share of 1 - P* (an upper bound), w = their unnormalised posterior weights.
-  // `decide`: stop refining once others + share <= limit (others: an upper bound on the rest), or
-  // once others_lower (a lower bound on the rest) + a lower bound on the share exceeds it.
-  double AtomsLose(const int32_t* t, int32_t k, int32_t m, const double* w, double total,
-                   double others, double others_lower, double limit, bool decide) const;
   double LoseWithin(const int32_t* t, int32_t k, int32_t m, const std::vector<double>& w,
                     double total, double lose, double dirichlet_mass, double limit,
                     bool decide) const;
 
   OnDemandConfig config_;
   std::vector<double> log_factorial_;  // log n!, n = 0..T
-  std::vector<double> log_weight_;     // log of each Dirichlet weight, point weight, atom weight
-  std::vector<double> log_rates_;      // log of each atom's rates (-inf for 0)
+  std::vector<double> log_weight_;     // log of each Dirichlet weight, then each point weight
   mutable std::mutex mutex_;
   mutable std::unordered_map<uint64_t, size_t> index_;  // tally hash -> memo slot
   mutable std::vector<int32_t> memo_tallies_;           // slot s: [s * l, (s + 1) * l)

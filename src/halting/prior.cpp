@@ -395,7 +395,7 @@ Result<Prior> PriorForRule(HaltingRule rule, const std::vector<uint32_t>& oob_vo
       if (EagerTableFits(rule, num_trees, num_classes))
         return HistogramPriorFromOob(oob_votes, num_classes, num_trees, options);
       if (num_classes <= 4) return TallyMixturePriorFromOob(oob_votes, num_classes, num_trees, options);
-      return RateMixturePriorFromOob(oob_votes, num_classes, options);
+      return KernelMixturePriorFromOob(oob_votes, num_classes, options);
     case HaltingRule::kOneDir: return FitDirichletPrior(oob_votes, num_classes, options);
     case HaltingRule::kNDir: return FitDirichletMixturePrior(oob_votes, labels, num_classes, options);
     default: return Prior::Uniform(num_classes);
@@ -412,25 +412,6 @@ Result<std::vector<double>> FinalTallyMass(const Prior& prior, int32_t num_trees
                          "the masses of all final tallies of " + std::to_string(num_trees) +
                              " votes over " + std::to_string(l) + " classes exceed " +
                              std::to_string(kMaxDenseTallies) + " entries");
-  if (prior.kind() == PriorKind::kRateMixture) {
-    internal::Compositions comp(num_trees, l);
-    std::vector<double> mass(comp.Count(num_trees), prior.uniform_weight() / comp.Count(num_trees));
-    const double log_tfact = std::lgamma(num_trees + 1.0);
-    comp.ForEach(num_trees, [&](const int32_t* t) {
-      double p = 0.0;
-      for (size_t i = 0; i < prior.support_weights().size(); ++i) {
-        double lg = log_tfact;
-        for (int32_t j = 0; j < l; ++j) {
-          const double r = prior.rates()[i * l + j];
-          if (t[j] > 0) lg += t[j] * std::log(r);
-          lg -= std::lgamma(t[j] + 1.0);
-        }
-        p += prior.support_weights()[i] * std::exp(lg);
-      }
-      mass[comp.Rank(t)] += p;
-    });
-    return mass;
-  }
   if (prior.kind() == PriorKind::kTallyMixture) {
     if (prior.num_trees() != num_trees)
       return Status::Error(StatusCode::kShapeMismatch,

@@ -36,9 +36,6 @@ enum class PriorKind : int32_t {
   kHistogram = 3,         ///< Non-parametric mass over the final tallies of T votes (hyper).
   /// Point masses at final tallies of T votes plus a weight of the uniform prior (hyper, any l).
   kTallyMixture = 4,
-  /// Atoms at vote probabilities p (votes i.i.d. given p) plus a weight of the uniform prior
-  /// (hyper for l >= 5 at any T).
-  kRateMixture = 5,
 };
 
 /// One Dirichlet component: weight (>= 0) and beta (> 0), one entry per class.
@@ -71,12 +68,6 @@ class Prior {
                                     std::vector<int32_t> tallies, std::vector<double> weights,
                                     double uniform_weight);
 
-  /// Finite mixture over vote probabilities: atom i has rates[i * l + c] (each >= 0, summing to 1
-  /// within 1e-9; renormalised) and weight weights[i] >= 0, plus `uniform_weight` of the uniform
-  /// prior. Valid for every T (num_trees() is 0). Fails with kInvalidArgument / kShapeMismatch.
-  static Result<Prior> RateMixture(int32_t num_classes, std::vector<double> rates,
-                                   std::vector<double> weights, double uniform_weight);
-
   PriorKind kind() const { return kind_; }
   int32_t num_classes() const { return num_classes_; }
   /// T of a histogram prior; 0 for the other kinds (valid for every T).
@@ -85,14 +76,11 @@ class Prior {
   const std::vector<DirichletComponent>& components() const { return components_; }
   /// Histogram mass (sums to 1), indexed by tally rank; empty for the other kinds.
   const std::vector<double>& histogram() const { return histogram_; }
-  /// kTallyMixture: the point masses' final tallies, support()[i * l + c], and their weights (also
-  /// kRateMixture's atom weights; with
+  /// kTallyMixture: the point masses' final tallies, support()[i * l + c], and their weights (with
   /// uniform_weight() they sum to 1). Empty for the other kinds.
   const std::vector<int32_t>& support() const { return support_; }
   const std::vector<double>& support_weights() const { return support_weights_; }
-  /// kRateMixture: the atoms' vote probabilities, rates()[i * l + c]; weights in support_weights().
-  const std::vector<double>& rates() const { return rates_; }
-  /// kTallyMixture, kRateMixture: the weight of the uniform prior; 0 for the other kinds.
+  /// kTallyMixture: the weight of the uniform prior; 0 for the other kinds.
   double uniform_weight() const { return uniform_weight_; }
   /// True for kUniform, and for kDirichlet with all beta equal (symmetric).
   bool IsSymmetricDirichlet() const;
@@ -104,7 +92,6 @@ class Prior {
   std::vector<DirichletComponent> components_;
   std::vector<double> histogram_;
   std::vector<int32_t> support_;
-  std::vector<double> rates_;
   std::vector<double> support_weights_;
   double uniform_weight_ = 0.0;
 };
@@ -127,6 +114,11 @@ struct PriorFitOptions {
   int32_t min_class_rows = 5;         ///< ndir: fewer usable rows => pooled fit for that component.
   int32_t smoothing_window = 5;       ///< hyper: odd box width (1 = no smoothing).
   double uniform_mix = 1e-3;          ///< hyper: weight of the uniform prior mixed in, in [0, 1].
+  /// hyper for l >= 5 (KernelMixturePriorFromOob): concentration of each Dirichlet kernel (40: the
+  /// resolution of the ~37 out-of-bag votes of a 101-tree forest, the thesis's setting) and the
+  /// largest number of kernels.
+  double kernel_concentration = 40.0;
+  int32_t max_kernels = 64;
   /// hyper / optimal tables (PriorForRule): which histogram estimator.
   HistogramEstimator hyper_estimator = HistogramEstimator::kSmoothed;
   /// Deconvolution grid: points k / G of the simplex; 0 = 200 (l = 2), 50 (l = 3), 20 (l = 4).
@@ -160,14 +152,17 @@ Result<Prior> HistogramPriorFromOob(const std::vector<uint32_t>& oob_votes, int3
 Result<Prior> TallyMixturePriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
                                        int32_t num_trees, const PriorFitOptions& options = {});
 
-/// hyper for l >= 5 (any T): each training row with OOB votes v (sum V > 0) becomes an atom at its
-/// vote probabilities p = (v + pseudocount) / (V + pseudocount * l) (options.fraction_pseudocount,
-/// as 1dir's fractions), weight = its number of rows (identical vote vectors merged), plus
-/// options.uniform_mix of the uniform prior. Given p the T votes are Multinomial(T, p): this is the
-/// smoothing of the rescaled tally (the box of HistogramPriorFromOob would need 5^(l-1) cells per
-/// row), and no tally is ever incompatible with an atom. Fails like FitDirichletPrior (no usable row).
-Result<Prior> RateMixturePriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
-                                      const PriorFitOptions& options = {});
+/// hyper for l >= 5 (any T): the training rows' out-of-bag vote rates p = (v + pseudocount) /
+/// (V + pseudocount * l) (rows with V > 0; options.fraction_pseudocount, as 1dir's fractions),
+/// grouped by k-means into at most options.max_kernels centres (farthest-point start, 25 Lloyd
+/// steps, squared distance on rates; deterministic), each centre p-bar a Dirichlet kernel
+/// Dirichlet(options.kernel_concentration * p-bar) weighted by its rows, plus options.uniform_mix of
+/// the uniform prior: a Dirichlet mixture (PriorKind::kDirichletMixture). The kernel is the
+/// smoothing: the box of HistogramPriorFromOob would need 5^(l-1) cells per row, and point masses
+/// at rates that precise make the posterior of a row unlike any training row overconfident once
+/// many votes are in. Fails with kInvalidArgument (no usable row, bad options) / kShapeMismatch.
+Result<Prior> KernelMixturePriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
+                                        const PriorFitOptions& options = {});
 
 /// Deconvolved histogram prior (l <= 4). Each row with n >= 1 OOB votes is modelled as
 /// Multinomial(n, p) with p drawn from an unknown law G; G is estimated by the non-parametric MLE
@@ -194,10 +189,10 @@ Result<std::vector<double>> DeconvolvedGridWeights(const std::vector<uint32_t>& 
 Result<std::vector<int32_t>> RescaledOobTallies(const std::vector<uint32_t>& oob_votes,
                                                 int32_t num_classes, int32_t num_trees);
 
-/// The prior a rule needs: uniform for siba/alpha1/infinite, hyper -> histogram when a full table
-/// of (num_trees, num_classes) is built (EagerTableFits), else the tally mixture (also used by
-/// optimal), 1dir -> Dirichlet, ndir -> mixture. The deconvolved estimator is for full tables only
-/// (kLimitExceeded beyond).
+/// The prior a rule needs: uniform for siba/alpha1/infinite; hyper (also used by optimal) ->
+/// histogram when a full table of (num_trees, num_classes) is built (EagerTableFits), else the
+/// tally mixture for l <= 4 and the kernel mixture for l >= 5; 1dir -> Dirichlet, ndir -> mixture.
+/// The deconvolved estimator is for l <= 4 only (kLimitExceeded beyond).
 Result<Prior> PriorForRule(HaltingRule rule, const std::vector<uint32_t>& oob_votes,
                            const std::vector<int32_t>& labels, int32_t num_classes,
                            int32_t num_trees, const PriorFitOptions& options = {});

@@ -79,7 +79,7 @@ TEST_CASE("BuildForestTableWithPrior builds hyper beyond four classes and fails 
   REQUIRE(many.num_classes() > 4);
   auto hyper = BuildForestTableWithPrior(many, HaltingRule::kHyper, 0.99);
   REQUIRE(hyper.ok());
-  CHECK(hyper.value().prior.kind() == urnforest::PriorKind::kRateMixture);
+  CHECK(hyper.value().prior.kind() == urnforest::PriorKind::kDirichletMixture);
   CHECK(hyper.value().table.layout() == urnforest::TableLayout::kOnDemand);
   const Forest forest = TrainOn("waveform", 9);
   CHECK(BuildForestTableWithPrior(forest, HaltingRule::kSiba, 0.99, 10).status().code ==

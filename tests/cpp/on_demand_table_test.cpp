@@ -239,3 +239,48 @@ TEST_CASE("On-demand tables round-trip through their bytes", "[halting][on-deman
   CHECK(HaltingTable::FromBytes(bytes.data(), bytes.size()).status().code ==
         urnforest::StatusCode::kCorruptModel);
 }
+
+TEST_CASE("Kernel-mixture hyper decides as the full table of the same prior, never halting more",
+          "[halting][on-demand][prior]") {
+  for (int32_t l : {3, 4}) {
+    const int32_t T = l == 3 ? 41 : 21;
+    auto votes = SyntheticOob(l, 90);
+    Prior kernels = urnforest::KernelMixturePriorFromOob(votes, l).value();
+    REQUIRE(kernels.kind() == urnforest::PriorKind::kDirichletMixture);
+    REQUIRE(kernels.components().size() >= 2);
+    HaltingTable full = Build(HaltingRule::kNDir, T, l, &kernels, false);
+    HaltingTable lazy = Build(HaltingRule::kHyper, T, l, &kernels, true, 0.0);
+    int64_t full_halts = 0, lazy_halts = 0;
+    ForEachTally(T, l, [&](const int32_t* t) {
+      if (lazy.Halts(t)) {
+        INFO("tally " << t[0] << "," << t[1] << "," << t[2] << " lazy " << lazy.Confidence(t)
+                      << " full " << full.Confidence(t));
+        REQUIRE(full.Halts(t));
+        ++lazy_halts;
+      }
+      if (full.Halts(t)) ++full_halts;
+    });
+    CHECK(lazy_halts > 0.8 * full_halts);
+  }
+}
+
+TEST_CASE("Kernel mixture: at most max_kernels centres, deterministic, uniform part last",
+          "[prior]") {
+  auto votes = SyntheticOob(7, 300);
+  urnforest::PriorFitOptions o;
+  o.max_kernels = 5;
+  Prior a = urnforest::KernelMixturePriorFromOob(votes, 7, o).value();
+  Prior b = urnforest::KernelMixturePriorFromOob(votes, 7, o).value();
+  REQUIRE(a.components().size() == 6);
+  double total = 0.0;
+  for (size_t i = 0; i < a.components().size(); ++i) {
+    CHECK(a.components()[i].beta == b.components()[i].beta);
+    total += a.components()[i].weight;
+  }
+  CHECK(total == Approx(1.0));
+  CHECK(a.components().back().weight == Approx(1e-3));
+  CHECK(a.components().back().beta == std::vector<double>(7, 1.0));
+  double concentration = 0.0;
+  for (double beta : a.components()[0].beta) concentration += beta;
+  CHECK(concentration == Approx(40.0));
+}

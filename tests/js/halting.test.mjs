@@ -301,16 +301,25 @@ test('forest.prior: kinds, components and final-tally masses', () => {
   assert.deepEqual(labels, wdbc.labels());
 });
 
-test('many classes: siba works, hyper is LimitExceeded, ndir prior has no final-tally mass', () => {
+test('many classes: every rule halts, hyper decides on demand with a kernel-mixture prior, no final-tally mass', () => {
   const soy = uf.Dataset.fromCSV(readDataset('soybean'));
   const forest = uf.trainForest(soy, { trees: 21, seed: 1 });
   assert.ok(forest.numClasses > 4);
   const out = forest.predict(soy, { rule: 'siba' });
   assert.ok(out.meanTrees <= 21);
-  const limit = (e) => e instanceof UrnforestError && e.code === 'LimitExceeded' && e.message.length > 20;
-  assert.throws(() => forest.predict(soy, { rule: 'hyper' }), limit);
-  assert.throws(() => forest.haltingTable({ rule: 'hyper' }), limit);
-  assert.throws(() => forest.prior('hyper'), limit);
+  for (const rule of ['hyper', '1dir', 'ndir', 'optimal', 'infinite']) {
+    const halted = forest.predict(soy, { rule, compare: true });
+    assert.ok(halted.meanTrees < 21, rule);
+    assert.ok(halted.disagreement <= 0.05, rule);
+  }
+  const table = forest.haltingTable({ rule: 'hyper' });
+  assert.equal(table.layout, 'onDemand');
+  assert.ok(table.buildMs >= 0 && table.memoryBytes > 0);
+  table.dispose();
+  const hyper = forest.prior('hyper');
+  assert.equal(hyper.kind, 'mixture');
+  assert.ok(hyper.components.length >= 2 && hyper.components.length <= 65);
+  assert.equal(hyper.finalTallyMass, null);
   const p = forest.prior('ndir');
   assert.equal(p.finalTallyMass, null);
   assert.equal(p.components.length, forest.numClasses);
