@@ -14,6 +14,13 @@ namespace {
 
 constexpr int64_t kMaxStates = 50'000'000;
 constexpr int64_t kMaxPriorWork = 400'000'000;
+// An on-demand table decides each new tally when first asked (microseconds to milliseconds): the
+// exact recursions stop far earlier, and Monte Carlo takes over.
+constexpr int64_t kMaxOnDemandStates = 200'000;
+
+int64_t StateLimit(const HaltingTable& table) {
+  return table.layout() == TableLayout::kOnDemand ? kMaxOnDemandStates : kMaxStates;
+}
 
 Status CheckFinal(const HaltingTable& table, const std::vector<int32_t>& f) {
   if (static_cast<int32_t>(f.size()) != table.num_classes())
@@ -47,8 +54,10 @@ Status AccumulateExact(const HaltingTable& table, const std::vector<int32_t>& f,
   const int32_t l = table.num_classes();
   const int32_t T = table.num_trees();
   const int64_t states = StateCount(f);
-  if (states > kMaxStates)
-    return Status::Error(StatusCode::kLimitExceeded, "too many partial tallies for an exact DP");
+  if (states > StateLimit(table))
+    return Status::Error(StatusCode::kLimitExceeded,
+                         "too many partial tallies for an exact DP (limit " +
+                             std::to_string(StateLimit(table)) + "); use Monte Carlo");
   const int32_t full = Plurality(f);
   std::vector<int64_t> stride(l);
   int64_t st = 1;
@@ -129,10 +138,13 @@ Result<CostEstimate> ExactCostForFinalTally(const HaltingTable& table,
 Result<CostEstimate> ExactCostOverPrior(const HaltingTable& table, const Prior& prior) {
   if (prior.num_classes() != table.num_classes())
     return Status::Error(StatusCode::kShapeMismatch, "prior and table differ in classes");
-  Result<std::vector<double>> mass = FinalTallyMass(prior, table.num_trees());
-  if (!mass.ok()) return mass.status();
   const int32_t l = table.num_classes();
   const int32_t T = table.num_trees();
+  if (l > 4 || StateCount(std::vector<int32_t>(l, T)) > kMaxStates * 64)
+    return Status::Error(StatusCode::kLimitExceeded,
+                         "exact prior-averaged cost needs l <= 4 and a moderate T; use Monte Carlo");
+  Result<std::vector<double>> mass = FinalTallyMass(prior, table.num_trees());
+  if (!mass.ok()) return mass.status();
   internal::Compositions comp(T, l);
   int64_t work = 0;
   comp.ForEach(T, [&](const int32_t* f) {
@@ -140,7 +152,7 @@ Result<CostEstimate> ExactCostOverPrior(const HaltingTable& table, const Prior& 
     for (int32_t j = 0; j < l; ++j) n *= f[j] + 1;
     work += n;
   });
-  if (work > kMaxPriorWork)
+  if (work > (table.layout() == TableLayout::kOnDemand ? kMaxOnDemandStates : kMaxPriorWork))
     return Status::Error(StatusCode::kLimitExceeded,
                          "exact prior-averaged cost needs " + std::to_string(work) +
                              " states; use Monte Carlo");
@@ -238,9 +250,12 @@ Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prio
   if (samples < 1) return Status::Error(StatusCode::kInvalidArgument, "samples must be >= 1");
   std::vector<double> cdf;
   std::vector<std::vector<int32_t>> tallies;
-  if (l <= 4) {
-    Result<std::vector<double>> mass = FinalTallyMass(prior, T);
-    if (!mass.ok()) return mass.status();
+  Result<std::vector<double>> mass =
+      l <= 4 ? FinalTallyMass(prior, T)
+             : Result<std::vector<double>>(Status::Error(StatusCode::kLimitExceeded, "l > 4"));
+  const bool dense = mass.ok();
+  if (!dense && mass.status().code != StatusCode::kLimitExceeded) return mass.status();
+  if (dense) {
     internal::Compositions comp(T, l);
     cdf.assign(mass.value().size(), 0.0);
     tallies.resize(mass.value().size());
@@ -250,31 +265,47 @@ Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prio
     });
     double acc = 0.0;
     for (size_t r = 0; r < cdf.size(); ++r) cdf[r] = acc += mass.value()[r];
-  } else if (prior.kind() != PriorKind::kUniform && prior.kind() != PriorKind::kDirichlet) {
-    return Status::Error(StatusCode::kLimitExceeded,
-                         "Monte Carlo for l > 4 needs a uniform or Dirichlet prior");
+  } else if (prior.kind() == PriorKind::kHistogram) {
+    return Status::Error(StatusCode::kLimitExceeded, "a histogram prior this large cannot be sampled");
+  } else {
+    // Sampled as the mixture it is: a component by weight (Dirichlet components, then point
+    // masses), then a Polya urn of T draws or the point mass itself.
+    double acc = 0.0;
+    for (const DirichletComponent& c : prior.components()) cdf.push_back(acc += c.weight);
+    for (double w : prior.support_weights()) cdf.push_back(acc += w);
+    if (prior.uniform_weight() > 0.0) cdf.push_back(acc += prior.uniform_weight());
+    if (!(acc > 0.0)) return Status::Error(StatusCode::kInvalidArgument, "the prior has no mass");
   }
   return SampleCost(table, samples, seed, [&](internal::DetRng* rng, std::vector<int32_t>* out) {
     std::vector<int32_t>& f = *out;
-    if (l <= 4) {
+    if (dense) {
       double u = rng->Uniform() * cdf.back();
       size_t r = std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
       if (r >= cdf.size()) r = cdf.size() - 1;
       f = tallies[r];
-    } else {  // Polya urn
-      const std::vector<double>& beta = prior.components()[0].beta;
-      double bsum = 0.0;
-      for (double b : beta) bsum += b;
-      std::fill(f.begin(), f.end(), 0);
-      for (int32_t n = 0; n < T; ++n) {
-        double u = rng->Uniform() * (n + bsum);
-        int32_t j = 0;
-        for (; j < l - 1; ++j) {
-          u -= f[j] + beta[j];
-          if (u < 0.0) break;
-        }
-        ++f[j];
+      return;
+    }
+    size_t r = std::upper_bound(cdf.begin(), cdf.end(), rng->Uniform() * cdf.back()) - cdf.begin();
+    if (r >= cdf.size()) r = cdf.size() - 1;
+    const size_t nd = prior.components().size();
+    const size_t np = prior.support_weights().size();
+    if (r >= nd && r < nd + np) {
+      f.assign(prior.support().begin() + (r - nd) * l, prior.support().begin() + (r - nd + 1) * l);
+      return;
+    }
+    const std::vector<double> uniform(r < nd ? 0 : l, 1.0);
+    const std::vector<double>& beta = r < nd ? prior.components()[r].beta : uniform;
+    double bsum = 0.0;
+    for (double b : beta) bsum += b;
+    std::fill(f.begin(), f.end(), 0);
+    for (int32_t n = 0; n < T; ++n) {  // Polya urn
+      double u = rng->Uniform() * (n + bsum);
+      int32_t j = 0;
+      for (; j < l - 1; ++j) {
+        u -= f[j] + beta[j];
+        if (u < 0.0) break;
       }
+      ++f[j];
     }
   });
 }

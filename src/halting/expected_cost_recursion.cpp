@@ -3,11 +3,19 @@
 #include <string>
 #include <vector>
 
+#include "halting/tally_lattice.h"
 #include "halting/urn_recursion.h"
 #include "urnforest/expected_cost.h"
 #include "urnforest/vote.h"
 
 namespace urnforest {
+
+namespace {
+
+constexpr int64_t kMaxSweepStates = 60'000'000;       // C(T + l, l), as for full tables
+constexpr int64_t kMaxOnDemandSweepStates = 200'000;  // each new tally decided when asked
+
+}  // namespace
 
 Result<std::vector<CostEstimate>> ExactCostsByRecursion(const std::vector<const HaltingTable*>& tables,
                                                         const Prior& prior) {
@@ -21,6 +29,21 @@ Result<std::vector<CostEstimate>> ExactCostsByRecursion(const std::vector<const 
   }
   if (prior.num_classes() != l) {
     return Status::Error(StatusCode::kShapeMismatch, "prior and table differ in classes");
+  }
+  // The sweep visits every tally of at most T votes; beyond a few million (any on-demand table,
+  // whose tallies are decided when first asked) it is Monte Carlo's job.
+  const int64_t states = l <= 4 ? internal::Compositions(T, l + 1).Count(T) : -1;
+  if (states < 0 || states > kMaxSweepStates) {
+    return Status::Error(StatusCode::kLimitExceeded,
+                         "the exact recursion visits every tally of at most " + std::to_string(T) +
+                             " votes over " + std::to_string(l) + " classes; use Monte Carlo");
+  }
+  for (const HaltingTable* table : tables) {
+    if (table->layout() == TableLayout::kOnDemand && states > kMaxOnDemandSweepStates) {
+      return Status::Error(StatusCode::kLimitExceeded,
+                           "an on-demand table's exact recursion is limited to " +
+                               std::to_string(kMaxOnDemandSweepStates) + " tallies; use Monte Carlo");
+    }
   }
   // Value layout per state: [P(final label = c) for c = 0..l-1], then per table k
   // [E trees, E disagreement]. P(final label) does not depend on the tables: one sweep serves all.

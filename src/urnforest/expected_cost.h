@@ -24,12 +24,14 @@ struct CostEstimate {
 
 /// Exact DP over partial tallies t <= final_tally with hypergeometric transitions
 /// P(t -> t + e_j) = (F_j - t_j) / (T - t). final_tally has table.num_classes() counts summing to
-/// table.num_trees(). Fails with kShapeMismatch, or kLimitExceeded beyond 5e7 states.
+/// table.num_trees(). Fails with kShapeMismatch, or kLimitExceeded beyond 5e7 states (2e5 for an
+/// on-demand table, which decides each new tally when asked).
 Result<CostEstimate> ExactCostForFinalTally(const HaltingTable& table,
                                             const std::vector<int32_t>& final_tally);
 
 /// Exact average of ExactCostForFinalTally over the prior's final-tally masses (l <= 4;
-/// kLimitExceeded when the total work exceeds 4e8 states: use MonteCarloCost).
+/// kLimitExceeded when the total work exceeds 4e8 states, 2e5 for an on-demand table: use
+/// MonteCarloCost).
 Result<CostEstimate> ExactCostOverPrior(const HaltingTable& table, const Prior& prior);
 
 /// Same quantities as ExactCostOverPrior (expected_trees and disagreement; stop_probability is
@@ -38,8 +40,9 @@ Result<CostEstimate> ExactCostOverPrior(const HaltingTable& table, const Prior& 
 /// states for l = 3 and 4.6 M for l = 4 at T = 101, where ExactCostOverPrior needs ~1e8 and
 /// ~2.5e10. The value at t is E[trees | t] (the sum of t if the table halts there, else the
 /// predictive average over t + e_j) and the disagreement is 1 - P(leader of t is the full-vote
-/// label | t) at halting states (full-vote ties: lowest class index). l <= 4; a histogram prior
-/// needs num_trees() == table.num_trees() (kShapeMismatch).
+/// label | t) at halting states (full-vote ties: lowest class index). l <= 4 and C(T + l, l) <= 6e7
+/// (2e5 with an on-demand table), else kLimitExceeded; a histogram prior needs num_trees() ==
+/// table.num_trees() (kShapeMismatch).
 Result<CostEstimate> ExactCostByRecursion(const HaltingTable& table, const Prior& prior);
 
 /// ExactCostByRecursion for several tables of the same classes and T in one sweep (the predictive
@@ -49,9 +52,11 @@ Result<CostEstimate> ExactCostByRecursion(const HaltingTable& table, const Prior
 Result<std::vector<CostEstimate>> ExactCostsByRecursion(const std::vector<const HaltingTable*>& tables,
                                                         const Prior& prior);
 
-/// Monte Carlo as in [SSM16] §3 (Table 2, "MC Estim"): draw a final tally from the prior (l <= 4:
-/// from its exact masses; larger l: by a Polya urn, Dirichlet priors only), query a random
-/// permutation of its votes until the table halts. Deterministic for a seed. samples >= 1.
+/// Monte Carlo as in [SSM16] §3 (Table 2, "MC Estim"): draw a final tally from the prior (from its
+/// exact masses while FinalTallyMass has them; else as the mixture it is: a component by weight,
+/// then a Polya urn of T draws or the point mass), query a random permutation of its votes until
+/// the table halts. Deterministic for a seed. samples >= 1; a histogram prior too large to list
+/// fails with kLimitExceeded.
 Result<CostEstimate> MonteCarloCost(const HaltingTable& table, const Prior& prior, int64_t samples,
                                     uint64_t seed = 1);
 

@@ -76,6 +76,20 @@ test('table reproduces the SIBA thresholds for T = 101, alpha = 0.99', () => {
     49, 50, 50, 51, 51, 51, 51, 51, 51]);
 });
 
+test('tables at any size: 10,001 trees over 3 classes and 26 classes are decided on demand', () => {
+  const three = run('table', '--trees', '10001', '--alpha', '0.99', '--classes', '3', '--rule', 'siba').doc;
+  assert.equal(three.layout, 'onDemand');
+  assert.ok(three.memory_bytes < 1e6, `memory ${three.memory_bytes}`);
+  assert.equal(three.tables, undefined);
+  const votes = ['60', ...new Array(25).fill('0')].join(',');
+  const many = run('pstar', '--trees', '10001', '--classes', '26', '--rule', 'siba', '--votes', votes).doc;
+  assert.equal(many.halt, true);
+  assert.equal(many.leader, 0);
+  assert.ok(many.pstar >= 0.99 && many.pstar <= 1);
+  const few = run('pstar', '--trees', '10001', '--classes', '26', '--rule', 'siba', '--votes', '3,' + new Array(25).fill('0').join(',')).doc;
+  assert.equal(few.halt, false);
+});
+
 test('pstar of a 5-0 and a 6-0 start under SIBA', () => {
   const five = run('pstar', '--trees', '101', '--classes', '2', '--rule', 'siba', '--votes', '5,0').doc;
   assert.ok(Math.abs(five.pstar - 0.986625) < 1e-6);
