@@ -394,7 +394,8 @@ Result<Prior> PriorForRule(HaltingRule rule, const std::vector<uint32_t>& oob_vo
         return DeconvolvedPriorFromOob(oob_votes, num_classes, num_trees, options);
       if (EagerTableFits(rule, num_trees, num_classes))
         return HistogramPriorFromOob(oob_votes, num_classes, num_trees, options);
-      if (num_classes <= 4) return TallyMixturePriorFromOob(oob_votes, num_classes, num_trees, options);
+      if (options.hyper_beyond_tables == HyperBeyondTables::kSmoothedTallies && num_classes <= 4)
+        return TallyMixturePriorFromOob(oob_votes, num_classes, num_trees, options);
       return KernelMixturePriorFromOob(oob_votes, num_classes, options);
     case HaltingRule::kOneDir: return FitDirichletPrior(oob_votes, num_classes, options);
     case HaltingRule::kNDir: return FitDirichletMixturePrior(oob_votes, labels, num_classes, options);

@@ -105,6 +105,16 @@ enum class HistogramEstimator : int32_t {
   kDeconvolved = 1,
 };
 
+/// hyper's prior where no full table is built (PriorForRule beyond EagerTableFits).
+enum class HyperBeyondTables : int32_t {
+  /// Dirichlet kernels around k-means centres of the rows' OOB vote rates (KernelMixturePriorFromOob),
+  /// any l: the thesis's box of 5 votes vanishes at large T, and point masses that sharp leave
+  /// held-out rows overconfident (4 classes, T = 1,001: 1.9 % disagreement at alpha = 0.99).
+  kKernels = 0,
+  /// The thesis's smoothed histogram as point masses (TallyMixturePriorFromOob; l <= 4 only).
+  kSmoothedTallies = 1,
+};
+
 /// Options of the estimators from out-of-bag votes (defaults documented at the top of this file).
 struct PriorFitOptions {
   double fraction_pseudocount = 0.5;  ///< Added to every OOB count before forming fractions.
@@ -114,7 +124,9 @@ struct PriorFitOptions {
   int32_t min_class_rows = 5;         ///< ndir: fewer usable rows => pooled fit for that component.
   int32_t smoothing_window = 5;       ///< hyper: odd box width (1 = no smoothing).
   double uniform_mix = 1e-3;          ///< hyper: weight of the uniform prior mixed in, in [0, 1].
-  /// hyper for l >= 5 (KernelMixturePriorFromOob): concentration of each Dirichlet kernel (40: the
+  /// hyper where no full table is built (PriorForRule).
+  HyperBeyondTables hyper_beyond_tables = HyperBeyondTables::kKernels;
+  /// hyper beyond full tables (KernelMixturePriorFromOob): concentration of each Dirichlet kernel (40: the
   /// resolution of the ~37 out-of-bag votes of a 101-tree forest, the thesis's setting) and the
   /// largest number of kernels.
   double kernel_concentration = 40.0;
@@ -152,7 +164,7 @@ Result<Prior> HistogramPriorFromOob(const std::vector<uint32_t>& oob_votes, int3
 Result<Prior> TallyMixturePriorFromOob(const std::vector<uint32_t>& oob_votes, int32_t num_classes,
                                        int32_t num_trees, const PriorFitOptions& options = {});
 
-/// hyper for l >= 5 (any T): the training rows' out-of-bag vote rates p = (v + pseudocount) /
+/// hyper where no full table is built (any l and T): the training rows' out-of-bag vote rates p = (v + pseudocount) /
 /// (V + pseudocount * l) (rows with V > 0; options.fraction_pseudocount, as 1dir's fractions),
 /// grouped by k-means into at most options.max_kernels centres (farthest-point start, 25 Lloyd
 /// steps, squared distance on rates; deterministic), each centre p-bar a Dirichlet kernel
@@ -190,8 +202,9 @@ Result<std::vector<int32_t>> RescaledOobTallies(const std::vector<uint32_t>& oob
                                                 int32_t num_classes, int32_t num_trees);
 
 /// The prior a rule needs: uniform for siba/alpha1/infinite; hyper (also used by optimal) ->
-/// histogram when a full table of (num_trees, num_classes) is built (EagerTableFits), else the
-/// tally mixture for l <= 4 and the kernel mixture for l >= 5; 1dir -> Dirichlet, ndir -> mixture.
+/// histogram when a full table of (num_trees, num_classes) is built (EagerTableFits), else
+/// options.hyper_beyond_tables (the kernel mixture by default; the tally mixture, l <= 4, on
+/// request); 1dir -> Dirichlet, ndir -> mixture.
 /// The deconvolved estimator is for l <= 4 only (kLimitExceeded beyond).
 Result<Prior> PriorForRule(HaltingRule rule, const std::vector<uint32_t>& oob_votes,
                            const std::vector<int32_t>& labels, int32_t num_classes,
