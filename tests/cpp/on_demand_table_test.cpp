@@ -164,6 +164,20 @@ TEST_CASE("On-demand tables decide as the full tables on every tally", "[halting
   }
 }
 
+TEST_CASE("The infinite rule on demand decides as its pair table", "[halting][on-demand]") {
+  for (int32_t l : {2, 3, 5}) {
+    const int32_t T = l == 2 ? 201 : 31;
+    HaltingTable table = Build(HaltingRule::kInfinite, T, l, nullptr, false);
+    HaltingTable lazy = Build(HaltingRule::kInfinite, T, l, nullptr, true);
+    REQUIRE(table.layout() == TableLayout::kInfiniteProduct);
+    REQUIRE(lazy.layout() == TableLayout::kOnDemand);
+    ForEachTally(T, l, [&](const int32_t* t) {
+      REQUIRE(lazy.Halts(t) == table.Halts(t));
+      REQUIRE(lazy.Confidence(t) == Approx(table.Confidence(t)).margin(1e-12));
+    });
+  }
+}
+
 TEST_CASE("The tally-mixture hyper prior has the smoothed histogram's masses", "[halting][prior]") {
   for (int32_t l : {2, 3, 4}) {
     const int32_t T = l == 4 ? 41 : 101;
