@@ -171,6 +171,23 @@ test('iris (3 classes): urn plays to the halt; bagging on the 2-D circle draws t
   await page.locator('#test-view').screenshot({ path: join(ARTIFACTS, '3-test-set-circle-heatmap.png') });
 });
 
+test('every rule halts on the largest forests the demo offers: vehicle (4 classes, 301 trees), soybean (19 classes, 1001 trees)', async (t) => {
+  for (const [dataset, trees] of [['vehicle', 301], ['soybean', 1001]]) {
+    await train(dataset, { trees });
+    for (const rule of RULES) {
+      await setRule(rule);
+      const st = await urnState();
+      assert.equal(st.state, 'ready', `${dataset} ${trees} ${rule}: ${await page.textContent('#urn-unavailable')}`);
+      await page.click('#urn-finish');
+      const done = await urnState();
+      assert.equal(done.state, 'halted');
+      assert.equal(done.drawn, done.treesUsed, `${dataset} ${rule}: drawn ${done.drawn} vs treesUsed ${done.treesUsed}`);
+    }
+    t.diagnostic(`${dataset} with ${trees} trees: every rule halted`);
+  }
+  await page.locator('#urn-view').screenshot({ path: join(ARTIFACTS, '2-urn-soybean-1001.png') });
+});
+
 test('opening CSV files: a good one trains, a malformed one shows the error code and line', async () => {
   const good = 'a,b,label\n' + Array.from({ length: 40 }, (_, i) => `${i},${(i * 7) % 13},${i < 20 ? 'lo' : 'hi'}`).join('\n') + '\n';
   await page.setInputFiles('#file', { name: 'mine.csv', mimeType: 'text/csv', buffer: Buffer.from(good) });
