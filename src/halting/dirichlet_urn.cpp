@@ -1,27 +1,13 @@
 // The finite-T agreement probability of one tally under a Dirichlet prior (see dirichlet_urn.h).
 #include "halting/dirichlet_urn.h"
 
-#include "halting/tracked_probability.h"
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "halting/tracked_probability.h"
+
 namespace urnforest::internal {
-namespace {
-
-// log Gamma(x + n) - log Gamma(x) for n = 0..m: out[n].
-void LogRisingTable(double x, int32_t m, std::vector<double>* out) {
-  out->resize(static_cast<size_t>(m) + 1);
-  double acc = 0.0;
-  (*out)[0] = 0.0;
-  for (int32_t i = 0; i < m; ++i) {
-    acc += std::log(x + i);
-    (*out)[i + 1] = acc;
-  }
-}
-
-}  // namespace
 
 double DirichletExactCost(int32_t num_classes, int32_t remaining) {
   const double m = remaining + 1.0;
@@ -100,9 +86,9 @@ double DirichletPairLose(double a_k, double a_j, double a_rest, int32_t lead, in
     const int32_t x = (s + lead + 1) / 2 - 1;
     if (x > s) continue;
     if (!started) {
-      cur.Set(std::lgamma(s + 1.0) - std::lgamma(x + 1.0) - std::lgamma(s - x + 1.0) +
-              std::lgamma(a_j + x) - std::lgamma(a_j) + std::lgamma(a_k + s - x) -
-              std::lgamma(a_k) - std::lgamma(a2 + s) + std::lgamma(a2));
+      // log C(s, x) + log (a_j)^(x) + log (a_k)^(s - x) - log (a2)^(s), rising factorials.
+      cur.Set(LogRising(s - x + 1.0, x) - LogRising(1.0, x) + LogRising(a_j, x) +
+              LogRising(a_k, s - x) - LogRising(a2, s));
       started = true;
     }
     // P(X_{s+1} >= h) = P(X_s >= h) + P(X_s = h - 1) (a_j + h - 1) / (a_j + a_k + s)
@@ -118,9 +104,8 @@ double DirichletPairLose(double a_k, double a_j, double a_rest, int32_t lead, in
   if (a_rest <= 0.0) return g[m];
   // sum over s of P(S = s) g[s], S = R_k + R_j ~ BetaBinomial(m; a_k + a_j, a_rest).
   TrackedProbability ps;
-  ps.Set(std::lgamma(m + 1.0) - std::lgamma(lead + 1.0) - std::lgamma(m - lead + 1.0) +
-         std::lgamma(a2 + lead) - std::lgamma(a2) + std::lgamma(a_rest + m - lead) -
-         std::lgamma(a_rest) - std::lgamma(a2 + a_rest + m) + std::lgamma(a2 + a_rest));
+  ps.Set(LogRising(m - lead + 1.0, lead) - LogRising(1.0, lead) + LogRising(a2, lead) +
+         LogRising(a_rest, m - lead) - LogRising(a2 + a_rest, m));
   double sum = 0.0;
   for (int32_t s = lead; s <= m; ++s) {
     sum += ps.UpperBound() * g[s];
@@ -148,9 +133,18 @@ double DirichletSequenceLogProb(const double* beta, const int32_t* t, int32_t l)
   for (int32_t j = 0; j < l; ++j) {
     b += beta[j];
     n += t[j];
-    if (t[j] > 0) out += std::lgamma(beta[j] + t[j]) - std::lgamma(beta[j]);
+    if (t[j] > 0) out += LogRising(beta[j], t[j]);
   }
-  return out - (std::lgamma(b + n) - std::lgamma(b));
+  return out - LogRising(b, n);
+}
+
+double LogRising(double x, int32_t n) {
+  if (n > 24 || x > 1e12) return std::lgamma(x + n) - std::lgamma(x);
+  // One log of the product instead of two lgamma calls (the product of at most 24 factors of at
+  // most x + 23 stays far inside double range for x below 1e12).
+  double product = 1.0;
+  for (int32_t i = 0; i < n; ++i) product *= x + i;
+  return std::log(product);
 }
 
 }  // namespace urnforest::internal

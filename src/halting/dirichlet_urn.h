@@ -40,6 +40,9 @@ double DirichletPairLose(double a_k, double a_j, double a_rest, int32_t lead, in
 double DirichletPairLoseApprox(double a_k, double a_j, double a_rest, int32_t lead,
                                int32_t remaining);
 
+/// log (x)^(n rising) = log Gamma(x + n) - log Gamma(x), x > 0, n >= 0.
+double LogRising(double x, int32_t n);
+
 /// log of the probability of one particular sequence of votes with counts t[0..l-1] under a
 /// Dirichlet(beta) prior: sum_j log (beta_j)^(t_j) - log (B)^(n), rising factorials, B = sum beta.
 double DirichletSequenceLogProb(const double* beta, const int32_t* t, int32_t num_classes);

@@ -1,48 +1,64 @@
 #pragma once
-// Private: a probability carried through a long product of ratios (pmf recurrences) without
-// transcendental calls while it is representable, and in log space once it falls below 1e-280, so
-// that a value that underflows can come back. UpperBound() never understates it.
+// Private: a probability carried through a long product of ratios (pmf recurrences): a plain double
+// while it is at least 1e-280, else a mantissa times a power of two, so that a value far below the
+// smallest double can come back up. No transcendental call per step. UpperBound() never understates
+// the value.
 #include <cmath>
 
 namespace urnforest::internal {
 
 class TrackedProbability {
  public:
-  /// Starts from exp(log_value).
+  /// Starts from exp(log_value) (log_value may be -infinity: zero).
   void Set(double log_value) {
-    log_ = log_value;
-    linear_ = log_value > kLogTiny;
-    value_ = linear_ ? std::exp(log_value) : 0.0;
+    if (log_value > kLogTiny) {
+      linear_ = true;
+      value_ = std::exp(log_value);
+      return;
+    }
+    linear_ = false;
+    if (log_value == -INFINITY) {
+      value_ = 0.0;
+      exponent_ = 0;
+      return;
+    }
+    const double e = std::floor(log_value / kLn2);
+    exponent_ = static_cast<long>(e);
+    value_ = std::exp(log_value - e * kLn2);  // mantissa in [1, 2)
   }
   /// Multiplies by ratio >= 0.
   void Mul(double ratio) {
+    value_ *= ratio;
     if (linear_) {
-      const double next = value_ * ratio;
-      if (next >= kTiny) {
-        value_ = next;
-        return;
-      }
-      linear_ = false;
-      log_ = std::log(value_) + std::log(ratio);
+      if (value_ >= kTiny || value_ == 0.0) return;
+      linear_ = false;  // value_ is still an exact double here: split it
+      int e = 0;
+      value_ = std::frexp(value_, &e);
+      exponent_ = e;
       return;
     }
-    log_ += std::log(ratio);
-    if (log_ > kLogTiny + 20.0) {
+    if (value_ == 0.0) return;
+    int e = 0;  // renormalised every step, so the exponent always tells the magnitude
+    value_ = std::frexp(value_, &e);
+    exponent_ += e;
+    if (exponent_ > kBackExponent) {  // above 2^-890 (the mantissa is in [0.5, 1)): linear again
+      value_ = std::ldexp(value_, static_cast<int>(exponent_));
       linear_ = true;
-      value_ = std::exp(log_);
     }
   }
-  /// The value (may round a tiny value down to 0).
-  double Value() const { return linear_ ? value_ : std::exp(log_); }
-  /// At least the value: tiny values count as kTiny * e^20.
-  double UpperBound() const { return linear_ ? value_ : kTinyBound; }
+  /// The value, or 0 while it is below 2^-890 (~1.8e-268).
+  double Value() const { return linear_ ? value_ : 0.0; }
+  /// At least the value: 1e-267 stands for anything below 2^-890.
+  double UpperBound() const { return linear_ ? value_ : (value_ > 0.0 ? kTinyBound : 0.0); }
 
  private:
   static constexpr double kTiny = 1e-280;
-  static constexpr double kTinyBound = 1e-271;  // > kTiny * e^20
   static constexpr double kLogTiny = -644.7238;  // log(1e-280)
-  double value_ = 0.0;
-  double log_ = -INFINITY;
+  static constexpr double kTinyBound = 1e-267;  // > 2^-890, the largest value kept split
+  static constexpr long kBackExponent = -890;
+  static constexpr double kLn2 = 0.69314718055994530942;
+  double value_ = 0.0;  // linear: the value; else the mantissa
+  long exponent_ = 0;   // not linear: value = value_ * 2^exponent_
   bool linear_ = false;
 };
 
