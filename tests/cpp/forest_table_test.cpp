@@ -8,6 +8,7 @@
 #include "urnforest/generators.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/prior.h"
+#include "urnforest/serialize.h"
 
 using namespace urnforest;
 
@@ -84,4 +85,25 @@ TEST_CASE("BuildForestTableWithPrior builds hyper beyond four classes and fails 
   const Forest forest = TrainOn("waveform", 9);
   CHECK(BuildForestTableWithPrior(forest, HaltingRule::kSiba, 0.99, 10).status().code ==
         StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("A ten-class forest stores an on-demand hyper table that reloads with the same decisions",
+          "[forest_table][serialize]") {
+  Forest forest = TrainOn("led", 41);
+  REQUIRE(StoreForestTable(&forest, HaltingRule::kHyper, 0.99).ok());
+  const std::vector<uint8_t> bytes = SerializeForest(forest);
+  Result<Forest> back = DeserializeForest(bytes.data(), bytes.size());
+  REQUIRE(back.ok());
+  const HaltingTable* stored = back.value().FindStoredTable(HaltingRule::kHyper, 0.99, 41);
+  REQUIRE(stored != nullptr);
+  CHECK(stored->layout() == TableLayout::kOnDemand);
+  Result<HaltingTable> built = BuildForestTable(forest, HaltingRule::kHyper, 0.99);
+  REQUIRE(built.ok());
+  std::vector<int32_t> tally(10, 0);
+  for (int32_t n = 0; n < 41; ++n) {
+    ++tally[n % 3 == 0 ? 4 : 7];
+    CHECK(stored->Halts(tally.data()) == built.value().Halts(tally.data()));
+    CHECK(stored->Confidence(tally.data()) == built.value().Confidence(tally.data()));
+  }
+  CHECK(SerializeForest(back.value()) == bytes);
 }
