@@ -51,7 +51,8 @@ size_t OnDemandRule::MemoryBytes() const {
   size_t bytes = sizeof(*this) + log_factorial_.size() * 8 + log_weight_.size() * 8 +
                  config_.support.size() * 4 + config_.support_weights.size() * 8;
   for (const DirichletComponent& c : config_.dirichlet) bytes += c.beta.size() * 8 + 32;
-  bytes += memo_tallies_.size() * 4 + memo_.size() * sizeof(Verdict) + index_.size() * 32;
+  bytes += memo_tallies_.size() * 4 + memo_.size() * sizeof(Verdict) + index_.size() * 32 +
+           pair_cache_.size() * 32;
   return bytes;
 }
 
@@ -71,6 +72,20 @@ double OnDemandRule::Confidence(const int32_t* tally) const {
   return Evaluate(tally, true).confidence;
 }
 
+double OnDemandRule::PairProbability(int32_t a, int32_t b) const {
+  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = pair_cache_.find(key);
+    if (it != pair_cache_.end()) return it->second;
+  }
+  const double p = InfinitePairProbability(a, b);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (pair_cache_.size() >= kMaxMemoEntries) pair_cache_.clear();
+  pair_cache_.emplace(key, p);
+  return p;
+}
+
 double OnDemandRule::InfiniteConfidence(const int32_t* t, int32_t k) const {
   const int32_t l = config_.num_classes;
   double prod = 1.0;
@@ -82,7 +97,7 @@ double OnDemandRule::InfiniteConfidence(const int32_t* t, int32_t k) const {
   for (size_t i = 0; i < rivals.size();) {
     size_t e = i;
     while (e < rivals.size() && rivals[e] == rivals[i]) ++e;
-    prod *= std::pow(InfinitePairProbability(t[k], rivals[i]), static_cast<double>(e - i));
+    prod *= std::pow(PairProbability(t[k], rivals[i]), static_cast<double>(e - i));
     i = e;
   }
   return prod;

@@ -70,6 +70,8 @@ class OnDemandRule {
   };
   Verdict Evaluate(const int32_t* tally, bool need_confidence) const;
   double InfiniteConfidence(const int32_t* tally, int32_t k) const;
+  // InfinitePairProbability(a, b), memoised (rows share their leader-rival counts).
+  double PairProbability(int32_t a, int32_t b) const;
   // 1 - P* for leader k with m votes to come, from the posterior weights w (Dirichlet components
   // first, unnormalised, sum `total`), `lose` the point masses' share and `dirichlet_mass` the
   // Dirichlet components' share. `decide`: stop as soon as the comparison with `limit` is known
@@ -85,6 +87,7 @@ class OnDemandRule {
   mutable std::unordered_map<uint64_t, size_t> index_;  // tally hash -> memo slot
   mutable std::vector<int32_t> memo_tallies_;           // slot s: [s * l, (s + 1) * l)
   mutable std::vector<Verdict> memo_;
+  mutable std::unordered_map<uint64_t, double> pair_cache_;  // infinite: (a << 32 | b) -> P
 };
 
 }  // namespace urnforest::internal
