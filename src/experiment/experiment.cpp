@@ -329,7 +329,7 @@ Status PartitionRun::Proxy() {
 
 Status PartitionRun::Rules() {
   TrainingCostOptions cost_options;
-  cost_options.monte_carlo_samples = l_ <= 4 ? 0 : options_.monte_carlo_samples;
+  cost_options.monte_carlo_samples = TrainingCostIsExact(l_, T_) ? 0 : options_.monte_carlo_samples;
   cost_options.seed = Seed(0x6D63);
   Result<TrainingCostPredictor> predictor =
       TrainingCostPredictor::FromForest(*prior_source_, T_, cost_options);

@@ -39,7 +39,7 @@ struct OnDemandConfig {
   std::vector<double> support_weights;        ///< One weight per point mass.
   /// Largest DirichletExactCost, summed over the components that matter, evaluated exactly; beyond
   /// it the union bound.
-  double exact_budget = 5e5;
+  double exact_budget = 5e4;
   /// Skip the union bound (no halt) when its normal approximation exceeds this many times 1 - alpha.
   double screen_factor = 2.0;
 };

@@ -16,6 +16,8 @@ namespace {
 constexpr int32_t kMaxHistogramClasses = 4;
 // Largest number of final tallies FinalTallyMass materialises (C(T + l - 1, l - 1) doubles).
 constexpr int64_t kMaxDenseTallies = 20'000'000;
+// Largest tallies x Dirichlet components FinalTallyMass evaluates (~1 s natively).
+constexpr double kMaxDenseWork = 2e7;
 
 Status Invalid(const std::string& message) {
   return Status::Error(StatusCode::kInvalidArgument, message);
@@ -413,6 +415,15 @@ Result<std::vector<double>> FinalTallyMass(const Prior& prior, int32_t num_trees
                          "the masses of all final tallies of " + std::to_string(num_trees) +
                              " votes over " + std::to_string(l) + " classes exceed " +
                              std::to_string(kMaxDenseTallies) + " entries");
+  // Dirichlet masses cost O(l) lgamma calls per tally and component: bounded like the tallies.
+  const double dense_work = static_cast<double>(internal::Compositions(num_trees, l).Count(num_trees)) *
+                            static_cast<double>(prior.components().size());
+  if (dense_work > kMaxDenseWork)
+    return Status::Error(StatusCode::kLimitExceeded,
+                         "the masses of all final tallies of " + std::to_string(num_trees) +
+                             " votes under " + std::to_string(prior.components().size()) +
+                             " Dirichlet components take more than " +
+                             std::to_string(static_cast<int64_t>(kMaxDenseWork)) + " evaluations");
   if (prior.kind() == PriorKind::kTallyMixture) {
     if (prior.num_trees() != num_trees)
       return Status::Error(StatusCode::kShapeMismatch,

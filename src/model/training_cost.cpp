@@ -9,6 +9,13 @@
 
 namespace urnforest {
 
+bool TrainingCostIsExact(int32_t num_classes, int32_t num_trees) {
+  if (num_classes > 4 || num_trees < 0) return false;
+  double tallies = 1.0;  // C(T + l - 1, l - 1)
+  for (int32_t i = 1; i < num_classes; ++i) tallies = tallies * (num_trees + i) / i;
+  return tallies <= 200000.0;
+}
+
 Result<TrainingCostPredictor> TrainingCostPredictor::FromOob(const std::vector<uint32_t>& oob_votes,
                                                              int32_t num_classes, int32_t num_trees,
                                                              const TrainingCostOptions& options) {
@@ -19,7 +26,7 @@ Result<TrainingCostPredictor> TrainingCostPredictor::FromOob(const std::vector<u
   p.num_classes_ = num_classes;
   p.num_trees_ = num_trees;
   p.options_ = options;
-  if (num_classes <= 4) {
+  if (TrainingCostIsExact(num_classes, num_trees)) {
     Result<Prior> prior = PriorForRule(HaltingRule::kHyper, oob_votes, {}, num_classes, num_trees,
                                        options.prior);
     if (!prior.ok()) return prior.status();
@@ -28,7 +35,9 @@ Result<TrainingCostPredictor> TrainingCostPredictor::FromOob(const std::vector<u
   } else {
     if (options.monte_carlo_samples < 1) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "more than 4 classes: the prediction is Monte Carlo, samples must be >= 1");
+                           "the prediction for " + std::to_string(num_classes) + " classes and " +
+                               std::to_string(num_trees) +
+                               " trees is Monte Carlo: samples must be >= 1");
     }
     Result<std::vector<int32_t>> tallies = RescaledOobTallies(oob_votes, num_classes, num_trees);
     if (!tallies.ok()) return tallies.status();

@@ -17,15 +17,16 @@ TrainingCostReport ReportTrainingCost(const TrainingCost& cost) {
   return out;
 }
 
-int64_t TrainingCostSamples(int32_t num_classes, int64_t samples) {
+int64_t TrainingCostSamples(int32_t num_classes, int32_t num_trees, int64_t samples) {
   if (samples < 0) samples = 0;
-  return num_classes > 4 && samples == 0 ? kManyClassCostSamples : samples;
+  return !TrainingCostIsExact(num_classes, num_trees) && samples == 0 ? kManyClassCostSamples
+                                                                      : samples;
 }
 
 Result<TrainingCostReport> ReportCostFromTraining(const Forest& forest, const HaltingTable& table,
                                                   int64_t samples, uint64_t seed) {
   TrainingCostOptions options;
-  options.monte_carlo_samples = TrainingCostSamples(forest.num_classes(), samples);
+  options.monte_carlo_samples = TrainingCostSamples(forest.num_classes(), table.num_trees(), samples);
   options.seed = seed;
   options.stop_probability = true;
   Result<TrainingCost> cost = PredictCostFromTraining(forest, table, options);

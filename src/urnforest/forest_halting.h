@@ -106,9 +106,9 @@ struct TrainingCost {
 
 /// The one place that predicts the expected trees queried and the disagreement of a halting table
 /// on rows that vote like the training rows' out-of-bag votes (the experiments' "predicted from the
-/// training data"): l <= 4 exactly over the data prior (DeconvolvedPriorFromOob by default), l > 4
-/// by Monte Carlo over the rows' OOB tallies rescaled to T (RescaledOobTallies; no prior family
-/// fits many-class votes well). Built once per (OOB votes, T), then Predict() per table.
+/// training data"): exactly over the data prior (DeconvolvedPriorFromOob by default) where
+/// TrainingCostIsExact, else by Monte Carlo over the rows' OOB tallies rescaled to T
+/// (RescaledOobTallies; no prior family fits many-class votes well). Built once per (OOB votes, T), then Predict() per table.
 class TrainingCostPredictor {
  public:
   /// `oob_votes` row-major (rows x num_classes, as Forest::oob_votes()), tables of `num_trees`
@@ -152,16 +152,23 @@ struct TrainingCostReport {
 /// Splits `cost` into exact and Monte Carlo estimates (TrainingCostReport).
 TrainingCostReport ReportTrainingCost(const TrainingCost& cost);
 
-/// Monte Carlo draws to use when a caller asks for `samples` (0 = none) on `num_classes` classes:
-/// beyond 4 classes Monte Carlo is the only estimate, so 0 becomes kManyClassCostSamples.
+/// Whether the cost of tables of `num_trees` votes over `num_classes` classes is predicted exactly
+/// (l <= 4 and at most 200,000 final tallies, e.g. T <= 101 for l = 4, 630 for l = 3), else by
+/// Monte Carlo over the OOB tallies: the exact routes visit every tally, and a large table is
+/// decided on demand.
+bool TrainingCostIsExact(int32_t num_classes, int32_t num_trees);
+
+/// Monte Carlo draws to use when a caller asks for `samples` (0 = none) on `num_classes` classes
+/// and `num_trees` trees: where Monte Carlo is the only estimate (!TrainingCostIsExact), 0 becomes
+/// kManyClassCostSamples.
 constexpr int64_t kManyClassCostSamples = 10000;
 /// Monte Carlo draws of a cost estimate when the caller names none (the CLI's `expected --samples`
 /// and the JS expectedCost's `samples` default).
 constexpr int64_t kDefaultCostSamples = 10000;
-int64_t TrainingCostSamples(int32_t num_classes, int64_t samples);
+int64_t TrainingCostSamples(int32_t num_classes, int32_t num_trees, int64_t samples);
 
 /// The expected cost of `table` from the forest's training data as the JS expectedCost reports
-/// it: PredictCostFromTraining with TrainingCostSamples(classes, samples) draws (samples <= 0 =
+/// it: PredictCostFromTraining with TrainingCostSamples(classes, T, samples) draws (samples <= 0 =
 /// none), `seed` and stop probabilities, split by ReportTrainingCost. Fails like
 /// PredictCostFromTraining.
 Result<TrainingCostReport> ReportCostFromTraining(const Forest& forest, const HaltingTable& table,

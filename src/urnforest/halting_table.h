@@ -66,7 +66,7 @@ struct HaltingTableOptions {
   bool force_pairwise_bound = false;  ///< Use kPairwiseBound even for l <= 4 (tests, comparison).
   bool force_on_demand = false;       ///< Use kOnDemand even where a full table is small.
   /// kOnDemand: largest (l - 1) m^3 / 6 multiply-adds spent on an exact Dirichlet P* per tally.
-  double exact_budget = 5e5;
+  double exact_budget = 5e4;
   static constexpr int32_t kMaxClasses = 4096;  ///< Largest num_classes BuildHaltingTable accepts.
   /// Full tables (kThresholds, kPairwiseBound) are built up to this many states, C(T + l, l) and
   /// C(T + 3, 3); beyond, kOnDemand.

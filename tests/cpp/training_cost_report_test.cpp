@@ -72,8 +72,19 @@ TEST_CASE("ReportCostFromTraining beyond 4 classes is Monte Carlo with 10,000 dr
   REQUIRE(forest.num_classes() > 4);
   CheckAgainstFormerPolicy(forest, 0);
   CheckAgainstFormerPolicy(forest, 300);
-  CHECK(TrainingCostSamples(10, 0) == kManyClassCostSamples);
-  CHECK(TrainingCostSamples(10, 5) == 5);
-  CHECK(TrainingCostSamples(4, 0) == 0);
-  CHECK(TrainingCostSamples(3, -2) == 0);
+  CHECK(TrainingCostSamples(10, 101, 0) == kManyClassCostSamples);
+  CHECK(TrainingCostSamples(10, 101, 5) == 5);
+  CHECK(TrainingCostSamples(4, 101, 0) == 0);
+  CHECK(TrainingCostSamples(3, 101, -2) == 0);
+}
+
+TEST_CASE("The training cost is exact up to 200,000 final tallies, Monte Carlo beyond",
+          "[training_cost][report]") {
+  CHECK(urnforest::TrainingCostIsExact(2, 100000));
+  CHECK(urnforest::TrainingCostIsExact(3, 630));
+  CHECK_FALSE(urnforest::TrainingCostIsExact(3, 631));
+  CHECK(urnforest::TrainingCostIsExact(4, 101));
+  CHECK_FALSE(urnforest::TrainingCostIsExact(4, 301));
+  CHECK_FALSE(urnforest::TrainingCostIsExact(5, 11));
+  CHECK(TrainingCostSamples(4, 301, 0) == kManyClassCostSamples);
 }

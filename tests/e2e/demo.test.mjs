@@ -67,11 +67,12 @@ async function train(dataset, { trees = 101, seed = 1, ensemble = 'rf', emphasis
 /** Reads the urn's machine-readable state. */
 const urnState = () => page.evaluate(() => ({ ...document.querySelector('#urn').dataset }));
 
-async function setRule(rule, alpha = '0.99') {
+async function setRule(rule, alpha = '0.99', timeout = 30_000) {
   await page.selectOption('#alpha', alpha);
   await page.selectOption('#rule', rule);
   await page.waitForFunction((r) => ['ready', 'error'].includes(document.querySelector('#urn').dataset.state) &&
-    (document.querySelector('#urn').dataset.rule === r || document.querySelector('#urn').dataset.state === 'error'), rule);
+    (document.querySelector('#urn').dataset.rule === r || document.querySelector('#urn').dataset.state === 'error'), rule,
+  { timeout });
 }
 
 test('trains 101 trees on wdbc in the worker, fast (time recorded)', async () => {
@@ -175,8 +176,10 @@ test('every rule halts on the largest forests the demo offers: vehicle (4 classe
   for (const [dataset, trees] of [['vehicle', 301], ['soybean', 1001]]) {
     await train(dataset, { trees });
     for (const rule of RULES) {
-      await setRule(rule);
+      const started = Date.now();
+      await setRule(rule, '0.99', 90_000);
       const st = await urnState();
+      t.diagnostic(`${dataset} ${trees} trees ${rule}: urn ready in ${Date.now() - started} ms`);
       assert.equal(st.state, 'ready', `${dataset} ${trees} ${rule}: ${await page.textContent('#urn-unavailable')}`);
       await page.click('#urn-finish');
       const done = await urnState();
