@@ -19,7 +19,12 @@ struct Output {
 /// A command parses argv[2..argc), does its work, and fills `out`, or returns the failure.
 using CommandFn = Status (*)(int argc, char** argv, Output& out);
 
-/// Reads a whole file; kIoError naming the path on failure.
+/// The largest file the command line reads (models and CSV files): 1 GiB.
+inline constexpr uint64_t kMaxInputBytes = uint64_t{1} << 30;
+
+/// Reads a whole file; kIoError naming the path on failure, kLimitExceeded beyond kMaxInputBytes
+/// (a regular file is refused before it is read; a device or pipe once that much has come),
+/// kOutOfMemory when the content cannot be held.
 Result<std::string> ReadFile(const std::string& path);
 /// Writes bytes to a file (replacing it); kIoError naming the path on failure.
 Status WriteFile(const std::string& path, const std::vector<uint8_t>& bytes);

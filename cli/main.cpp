@@ -3,6 +3,7 @@
 // {"error":{"code":"CsvRaggedRow","message":"...","line":4,"column":7}} with a non-zero exit.
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "command.h"
@@ -72,7 +73,16 @@ int main(int argc, char** argv) {
   for (const CommandEntry& c : kCommands) {
     if (c.run == nullptr || std::strcmp(argv[1], c.name) != 0) continue;
     urnforest::cli::Output out;
-    urnforest::Status status = c.run(argc, argv, out);
+    urnforest::Status status;
+    try {
+      status = c.run(argc, argv, out);
+    } catch (const std::bad_alloc&) {
+      // Out of memory anywhere in a command is reported like any other failure, not an abort.
+      out = urnforest::cli::Output();
+      status = urnforest::Status::Error(urnforest::StatusCode::kOutOfMemory,
+                                        "out of memory (the input or the options ask for more than "
+                                        "this machine has)");
+    }
     if (!status.ok()) {
       std::fprintf(stderr, "urnforest %s: %s\n", c.name, status.ToString().c_str());
       if (json) {

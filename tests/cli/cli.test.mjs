@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,23 @@ test('tables at any size: 10,001 trees over 3 classes and 26 classes are decided
   assert.ok(many.pstar >= 0.99 && many.pstar <= 1);
   const few = run('pstar', '--trees', '10001', '--classes', '26', '--rule', 'siba', '--votes', '3,' + new Array(25).fill('0').join(',')).doc;
   assert.equal(few.halt, false);
+});
+
+test('input beyond 1 GiB, or beyond the memory there is, is an error document, not an abort', () => {
+  const huge = join(tmp, 'huge.urnf');
+  writeFileSync(huge, '');
+  truncateSync(huge, 2 ** 31);  // sparse: refused from its size, nothing read
+  const big = run('info', '--model', huge);
+  assert.equal(big.status, 1);
+  assert.equal(big.doc.error.code, 'LimitExceeded');
+  assert.match(big.doc.error.message, /1024 MiB/);
+  rmSync(huge);
+  // An endless device under a 300 MB address-space limit: the read runs out of memory.
+  const out = spawnSync('bash', ['-c', `ulimit -v 300000; exec "${cli}" info --model /dev/zero --json`],
+    { encoding: 'utf8' });
+  assert.equal(out.status, 1);
+  const doc = JSON.parse(out.stdout.trim());
+  assert.equal(doc.error.code, 'OutOfMemory');
 });
 
 test('pstar of a 5-0 and a 6-0 start under SIBA', () => {
