@@ -62,22 +62,61 @@ std::string Args::Get(const std::string& name, const std::string& fallback) cons
   return it == values_.end() ? fallback : it->second;
 }
 
+bool ParsePlainInteger(const std::string& text, int64_t* value) {
+  size_t i = text.size() > 0 && text[0] == '-' ? 1 : 0;
+  if (i == text.size()) return false;
+  if (text[i] == '0' && text.size() > i + 1) return false;  // no leading zero
+  for (size_t k = i; k < text.size(); ++k)
+    if (text[k] < '0' || text[k] > '9') return false;
+  errno = 0;
+  char* end = nullptr;
+  const long long parsed = std::strtoll(text.c_str(), &end, 10);
+  if (errno == ERANGE || *end != '\0') return false;
+  *value = parsed;
+  return true;
+}
+
+bool ParsePlainReal(const std::string& text, double* value) {
+  size_t i = text.size() > 0 && text[0] == '-' ? 1 : 0;
+  size_t digits = 0;
+  auto run = [&]() {
+    size_t n = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i, ++n;
+    return n;
+  };
+  digits += run();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    digits += run();
+  }
+  if (digits == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (run() == 0) return false;
+  }
+  if (i != text.size()) return false;
+  char* end = nullptr;
+  const double parsed = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(parsed)) return false;
+  *value = parsed;
+  return true;
+}
+
 Result<int64_t> Args::Int(const std::string& name, int64_t fallback, int64_t min,
                           int64_t max) const {
   auto it = values_.find(name);
   if (it == values_.end()) return fallback;
   const std::string& text = it->second;
-  errno = 0;
-  char* end = nullptr;
-  long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE) {
+  int64_t value = 0;
+  if (!ParsePlainInteger(text, &value)) {
     return Bad("option --" + name + " must be an integer, got '" + text + "'");
   }
   if (value < min || value > max) {
     return Bad("option --" + name + " must be in [" + std::to_string(min) + ", " +
                std::to_string(max) + "], got " + text);
   }
-  return static_cast<int64_t>(value);
+  return value;
 }
 
 Result<double> Args::Real(const std::string& name, double fallback, double min,
@@ -85,9 +124,8 @@ Result<double> Args::Real(const std::string& name, double fallback, double min,
   auto it = values_.find(name);
   if (it == values_.end()) return fallback;
   const std::string& text = it->second;
-  char* end = nullptr;
-  double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
+  double value = 0.0;
+  if (!ParsePlainReal(text, &value)) {
     return Bad("option --" + name + " must be a finite number, got '" + text + "'");
   }
   if (value < min || value > max) {

@@ -37,6 +37,15 @@ class Args {
   std::set<std::string> flags_;
 };
 
+/// Parses `text` as a plain decimal integer: an optional '-', then 0 or digits without a leading 0;
+/// no sign '+', no spaces, no other base ("011", "+11", " 11" are refused). False when it is not
+/// one or does not fit in int64.
+bool ParsePlainInteger(const std::string& text, int64_t* value);
+/// Parses `text` as a plain finite decimal real: an optional '-', digits with an optional fraction,
+/// an optional exponent (e or E, optional sign, digits); no '+', no spaces, no hexadecimal, no
+/// inf/nan. False when it is not one.
+bool ParsePlainReal(const std::string& text, double* value);
+
 /// `status` with its message prefixed by "option --name: " (a core parser's error, e.g.
 /// ParseEnsembleKind's, then names the option it came from).
 Status OptionError(const std::string& name, const Status& status);

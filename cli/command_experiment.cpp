@@ -39,9 +39,8 @@ Result<std::vector<double>> ReadAlphas(const Args& args, const std::vector<doubl
   Result<std::vector<std::string>> items = args.List("alpha");
   if (!items.ok()) return items.status();
   for (const std::string& item : items.value()) {
-    char* end = nullptr;
-    const double a = std::strtod(item.c_str(), &end);
-    if (*end != '\0' || !(a > 0.0 && a <= 1.0)) {
+    double a = 0.0;
+    if (!ParsePlainReal(item, &a) || !(a > 0.0 && a <= 1.0)) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "option --alpha: '" + item + "' is not a number in (0, 1]");
     }

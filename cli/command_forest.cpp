@@ -47,9 +47,8 @@ Result<std::vector<TableSpec>> ParseTableSpecs(const Args& args) {
     Result<HaltingRule> rule = ParseRule(item.substr(0, colon));
     if (!rule.ok()) return rule.status();
     const std::string alpha_text = item.substr(colon + 1);
-    char* end = nullptr;
-    const double alpha = std::strtod(alpha_text.c_str(), &end);
-    if (alpha_text.empty() || *end != '\0' || !(alpha > 0.0 && alpha <= 1.0)) return bad();
+    double alpha = 0.0;
+    if (!ParsePlainReal(alpha_text, &alpha) || !(alpha > 0.0 && alpha <= 1.0)) return bad();
     specs.push_back({rule.value(), alpha});
   }
   return specs;

@@ -105,9 +105,8 @@ Result<std::vector<int32_t>> ReadCounts(const Args& args, const std::string& nam
   }
   std::vector<int32_t> counts;
   for (const std::string& item : items.value()) {
-    char* end = nullptr;
-    long value = std::strtol(item.c_str(), &end, 10);
-    if (*end != '\0' || value < 0 || value > 100000) {
+    int64_t value = 0;
+    if (!ParsePlainInteger(item, &value) || value < 0 || value > 100000) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "option --" + name + ": '" + item + "' is not a count");
     }

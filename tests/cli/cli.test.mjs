@@ -107,6 +107,25 @@ test('input beyond 1 GiB, or beyond the memory there is, is an error document, n
   assert.equal(doc.error.code, 'OutOfMemory');
 });
 
+test('numbers are written plainly: a space, a plus sign, a leading zero or hexadecimal is an error', () => {
+  for (const trees of [' 11', '+11', '011', '1e1', '11 ']) {
+    const { status, doc } = run('table', '--trees', trees, '--classes', '2', '--rule', 'siba', '--alpha', '0.99');
+    assert.equal(status, 1, trees);
+    assert.equal(doc.error.code, 'InvalidArgument');
+    assert.ok(doc.error.message.includes('--trees'), doc.error.message);
+  }
+  for (const alpha of ['0x1p-1', '+0.5', ' 0.5', 'inf', 'nan', '.']) {
+    const { status, doc } = run('table', '--trees', '11', '--classes', '2', '--rule', 'siba', '--alpha', alpha);
+    assert.equal(status, 1, alpha);
+    assert.equal(doc.error.code, 'InvalidArgument');
+  }
+  for (const alpha of ['0.99', '.99', '9.9e-1', '1']) {
+    assert.equal(run('table', '--trees', '11', '--classes', '2', '--rule', 'siba', '--alpha', alpha).status, 0, alpha);
+  }
+  const votes = run('pstar', '--trees', '101', '--classes', '2', '--rule', 'siba', '--votes', '05,0');
+  assert.equal(votes.doc.error.code, 'InvalidArgument');
+});
+
 test('pstar of a 5-0 and a 6-0 start under SIBA', () => {
   const five = run('pstar', '--trees', '101', '--classes', '2', '--rule', 'siba', '--votes', '5,0').doc;
   assert.ok(Math.abs(five.pstar - 0.986625) < 1e-6);
