@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "halting/box_neighbours.h"
 #include "halting/tally_lattice.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/vote.h"
@@ -352,30 +353,14 @@ Result<Prior> HistogramPriorFromOob(const std::vector<uint32_t>& oob_votes, int3
     smooth = hist;
   } else {
     // Box average over the L-infinity ball of radius h on the simplex, truncated at the borders.
-    std::vector<int32_t> off(l, -h), nb(l);
+    internal::BoxNeighbours box(l, h);
     comp.ForEach(T, [&](const int32_t* t) {
       double sum = 0.0;
       int32_t count = 0;
-      std::fill(off.begin(), off.end() - 1, -h);
-      while (true) {
-        int32_t last = 0;
-        bool ok = true;
-        for (int32_t c = 0; c + 1 < l; ++c) {
-          last -= off[c];
-          nb[c] = t[c] + off[c];
-          if (nb[c] < 0) ok = false;
-        }
-        nb[l - 1] = t[l - 1] + last;
-        if (last < -h || last > h || nb[l - 1] < 0) ok = false;
-        if (ok) {
-          sum += hist[comp.Rank(nb.data())];
-          ++count;
-        }
-        int32_t i = 0;
-        while (i + 1 < l && off[i] == h) off[i++] = -h;
-        if (i + 1 >= l) break;
-        ++off[i];
-      }
+      box.ForEach(t, [&](const std::vector<int32_t>& nb) {
+        sum += hist[comp.Rank(nb.data())];
+        ++count;
+      });
       smooth[comp.Rank(t)] = sum / count;
     });
   }

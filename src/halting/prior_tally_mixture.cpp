@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "halting/box_neighbours.h"
 #include "urnforest/prior.h"
 
 namespace urnforest {
@@ -14,31 +15,6 @@ namespace {
 
 Status Invalid(const std::string& message) {
   return Status::Error(StatusCode::kInvalidArgument, message);
-}
-
-// Calls f(nb) for every tally nb of the L-infinity ball of radius h around t on the simplex
-// (every coordinate, the last one included, within h of t's; all >= 0), as the dense smoothing
-// enumerates it.
-template <typename F>
-void ForEachBoxNeighbour(const std::vector<int32_t>& t, int32_t h, F&& f) {
-  const int32_t l = static_cast<int32_t>(t.size());
-  std::vector<int32_t> off(l - 1, -h), nb(l);
-  while (true) {
-    int32_t last = 0;
-    bool ok = true;
-    for (int32_t c = 0; c + 1 < l; ++c) {
-      last -= off[c];
-      nb[c] = t[c] + off[c];
-      if (nb[c] < 0) ok = false;
-    }
-    nb[l - 1] = t[l - 1] + last;
-    if (last < -h || last > h || nb[l - 1] < 0) ok = false;
-    if (ok) f(nb);
-    int32_t i = 0;
-    while (i + 1 < l && off[i] == h) off[i++] = -h;
-    if (i + 1 >= l) break;
-    ++off[i];
-  }
 }
 
 }  // namespace
@@ -103,12 +79,13 @@ Result<Prior> TallyMixturePriorFromOob(const std::vector<uint32_t>& oob_votes, i
     // Dense smoothing: smooth[t] = sum_{nb in box(t)} hist[nb] / |box(t)|. The ball is symmetric,
     // so every row's tally N gives count / |box(t)| to each t of box(N).
     std::map<std::vector<int32_t>, int32_t> box_size;
+    internal::BoxNeighbours around_row(l, h), around_cell(l, h);
     for (const auto& row : rows) {
-      ForEachBoxNeighbour(row.first, h, [&](const std::vector<int32_t>& t) {
+      around_row.ForEach(row.first.data(), [&](const std::vector<int32_t>& t) {
         auto it = box_size.find(t);
         if (it == box_size.end()) {
           int32_t count = 0;
-          ForEachBoxNeighbour(t, h, [&](const std::vector<int32_t>&) { ++count; });
+          around_cell.ForEach(t.data(), [&](const std::vector<int32_t>&) { ++count; });
           it = box_size.emplace(t, count).first;
         }
         mass[t] += row.second / it->second;
