@@ -8,6 +8,8 @@ export type UrnforestErrorCode =
   | 'CsvBadQuote' | 'CsvInvalidUtf8' | 'CsvDuplicateColumn' | 'TargetNotFound' | 'MissingLabel'
   | 'NonFiniteValue' | 'ShapeMismatch' | 'TooFewClasses' | 'LimitExceeded' | 'CorruptModel'
   | 'UnsupportedVersion' | 'UnknownClass' | 'ColumnMismatch' | 'OutOfMemory' | 'Internal'
+  /** An imported ONNX model uses an operator, graph or split mode urnforest does not run. */
+  | 'UnsupportedModel'
   /** JS only: the object (or call) belongs to a wasm instance that aborted; `await init()` and retry. */
   | 'ModuleReset';
 

@@ -27,6 +27,7 @@ const char* CodeName(StatusCode code) {
     case StatusCode::kOutOfMemory: return "OutOfMemory";
     case StatusCode::kInternal: return "Internal";
     case StatusCode::kIoError: return "IoError";
+    case StatusCode::kUnsupportedModel: return "UnsupportedModel";
   }
   return "Internal";
 }

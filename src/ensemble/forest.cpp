@@ -2,6 +2,7 @@
 #include "urnforest/forest.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <unordered_map>
 
@@ -28,6 +29,7 @@ int32_t Forest::TreeVote(int32_t tree, const float* row) const {
 }
 
 double Forest::oob_error() const {
+  if (imported() != nullptr) return std::numeric_limits<double>::quiet_NaN();
   const size_t k = static_cast<size_t>(num_classes());
   if (k == 0) return 0.0;
   const size_t rows = train_labels_.size();

@@ -23,6 +23,8 @@ class ForestAccess {
   static std::vector<double>& tree_weights(Forest& forest) { return forest.tree_weights_; }
   static std::vector<uint32_t>& source_trees(Forest& forest) { return forest.source_trees_; }
   static std::vector<HaltingTable>& stored_tables(Forest& forest) { return forest.stored_tables_; }
+  /// Empty, or the one import record (Forest::imported()).
+  static std::vector<ImportedModel>& imported(Forest& forest) { return forest.imported_; }
   /// Recomputes the derived caches (category counts) from the schema; call after setting it.
   static void RebuildCaches(Forest& forest) { forest.RebuildCaches(); }
 };

@@ -34,6 +34,7 @@ const std::vector<std::string>& EnsembleKindNames() {
   return kNames;
 }
 const char* EnsembleKindName(EnsembleKind kind) {
+  if (kind == EnsembleKind::kImported) return "imported";  // never parsed: not a training option
   return internal::EnumName(static_cast<size_t>(kind), EnsembleKindNames());
 }
 Result<EnsembleKind> ParseEnsembleKind(std::string_view name) {

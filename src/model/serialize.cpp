@@ -22,6 +22,10 @@
 //   TPRN  u8 pruning mode, i32 cv_folds, f64 se_rule (TrainOptions::pruning). Written exactly when
 //         trees are pruned (mode != none, or vote-boosting with the pruned-CART base); absent =
 //         the default options (unpruned), so earlier models keep their exact bytes.
+//   IMPT  u8 kind, u8 score transform, u8 single score, u8 default vote, u8 calibrated, i32 values
+//         per leaf, u32 count + f64 base values, u64 count + f64 leaf values, source string
+//         (ImportedModel). Present exactly when OPTS says imported (ensemble 4); a leaf's aux is
+//         then its row of leaf values (0 otherwise), and LABL/OOBV hold calibration votes.
 //   HTBL  u32 count, then per stored halting table {u64 length, HaltingTable::ToBytes() ("UFHT")}
 //         in Forest::stored_tables() order. Written only when tables are stored.
 // Readers older than these sections skip them but reject ensembles 2 and 3 in OPTS (bad options).
@@ -62,8 +66,9 @@ constexpr uint32_t kSourceTrees = Tag("SRCT");
 constexpr uint32_t kVoteBoost = Tag("VBST");
 constexpr uint32_t kHaltingTables = Tag("HTBL");
 constexpr uint32_t kTreePruning = Tag("TPRN");
+constexpr uint32_t kImported = Tag("IMPT");
 constexpr int kRequiredSections = 7;
-constexpr int kAllSections = 11;
+constexpr int kAllSections = 12;
 
 void WriteSection(std::vector<uint8_t>* out, uint32_t tag, const std::vector<uint8_t>& body) {
   internal::ByteWriter w(out);
@@ -174,6 +179,21 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
     w.U64(bits);
     WriteSection(&payload, kTreePruning, body);
   }
+  if (const ImportedModel* imported = forest.imported()) {
+    body.clear();
+    w.U8(static_cast<uint8_t>(imported->kind));
+    w.U8(static_cast<uint8_t>(imported->transform));
+    w.U8(imported->single_score ? 1 : 0);
+    w.U8(static_cast<uint8_t>(imported->default_vote));
+    w.U8(imported->calibrated ? 1 : 0);
+    w.I32(imported->outputs);
+    w.U32(static_cast<uint32_t>(imported->base_values.size()));
+    for (double b : imported->base_values) w.F64(b);
+    w.U64(imported->leaf_values.size());
+    for (double v : imported->leaf_values) w.F64(v);
+    w.Str(imported->source);
+    WriteSection(&payload, kImported, body);
+  }
   if (!forest.stored_tables().empty()) {
     body.clear();
     w.U32(static_cast<uint32_t>(forest.stored_tables().size()));
@@ -236,8 +256,8 @@ Status ReadOptions(internal::ByteReader r, size_t features, TrainOptions* o) {
   o->max_depth = r.I32();
   o->min_leaf = r.I32();
   o->seed = r.U64();
-  if (r.failed() || !r.at_end() || ensemble > 3 || rule > 2 || o->num_trees < 1 ||
-      o->num_trees > TrainOptions::kMaxTrees || o->mtry < 0 ||
+  if (r.failed() || !r.at_end() || rule > 2 || o->num_trees < 1 ||
+      o->num_trees > TrainOptions::kMaxTrees || o->mtry < 0 || ensemble > 4 ||
       static_cast<size_t>(o->mtry) > features || o->max_depth < 0 || o->min_leaf < 1) {
     return Corrupt("bad options section");
   }
@@ -252,6 +272,10 @@ Status ReadOptions(internal::ByteReader r, size_t features, TrainOptions* o) {
 // share one long chain of nodes.
 Status ValidateNodes(const Forest& f) {
   const size_t n = f.node_table().nodes.size();
+  // A leaf's aux: 0, or its row of leaf values in an imported forest.
+  const uint64_t leaf_rows = f.imported() == nullptr
+                                 ? 1
+                                 : f.imported()->leaf_values.size() / f.imported()->outputs;
   const uint32_t classes = static_cast<uint32_t>(f.num_classes());
   const int32_t features = f.num_features();
   const std::vector<uint32_t>& roots = f.tree_roots();
@@ -269,7 +293,7 @@ Status ValidateNodes(const Forest& f) {
     const std::string where = "node " + std::to_string(i) + ": ";
     if (node.feature == -1) {
       if (node.child_or_class >= classes) return Corrupt(where + "class out of range");
-      if (node.aux != 0 || threshold_bits != 0) return Corrupt(where + "bad leaf");
+      if (node.aux >= leaf_rows || threshold_bits != 0) return Corrupt(where + "bad leaf");
       continue;
     }
     if (node.feature < 0 || node.feature >= features) return Corrupt(where + "bad feature");
@@ -284,6 +308,46 @@ Status ValidateNodes(const Forest& f) {
     } else if ((node.aux & ~Forest::kMissingLeft) != 0 || std::isnan(node.threshold)) {
       return Corrupt(where + "bad numeric split");
     }
+  }
+  return Status::Ok();
+}
+
+// IMPT: the import record; shapes checked against the schema's classes.
+Status ReadImported(internal::ByteReader r, int32_t classes, ImportedModel* m) {
+  const uint8_t kind = r.U8();
+  const uint8_t transform = r.U8();
+  const uint8_t single = r.U8();
+  const uint8_t vote = r.U8();
+  const uint8_t calibrated = r.U8();
+  m->outputs = r.I32();
+  if (r.failed() || kind > 1 || transform > 3 || single > 1 || vote > 1 || calibrated > 1 ||
+      (single == 1 && classes != 2) || m->outputs != (single == 1 ? 1 : classes)) {
+    return Corrupt("bad import section");
+  }
+  m->kind = static_cast<ImportedKind>(kind);
+  m->transform = static_cast<ScoreTransform>(transform);
+  m->single_score = single == 1;
+  m->default_vote = static_cast<VoteKind>(vote);
+  m->calibrated = calibrated == 1;
+  const uint32_t bases = r.U32();
+  if (r.failed() || (bases != 0 && bases != static_cast<uint32_t>(m->outputs))) {
+    return Corrupt("bad import base values");
+  }
+  m->base_values.resize(bases);
+  for (double& b : m->base_values) b = r.F64();
+  const uint64_t values = r.Count(8);
+  if (r.failed() || values == 0 || values % static_cast<uint64_t>(m->outputs) != 0) {
+    return Corrupt("bad import leaf values");
+  }
+  m->leaf_values.resize(values);
+  for (double& v : m->leaf_values) v = r.F64();
+  m->source = r.Str();
+  if (r.failed() || !r.at_end()) return Corrupt("bad import section");
+  for (double v : m->base_values) {
+    if (!std::isfinite(v)) return Corrupt("bad import base values");
+  }
+  for (double v : m->leaf_values) {
+    if (!std::isfinite(v)) return Corrupt("bad import leaf values");
   }
   return Status::Ok();
 }
@@ -345,10 +409,11 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   bool found[kAllSections] = {};
   internal::ByteReader sections[kAllSections] = {
       {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0},
-      {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}};
+      {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {nullptr, 0},
+      {nullptr, 0}};
   const uint32_t tags[kAllSections] = {kSchema, kOptions,  kNodes,    kCategoryBits, kRoots,
                                        kLabels, kOobVotes, kBoosting, kSourceTrees,
-                                       kVoteBoost, kTreePruning};
+                                       kVoteBoost, kTreePruning, kImported};
   bool found_tables = false;
   internal::ByteReader tables_section(nullptr, 0);
   while (!r.at_end()) {
@@ -409,6 +474,14 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
     if (root >= node_count) return Corrupt("tree root out of range");
   }
   if (roots.failed() || !roots.at_end()) return Corrupt("bad tree roots");
+  const bool imported = options.ensemble == EnsembleKind::kImported;
+  if (found[11] != imported) return Corrupt("import section does not match the ensemble kind");
+  if (imported) {
+    ImportedModel record;
+    status = ReadImported(sections[11], forest.num_classes(), &record);
+    if (!status.ok()) return status;
+    ForestAccess::imported(forest).push_back(std::move(record));
+  }
   status = ValidateNodes(forest);
   if (!status.ok()) return status;
 

@@ -60,6 +60,18 @@ inline int32_t Walk(const TreeNode* nodes, const uint32_t* bits,
   }
 }
 
+/// The index of the leaf node that the tree rooted at `index` sends `row` to (any forest); an
+/// imported forest's leaf values are found from it (the leaf's aux).
+inline uint32_t WalkToLeaf(const TreeNode* nodes, const uint32_t* bits,
+                           const uint32_t* category_counts, uint32_t index, const float* row) {
+  for (;;) {
+    const TreeNode& node = nodes[index];
+    if (node.feature < 0) return index;
+    const bool left = GoesLeft(node, row[node.feature], bits, category_counts);
+    index = node.child_or_class + (left ? 0u : 1u);
+  }
+}
+
 /// Walk for a forest without categorical splits.
 inline int32_t WalkNumeric(const TreeNode* nodes, uint32_t index, const float* row) {
   for (;;) {

@@ -9,6 +9,7 @@
 #include "urnforest/dataset.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/halting_table.h"
+#include "urnforest/imported_model.h"
 #include "urnforest/node_table.h"
 #include "urnforest/status.h"
 #include "urnforest/train.h"
@@ -47,6 +48,7 @@ class Forest {
   /// majority with ties broken uniformly at random (a row whose true class ties with m - 1 others
   /// for first place counts 1 - 1/m). With ~0.37 T OOB votes per row, ties are common on hard
   /// data; counting them as plain errors overstated sonar's OOB error by about 4 points.
+  /// NaN for an imported forest (it has no out-of-bag rows).
   double oob_error() const;
 
   /// Vote weight of each tree (AdaBoost's alpha_t >= 0), or empty for unweighted (plurality)
@@ -60,6 +62,11 @@ class Forest {
   uint32_t SourceTree(int32_t t) const {
     return source_trees_.empty() ? static_cast<uint32_t>(t) : source_trees_[t];
   }
+
+  /// The import record when the forest came from another library (urnforest/onnx_import.h), else
+  /// null. Imported forests have no training rows: oob_votes() and train_labels() then hold the
+  /// calibration votes (ImportedModel::calibrated) or are empty.
+  const ImportedModel* imported() const { return imported_.empty() ? nullptr : &imported_[0]; }
 
   /// Stores a halting table with the model: SerializeForest writes it, DeserializeForest
   /// restores it, and BuildForestTable returns it instead of rebuilding when rule, alpha
@@ -114,6 +121,7 @@ class Forest {
   std::vector<double> tree_weights_;    ///< See tree_weights().
   std::vector<uint32_t> source_trees_;  ///< See source_trees().
   std::vector<HaltingTable> stored_tables_;  ///< See stored_tables().
+  std::vector<ImportedModel> imported_;      ///< See imported(): empty or one record.
   /// Derived from schema_: categories per feature (0 for numeric). Not serialized.
   std::vector<uint32_t> category_counts_;
 };

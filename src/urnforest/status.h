@@ -32,6 +32,9 @@ enum class StatusCode : int32_t {
   kOutOfMemory,          ///< An allocation failed.
   kInternal,             ///< A bug: an invariant of the library does not hold.
   kIoError,              ///< A file could not be read or written (CLI only).
+  /// An imported model (ONNX) is well formed but uses an operator, graph or layout urnforest does
+  /// not run (a regressor, a preprocessing node, an unknown split mode); the message names the node.
+  kUnsupportedModel,
 };
 
 /// The stable string name of a code, e.g. "CsvRaggedRow". Never null.

@@ -24,6 +24,8 @@ enum class EnsembleKind : uint8_t {
   /// vote fraction; unweighted majority vote. Options in TrainOptions::voteboost; details in
   /// urnforest/voteboost.h and docs/voteboost.md.
   kVoteBoost = 3,
+  /// Trees imported from another library (urnforest/onnx_import.h); never trained here.
+  kImported = 4,
 };
 
 /// Base learner of vote-boosting (TrainOptions::voteboost.base).
@@ -118,7 +120,8 @@ struct TrainOptions {
 /// Option names: the strings the CLI and the JS API accept for each option enum. `*Name` never
 /// returns null; `Parse*` fails with kInvalidArgument naming the string and listing the valid
 /// names; `*Names()` lists the names in enum order.
-/// EnsembleKind: "rf", "bagging", "adaboost", "voteboost".
+/// EnsembleKind: "rf", "bagging", "adaboost", "voteboost" (EnsembleKindName also names
+/// kImported "imported", which is not a training option and does not parse).
 const char* EnsembleKindName(EnsembleKind kind);
 Result<EnsembleKind> ParseEnsembleKind(std::string_view name);
 const std::vector<std::string>& EnsembleKindNames();

@@ -1,0 +1,45 @@
+// CalibrateForest: the votes of an imported forest's trees on unlabeled rows become its prior data.
+#include "urnforest/calibrate.h"
+
+#include <utility>
+#include <vector>
+
+#include "ensemble/forest_access.h"
+#include "urnforest/predict.h"
+#include "urnforest/predict_scores.h"
+
+namespace urnforest {
+
+Status CalibrateForest(Forest* forest, const float* rows, size_t num_rows) {
+  const ImportedModel* m = forest->imported();
+  if (m == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "calibration is for imported forests; this one has out-of-bag votes");
+  }
+  if (m->kind == ImportedKind::kAdditive) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "an additive model (boosted trees) does not vote; its exact early exit "
+                         "(rule alpha1) needs no calibration");
+  }
+  if (num_rows == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "calibration needs at least one row");
+  }
+  Result<FullVote> votes = PredictFullRows(*forest, rows, num_rows);
+  if (!votes.ok()) return votes.status();
+  Result<ScorePrediction> own = PredictScoresRows(*forest, rows, num_rows, m->default_vote);
+  if (!own.ok()) return own.status();
+  using internal::ForestAccess;
+  ForestAccess::oob_votes(*forest) = std::move(votes.value().votes);
+  ForestAccess::train_labels(*forest) = std::move(own.value().labels);
+  ForestAccess::imported(*forest)[0].calibrated = true;
+  forest->ClearStoredTables();
+  return Status::Ok();
+}
+
+Status CalibrateForest(Forest* forest, const Dataset& data) {
+  Result<std::vector<float>> rows = ModelRows(*forest, data);
+  if (!rows.ok()) return rows.status();
+  return CalibrateForest(forest, rows.value().data(), data.num_rows());
+}
+
+}  // namespace urnforest

@@ -1,0 +1,199 @@
+// Soft votes and scores of imported forests (as ONNX Runtime computes them) and the exact early
+// exit on those scores (urnforest/predict_scores.h).
+#include "urnforest/predict_scores.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "tree/tree_walk.h"
+#include "urnforest/forest.h"
+#include "urnforest/predict.h"
+
+namespace urnforest {
+namespace {
+
+Status Invalid(const std::string& what) { return Status::Error(StatusCode::kInvalidArgument, what); }
+
+// The summed scores of one row start from the base values.
+void StartScores(const ImportedModel& m, double* sum) {
+  for (int32_t c = 0; c < m.outputs; ++c) sum[c] = m.base_values.empty() ? 0.0 : m.base_values[c];
+}
+
+// ONNX Runtime's binary rule with one stored score: non-negative weights without a transform are
+// a probability of the second class (threshold 0.5), anything else a margin (threshold 0).
+double SingleScoreThreshold(const ImportedModel& m) {
+  if (m.transform != ScoreTransform::kNone) return 0.0;
+  for (double v : m.leaf_values) {
+    if (v < 0) return 0.0;
+  }
+  return 0.5;
+}
+
+// The class of summed (untransformed) scores: the largest, first on ties; the binary single-score
+// layout compares with its threshold.
+int32_t ClassOf(const ImportedModel& m, const double* sum, double threshold) {
+  if (m.single_score) return sum[0] > threshold ? 1 : 0;
+  int32_t best = 0;
+  for (int32_t c = 1; c < m.outputs; ++c) {
+    if (sum[c] > sum[best]) best = c;
+  }
+  return best;
+}
+
+// The scores ONNX Runtime reports for summed scores `sum`, into out[0..classes).
+void Transform(const ImportedModel& m, const double* sum, double threshold, double* out) {
+  int32_t n = m.outputs;
+  if (m.single_score) {
+    const bool probability = threshold == 0.5;
+    out[0] = probability ? 1.0 - sum[0] : -sum[0];
+    out[1] = sum[0];
+    n = 2;
+  } else {
+    std::copy(sum, sum + n, out);
+  }
+  switch (m.transform) {
+    case ScoreTransform::kNone: break;
+    case ScoreTransform::kLogistic:
+      for (int32_t c = 0; c < n; ++c) out[c] = 1.0 / (1.0 + std::exp(-out[c]));
+      break;
+    case ScoreTransform::kSoftmax:
+    case ScoreTransform::kSoftmaxZero: {
+      const bool zero = m.transform == ScoreTransform::kSoftmaxZero;
+      double top = -std::numeric_limits<double>::infinity();
+      for (int32_t c = 0; c < n; ++c) {
+        if (!zero || out[c] != 0.0) top = std::max(top, out[c]);
+      }
+      double total = 0.0;
+      for (int32_t c = 0; c < n; ++c) {
+        out[c] = zero && out[c] == 0.0 ? 0.0 : std::exp(out[c] - top);
+        total += out[c];
+      }
+      if (total > 0) {
+        for (int32_t c = 0; c < n; ++c) out[c] /= total;
+      }
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* rows,
+                                          size_t num_rows, VoteKind vote) {
+  if (forest.num_trees() == 0) return Invalid("the forest has no trees");
+  const ImportedModel* m = forest.imported();
+  const size_t l = static_cast<size_t>(forest.num_classes());
+  ScorePrediction out;
+  if (vote == VoteKind::kHard || m == nullptr) {
+    if (m != nullptr && m->kind == ImportedKind::kAdditive) {
+      return Invalid("an additive model (boosted trees) has no hard vote: its trees add margins");
+    }
+    Result<FullVote> full = PredictFullRows(forest, rows, num_rows);
+    if (!full.ok()) return full.status();
+    out.labels = std::move(full.value().labels);
+    out.scores.resize(full.value().votes.size());
+    for (size_t i = 0; i < out.scores.size(); ++i) {
+      out.scores[i] = static_cast<double>(full.value().votes[i]) / forest.num_trees();
+    }
+    return out;
+  }
+  const size_t m_features = static_cast<size_t>(forest.num_features());
+  const TreeNode* nodes = forest.node_table().nodes.data();
+  const uint32_t* bits = forest.node_table().category_bits.data();
+  const uint32_t* counts = forest.category_counts().data();
+  const double threshold = SingleScoreThreshold(*m);
+  std::vector<double> sum(m->outputs);
+  out.labels.resize(num_rows);
+  out.scores.resize(num_rows * l);
+  for (size_t r = 0; r < num_rows; ++r) {
+    const float* x = rows + r * m_features;
+    StartScores(*m, sum.data());
+    for (uint32_t root : forest.tree_roots()) {
+      const uint32_t leaf = internal::WalkToLeaf(nodes, bits, counts, root, x);
+      const double* v = m->leaf_values.data() + static_cast<size_t>(nodes[leaf].aux) * m->outputs;
+      for (int32_t c = 0; c < m->outputs; ++c) sum[c] += v[c];
+    }
+    out.labels[r] = ClassOf(*m, sum.data(), threshold);
+    Transform(*m, sum.data(), threshold, out.scores.data() + r * l);
+  }
+  return out;
+}
+
+Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows, size_t num_rows) {
+  const ImportedModel* m = forest.imported();
+  if (m == nullptr) {
+    return Invalid("the exact soft early exit is for imported forests; use the alpha1 rule");
+  }
+  const int32_t trees = forest.num_trees();
+  if (trees == 0) return Invalid("the forest has no trees");
+  const size_t k = static_cast<size_t>(m->outputs);
+  // Per tree, the smallest and largest value of each class over its leaves; then suffix sums:
+  // low[t * k + c] = sum over trees t.. of their smallest value of class c.
+  const std::vector<TreeNode>& nodes = forest.node_table().nodes;
+  std::vector<double> low((trees + 1) * k, 0.0), high((trees + 1) * k, 0.0);
+  for (int32_t t = trees - 1; t >= 0; --t) {
+    const size_t begin = forest.tree_roots()[t];
+    const size_t end = t + 1 < trees ? forest.tree_roots()[t + 1] : nodes.size();
+    std::vector<double> lo(k, std::numeric_limits<double>::infinity());
+    std::vector<double> hi(k, -std::numeric_limits<double>::infinity());
+    for (size_t i = begin; i < end; ++i) {
+      if (nodes[i].feature >= 0) continue;
+      const double* v = m->leaf_values.data() + static_cast<size_t>(nodes[i].aux) * k;
+      for (size_t c = 0; c < k; ++c) {
+        lo[c] = std::min(lo[c], v[c]);
+        hi[c] = std::max(hi[c], v[c]);
+      }
+    }
+    for (size_t c = 0; c < k; ++c) {
+      low[t * k + c] = low[(t + 1) * k + c] + lo[c];
+      high[t * k + c] = high[(t + 1) * k + c] + hi[c];
+    }
+  }
+  const size_t m_features = static_cast<size_t>(forest.num_features());
+  const uint32_t* bits = forest.node_table().category_bits.data();
+  const uint32_t* counts = forest.category_counts().data();
+  const double threshold = SingleScoreThreshold(*m);
+  ExactHaltResult out;
+  out.labels.resize(num_rows);
+  out.trees_used.resize(num_rows);
+  std::vector<double> sum(k);
+  double total_trees = 0;
+  for (size_t r = 0; r < num_rows; ++r) {
+    const float* x = rows + r * m_features;
+    StartScores(*m, sum.data());
+    int32_t used = 0;
+    int32_t label = 0;
+    for (;;) {
+      const uint32_t leaf = internal::WalkToLeaf(nodes.data(), bits, counts, forest.tree_roots()[used], x);
+      const double* v = m->leaf_values.data() + static_cast<size_t>(nodes[leaf].aux) * k;
+      for (size_t c = 0; c < k; ++c) sum[c] += v[c];
+      ++used;
+      label = ClassOf(*m, sum.data(), threshold);
+      if (used == trees) break;
+      const double* lo = low.data() + used * k;
+      const double* hi = high.data() + used * k;
+      // A bound settles only with room for the rounding of sums taken in another order.
+      auto ahead = [](double a, double b) { return a - b > 1e-9 * (1.0 + std::fabs(a) + std::fabs(b)); };
+      bool settled;
+      if (m->single_score) {
+        settled = label == 1 ? ahead(sum[0] + lo[0], threshold) : ahead(threshold, sum[0] + hi[0]);
+      } else {
+        settled = true;
+        const double worst = sum[label] + lo[label];
+        for (size_t c = 0; c < k && settled; ++c) {
+          if (static_cast<int32_t>(c) != label) settled = ahead(worst, sum[c] + hi[c]);
+        }
+      }
+      if (settled) break;
+    }
+    out.labels[r] = label;
+    out.trees_used[r] = used;
+    total_trees += used;
+  }
+  out.mean_trees = num_rows == 0 ? 0.0 : total_trees / static_cast<double>(num_rows);
+  return out;
+}
+
+}  // namespace urnforest

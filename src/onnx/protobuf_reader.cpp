@@ -1,0 +1,62 @@
+// The protocol-buffers wire-format reader (internal::ProtoReader) that the ONNX importer uses.
+#include "onnx/protobuf_reader.h"
+
+namespace urnforest {
+namespace internal {
+
+bool ProtoReader::ReadVarint(uint64_t* out) {
+  uint64_t value = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (pos_ >= size_) return false;
+    const uint8_t byte = data_[pos_++];
+    value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      *out = value;
+      return true;
+    }
+  }
+  return false;  // more than 10 bytes
+}
+
+bool ProtoReader::Next(ProtoField* field) {
+  if (failed_ || pos_ >= size_) return false;
+  uint64_t key = 0;
+  if (!ReadVarint(&key)) return Fail();
+  const uint64_t number = key >> 3;
+  if (number == 0 || number > 0x1fffffff) return Fail();
+  field->number = static_cast<uint32_t>(number);
+  field->bytes = {};
+  field->varint = 0;
+  switch (key & 7) {
+    case 0:
+      field->type = WireType::kVarint;
+      if (!ReadVarint(&field->varint)) return Fail();
+      return true;
+    case 1:
+      field->type = WireType::kFixed64;
+      if (size_ - pos_ < 8) return Fail();
+      for (int i = 0; i < 8; ++i) field->varint |= static_cast<uint64_t>(data_[pos_ + i]) << (8 * i);
+      pos_ += 8;
+      return true;
+    case 5:
+      field->type = WireType::kFixed32;
+      if (size_ - pos_ < 4) return Fail();
+      for (int i = 0; i < 4; ++i) field->varint |= static_cast<uint64_t>(data_[pos_ + i]) << (8 * i);
+      pos_ += 4;
+      return true;
+    case 2: {
+      field->type = WireType::kLengthDelimited;
+      uint64_t length = 0;
+      if (!ReadVarint(&length) || length > size_ - pos_) return Fail();
+      field->bytes = std::string_view(reinterpret_cast<const char*>(data_ + pos_),
+                                      static_cast<size_t>(length));
+      pos_ += static_cast<size_t>(length);
+      return true;
+    }
+    default:
+      return Fail();
+  }
+}
+
+}  // namespace internal
+}  // namespace urnforest

@@ -1,0 +1,74 @@
+#pragma once
+// Internal: a bounds-checked reader of the protocol-buffers wire format (varints, fixed 32/64-bit
+// values, length-delimited fields), the encoding of ONNX files. No schema, no allocation: callers
+// walk the fields of one message and descend into nested messages with Sub().
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace urnforest {
+namespace internal {
+
+/// Wire types of the protocol-buffers encoding.
+enum class WireType : uint8_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 = 5 };
+
+/// One field of a message: its number, wire type and value (`varint` for kVarint, kFixed32 and
+/// kFixed64 (the raw bits); `bytes` for kLengthDelimited, borrowed from the reader's buffer).
+struct ProtoField {
+  uint32_t number = 0;
+  WireType type = WireType::kVarint;
+  uint64_t varint = 0;
+  std::string_view bytes;
+};
+
+/// Reads the fields of one message from [data, data + size). Next() fails (returns false and sets
+/// failed()) on a truncated varint or length, a field number of 0, a group (wire types 3 and 4, not
+/// used by ONNX) or an unknown wire type; it returns false without failing at the clean end.
+class ProtoReader {
+ public:
+  ProtoReader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  explicit ProtoReader(std::string_view bytes)
+      : ProtoReader(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()) {}
+
+  /// Reads the next field into `field`; false at the end or on malformed input (see failed()).
+  bool Next(ProtoField* field);
+  /// True once malformed input has been seen.
+  bool failed() const { return failed_; }
+
+ private:
+  bool ReadVarint(uint64_t* out);
+  bool Fail() {
+    failed_ = true;
+    pos_ = size_;
+    return false;
+  }
+
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+  bool failed_ = false;
+};
+
+/// Decodes the packed repeated values in `bytes` (a length-delimited field of varints), calling
+/// `emit(value)` for each; false on a truncated varint.
+template <class Emit>
+bool ForEachPackedVarint(std::string_view bytes, Emit emit) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const auto* end = p + bytes.size();
+  while (p < end) {
+    uint64_t value = 0;
+    int shift = 0;
+    for (;;) {
+      if (p == end || shift > 63) return false;
+      const uint8_t byte = *p++;
+      value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) break;
+      shift += 7;
+    }
+    emit(value);
+  }
+  return true;
+}
+
+}  // namespace internal
+}  // namespace urnforest

@@ -1,0 +1,469 @@
+// ImportOnnx: an ONNX TreeEnsembleClassifier (ai.onnx.ml opsets 1 and 3) rebuilt as a Forest whose
+// node table gives, for every float32 row, the leaf ONNX Runtime reaches.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ensemble/forest_access.h"
+#include "onnx/onnx_model.h"
+#include "urnforest/onnx_import.h"
+
+namespace urnforest {
+namespace {
+
+using internal::OnnxAttribute;
+using internal::OnnxModel;
+using internal::OnnxNode;
+
+enum class Mode { kLeq, kLt, kGte, kGt, kEq, kNeq, kLeaf };
+
+Status Unsupported(const std::string& what) {
+  return Status::Error(StatusCode::kUnsupportedModel, what);
+}
+Status Corrupt(const OnnxNode& node, const std::string& what) {
+  return Status::Error(StatusCode::kCorruptModel, node.Describe() + ": " + what);
+}
+
+// The largest float32 <= t, and the largest float32 < t: for a float32 x, x <= t exactly when
+// x <= FloorFloat(t), and x < t exactly when x <= BelowFloat(t).
+float FloorFloat(double t) {
+  float f = static_cast<float>(t);
+  if (static_cast<double>(f) > t) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+float BelowFloat(double t) {
+  float f = FloorFloat(t);
+  if (static_cast<double>(f) == t) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// The attributes of a TreeEnsembleClassifier, numbers widened to double.
+struct ClassifierAttributes {
+  std::vector<int64_t> tree_ids, node_ids, feature_ids, true_ids, false_ids, missing_true;
+  std::vector<std::string> modes;
+  std::vector<double> values;
+  std::vector<int64_t> class_tree_ids, class_node_ids, class_ids;
+  std::vector<double> class_weights;
+  std::vector<std::string> class_names;
+  std::vector<double> base_values;
+  std::string post_transform = "NONE";
+};
+
+// Reads a float list attribute, or its `_as_tensor` double form.
+bool Numbers(const OnnxNode& node, const std::string& name, std::vector<double>* out) {
+  if (const OnnxAttribute* a = node.Find(name + "_as_tensor")) {
+    *out = a->t.numbers;
+    return true;
+  }
+  if (const OnnxAttribute* a = node.Find(name)) {
+    *out = a->floats;
+    return true;
+  }
+  return false;
+}
+void Ints(const OnnxNode& node, const std::string& name, std::vector<int64_t>* out) {
+  if (const OnnxAttribute* a = node.Find(name)) *out = a->ints;
+}
+
+Status ReadAttributes(const OnnxNode& node, ClassifierAttributes* a) {
+  Ints(node, "nodes_treeids", &a->tree_ids);
+  Ints(node, "nodes_nodeids", &a->node_ids);
+  Ints(node, "nodes_featureids", &a->feature_ids);
+  Ints(node, "nodes_truenodeids", &a->true_ids);
+  Ints(node, "nodes_falsenodeids", &a->false_ids);
+  Ints(node, "nodes_missing_value_tracks_true", &a->missing_true);
+  if (const OnnxAttribute* m = node.Find("nodes_modes")) a->modes = m->strings;
+  Numbers(node, "nodes_values", &a->values);
+  Ints(node, "class_treeids", &a->class_tree_ids);
+  Ints(node, "class_nodeids", &a->class_node_ids);
+  Ints(node, "class_ids", &a->class_ids);
+  Numbers(node, "class_weights", &a->class_weights);
+  Numbers(node, "base_values", &a->base_values);
+  if (const OnnxAttribute* p = node.Find("post_transform")) a->post_transform = p->s;
+  const OnnxAttribute* ints = node.Find("classlabels_int64s");
+  const OnnxAttribute* strings = node.Find("classlabels_strings");
+  if ((ints != nullptr && !ints->ints.empty()) == (strings != nullptr && !strings->strings.empty())) {
+    return Corrupt(node, "needs exactly one of classlabels_int64s and classlabels_strings");
+  }
+  if (ints != nullptr && !ints->ints.empty()) {
+    for (int64_t label : ints->ints) a->class_names.push_back(std::to_string(label));
+  } else {
+    a->class_names = strings->strings;
+  }
+  const size_t n = a->node_ids.size();
+  if (n == 0) return Corrupt(node, "has no tree nodes");
+  if (a->tree_ids.size() != n || a->feature_ids.size() != n || a->true_ids.size() != n ||
+      a->false_ids.size() != n || a->modes.size() != n || a->values.size() != n ||
+      (!a->missing_true.empty() && a->missing_true.size() != n)) {
+    return Corrupt(node, "its nodes_* attributes have different lengths");
+  }
+  const size_t w = a->class_ids.size();
+  if (a->class_tree_ids.size() != w || a->class_node_ids.size() != w || a->class_weights.size() != w) {
+    return Corrupt(node, "its class_* attributes have different lengths");
+  }
+  return Status::Ok();
+}
+
+Result<Mode> ParseMode(const OnnxNode& node, const std::string& mode) {
+  static const std::pair<const char*, Mode> kModes[] = {
+      {"BRANCH_LEQ", Mode::kLeq}, {"BRANCH_LT", Mode::kLt}, {"BRANCH_GTE", Mode::kGte},
+      {"BRANCH_GT", Mode::kGt},   {"BRANCH_EQ", Mode::kEq}, {"BRANCH_NEQ", Mode::kNeq},
+      {"LEAF", Mode::kLeaf}};
+  for (const auto& [name, m] : kModes) {
+    if (mode == name) return m;
+  }
+  return Unsupported(node.Describe() + ": node mode '" + mode.substr(0, 40) + "' is not supported");
+}
+
+// One source tree's nodes by id, and where each leaf's values are.
+struct SourceTree {
+  std::map<int64_t, size_t> by_id;  // node id -> index into the attribute arrays
+};
+
+class Builder {
+ public:
+  Builder(const OnnxNode& node, const ClassifierAttributes& a, int32_t outputs)
+      : node_(node), a_(a), outputs_(outputs) {}
+
+  // Appends the tree rooted at attribute index `root` to `table`.
+  Status AddTree(const SourceTree& tree, size_t root, NodeTable* table,
+                 std::vector<uint32_t>* leaf_rows_of) {
+    std::vector<std::pair<uint32_t, size_t>> work{{Alloc(table, 1), root}};
+    std::vector<bool> seen(a_.node_ids.size(), false);
+    while (!work.empty()) {
+      const auto [slot, src] = work.back();
+      work.pop_back();
+      if (seen[src]) {
+        return Corrupt(node_, "tree " + std::to_string(a_.tree_ids[src]) + " reaches node " +
+                                  std::to_string(a_.node_ids[src]) + " twice (not a tree)");
+      }
+      seen[src] = true;
+      Result<Mode> mode = ParseMode(node_, a_.modes[src]);
+      if (!mode.ok()) return mode.status();
+      if (mode.value() == Mode::kLeaf) {
+        TreeNode& leaf = table->nodes[slot];
+        leaf = TreeNode{-1, 0.0f, 0u, (*leaf_rows_of)[src]};
+        continue;
+      }
+      const int64_t feature = a_.feature_ids[src];
+      if (feature < 0 || feature >= num_features) {
+        return Corrupt(node_, "node " + std::to_string(a_.node_ids[src]) + " splits on feature " +
+                                  std::to_string(feature) + " of " + std::to_string(num_features));
+      }
+      const double t = a_.values[src];
+      if (std::isnan(t)) return Corrupt(node_, "a split threshold is NaN");
+      Result<size_t> yes = Child(tree, src, a_.true_ids[src]);
+      if (!yes.ok()) return yes.status();
+      Result<size_t> no = Child(tree, src, a_.false_ids[src]);
+      if (!no.ok()) return no.status();
+      const bool missing_true = !a_.missing_true.empty() && a_.missing_true[src] != 0;
+      // Where NaN goes: the true branch when tracked so, or for BRANCH_NEQ (NaN != t is true).
+      const bool nan_true = missing_true || mode.value() == Mode::kNeq;
+      const int32_t f = static_cast<int32_t>(feature);
+      switch (mode.value()) {
+        case Mode::kLeq: case Mode::kLt: case Mode::kGte: case Mode::kGt: {
+          // x <= threshold goes left: the true branch for LEQ/LT, the false one for GTE/GT.
+          const bool less = mode.value() == Mode::kLeq || mode.value() == Mode::kLt;
+          const bool strict = mode.value() == Mode::kLt || mode.value() == Mode::kGte;
+          const float threshold = strict ? BelowFloat(t) : FloorFloat(t);
+          const uint32_t kids = Alloc(table, 2);
+          const size_t left = less ? yes.value() : no.value();
+          const size_t right = less ? no.value() : yes.value();
+          const bool nan_left = nan_true == less;
+          table->nodes[slot] = TreeNode{f, threshold, kids, nan_left ? TreeNode::kMissingLeft : 0u};
+          work.emplace_back(kids + 1, right);
+          work.emplace_back(kids, left);
+          break;
+        }
+        case Mode::kEq: case Mode::kNeq: {
+          // A: x <= FloorFloat(t) ? B : out;  B: x <= BelowFloat(t) ? out : in, where "in" is the
+          // branch of x == t. B's left child is A's right child: [B, out, in].
+          const bool eq = mode.value() == Mode::kEq;
+          const size_t in = eq ? yes.value() : no.value();
+          const size_t out = eq ? no.value() : yes.value();
+          const uint32_t b = Alloc(table, 3);
+          const bool nan_in = nan_true == eq;  // NaN's destination is `in`
+          table->nodes[slot] = TreeNode{f, FloorFloat(t), b, nan_in ? TreeNode::kMissingLeft : 0u};
+          table->nodes[b] = TreeNode{f, BelowFloat(t), b + 1, 0u};
+          work.emplace_back(b + 2, in);
+          work.emplace_back(b + 1, out);
+          break;
+        }
+        case Mode::kLeaf: break;
+      }
+      if (table->nodes.size() > (size_t{1} << 31)) {
+        return Status::Error(StatusCode::kLimitExceeded, "the imported trees exceed 2^31 nodes");
+      }
+    }
+    return Status::Ok();
+  }
+
+  int64_t num_features = 0;
+
+ private:
+  static uint32_t Alloc(NodeTable* table, size_t n) {
+    const uint32_t at = static_cast<uint32_t>(table->nodes.size());
+    table->nodes.resize(table->nodes.size() + n, TreeNode{-1, 0.0f, 0u, 0u});
+    return at;
+  }
+  Result<size_t> Child(const SourceTree& tree, size_t parent, int64_t id) const {
+    auto it = tree.by_id.find(id);
+    if (it == tree.by_id.end()) {
+      return Corrupt(node_, "node " + std::to_string(a_.node_ids[parent]) + " of tree " +
+                                std::to_string(a_.tree_ids[parent]) + " names child " +
+                                std::to_string(id) + ", which does not exist");
+    }
+    return it->second;
+  }
+
+  const OnnxNode& node_;
+  const ClassifierAttributes& a_;
+  int32_t outputs_;
+};
+
+// The single tree node of the graph, after checking every other node is harmless post-processing.
+Result<const OnnxNode*> FindTreeNode(const OnnxModel& model, std::string* input_name, int64_t* width) {
+  const OnnxNode* tree = nullptr;
+  for (const OnnxNode& node : model.nodes) {
+    const bool ml = node.domain == "ai.onnx.ml";
+    if (ml && node.op_type == "TreeEnsembleClassifier") {
+      if (tree != nullptr) return Unsupported(node.Describe() + ": the graph holds two tree ensembles");
+      tree = &node;
+    } else if (ml && (node.op_type == "TreeEnsembleRegressor" || node.op_type == "TreeEnsemble")) {
+      return Unsupported(node.Describe() + (node.op_type == "TreeEnsemble"
+                                                ? ": the opset-5 TreeEnsemble op is not imported; "
+                                                  "export with TreeEnsembleClassifier (opset 3)"
+                                                : ": a regressor; urnforest imports classifiers"));
+    }
+  }
+  if (tree == nullptr) {
+    for (const OnnxNode& node : model.nodes) {
+      const bool post = node.op_type == "ZipMap" || node.op_type == "Cast" || node.op_type == "Identity";
+      if (!post) return Unsupported(node.Describe() + ": not a tree-ensemble classifier");
+    }
+    return Unsupported("the graph has no TreeEnsembleClassifier node");
+  }
+  if (tree->inputs.empty()) return Corrupt(*tree, "has no input");
+  *input_name = tree->inputs[0];
+  // Every other node must come after the trees: ZipMap, Cast or Identity fed by the tree node's
+  // outputs (or by another such node).
+  std::vector<std::string> downstream = tree->outputs;
+  for (const OnnxNode& node : model.nodes) {
+    if (&node == tree) continue;
+    const bool post = (node.domain == "ai.onnx.ml" && node.op_type == "ZipMap") ||
+                      ((node.domain.empty() || node.domain == "ai.onnx") &&
+                       (node.op_type == "Cast" || node.op_type == "Identity"));
+    if (!post) {
+      return Unsupported(node.Describe() + ": urnforest runs the tree ensemble alone; this op "
+                         "(preprocessing or other computation) is not supported");
+    }
+  }
+  for (const OnnxNode& node : model.nodes) {
+    if (&node == tree) continue;
+    bool fed = !node.inputs.empty();
+    for (const std::string& in : node.inputs) {
+      fed = fed && std::find(downstream.begin(), downstream.end(), in) != downstream.end();
+    }
+    if (!fed) {
+      return Unsupported(node.Describe() + ": transforms the input before the tree ensemble; "
+                         "urnforest runs the trees on the raw columns only");
+    }
+    downstream.insert(downstream.end(), node.outputs.begin(), node.outputs.end());
+  }
+  const internal::OnnxValueInfo* input = nullptr;
+  for (const internal::OnnxValueInfo& v : model.inputs) {
+    if (v.name == *input_name) input = &v;
+  }
+  if (input == nullptr) {
+    return Unsupported(tree->Describe() + ": its input '" + *input_name + "' is not a graph input");
+  }
+  if (!input->is_tensor || (input->elem_type != internal::kOnnxFloat &&
+                            input->elem_type != internal::kOnnxDouble)) {
+    return Unsupported("graph input '" + *input_name + "' is not a float or double tensor");
+  }
+  *width = input->dims.size() == 2 ? input->dims[1] : -1;
+  return tree;
+}
+
+}  // namespace
+
+Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOptions& options) {
+  Result<OnnxModel> parsed = internal::ParseOnnxModel(data, size);
+  if (!parsed.ok()) return parsed.status();
+  const OnnxModel& model = parsed.value();
+  std::string input_name;
+  int64_t width = -1;
+  Result<const OnnxNode*> found = FindTreeNode(model, &input_name, &width);
+  if (!found.ok()) return found.status();
+  const OnnxNode& node = *found.value();
+
+  ClassifierAttributes a;
+  Status status = ReadAttributes(node, &a);
+  if (!status.ok()) return status;
+  const size_t l = a.class_names.size();
+  if (l < 2) return Unsupported(node.Describe() + ": a classifier needs at least two classes");
+  if (l > DatasetLimits::kMaxClasses) {
+    return Status::Error(StatusCode::kLimitExceeded, "the model has more than 4,096 classes");
+  }
+  for (size_t i = 0; i < l; ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (a.class_names[i] == a.class_names[j]) return Corrupt(node, "class label '" + a.class_names[i] + "' appears twice");
+    }
+  }
+  ImportedModel imported;
+  if (a.post_transform == "NONE") imported.transform = ScoreTransform::kNone;
+  else if (a.post_transform == "LOGISTIC") imported.transform = ScoreTransform::kLogistic;
+  else if (a.post_transform == "SOFTMAX") imported.transform = ScoreTransform::kSoftmax;
+  else if (a.post_transform == "SOFTMAX_ZERO") imported.transform = ScoreTransform::kSoftmaxZero;
+  else return Unsupported(node.Describe() + ": post_transform '" + a.post_transform.substr(0, 40) + "' is not supported");
+
+  // Class ids used by the weights: a binary model may store only one class's scores.
+  bool uses[2] = {false, false};
+  for (int64_t id : a.class_ids) {
+    if (id < 0 || static_cast<uint64_t>(id) >= l) return Corrupt(node, "class id " + std::to_string(id) + " out of range");
+    if (id < 2) uses[id] = true;
+  }
+  bool all_positive = true;
+  for (double w : a.class_weights) {
+    if (!std::isfinite(w)) return Corrupt(node, "a class weight is not finite");
+    all_positive = all_positive && w >= 0;
+  }
+  imported.single_score = l == 2 && !(uses[0] && uses[1]);
+  imported.outputs = imported.single_score ? 1 : static_cast<int32_t>(l);
+  imported.kind = imported.transform == ScoreTransform::kNone && all_positive && !imported.single_score
+                      ? ImportedKind::kVoting
+                      : ImportedKind::kAdditive;
+  imported.default_vote = VoteKind::kSoft;
+  imported.source = model.producer_name + (model.producer_version.empty() ? "" : " " + model.producer_version);
+  if (!a.base_values.empty()) {
+    if (a.base_values.size() != static_cast<size_t>(imported.outputs) && a.base_values.size() != l) {
+      return Corrupt(node, "base_values has " + std::to_string(a.base_values.size()) + " entries for " + std::to_string(l) + " classes");
+    }
+    for (double b : a.base_values) {
+      if (!std::isfinite(b)) return Corrupt(node, "a base value is not finite");
+    }
+    imported.base_values = a.base_values;
+    if (imported.single_score && imported.base_values.size() == 2) imported.base_values = {a.base_values[1]};
+  }
+
+  // Trees in increasing id order; each node's index by (tree, node id).
+  std::map<int64_t, SourceTree> trees;
+  for (size_t i = 0; i < a.node_ids.size(); ++i) {
+    if (!trees[a.tree_ids[i]].by_id.emplace(a.node_ids[i], i).second) {
+      return Corrupt(node, "tree " + std::to_string(a.tree_ids[i]) + " has node id " + std::to_string(a.node_ids[i]) + " twice");
+    }
+  }
+  if (trees.size() > static_cast<size_t>(TrainOptions::kMaxTrees)) {
+    return Status::Error(StatusCode::kLimitExceeded, "the model has more than 100,000 trees");
+  }
+  // Leaf rows: one per LEAF node, summing its class entries.
+  std::vector<uint32_t> leaf_row(a.node_ids.size(), 0);
+  size_t leaves = 0;
+  for (size_t i = 0; i < a.node_ids.size(); ++i) {
+    if (a.modes[i] == "LEAF") leaf_row[i] = static_cast<uint32_t>(leaves++);
+  }
+  if (leaves * imported.outputs > (size_t{1} << 28)) {
+    return Status::Error(StatusCode::kLimitExceeded, "the model's leaves hold more than 2^28 values");
+  }
+  imported.leaf_values.assign(leaves * imported.outputs, 0.0);
+  for (size_t k = 0; k < a.class_ids.size(); ++k) {
+    auto tree = trees.find(a.class_tree_ids[k]);
+    if (tree == trees.end()) return Corrupt(node, "a class weight names tree " + std::to_string(a.class_tree_ids[k]) + ", which does not exist");
+    auto it = tree->second.by_id.find(a.class_node_ids[k]);
+    if (it == tree->second.by_id.end() || a.modes[it->second] != "LEAF") {
+      return Corrupt(node, "a class weight names node " + std::to_string(a.class_node_ids[k]) + " of tree " +
+                               std::to_string(a.class_tree_ids[k]) + ", which is not a leaf");
+    }
+    const size_t column = imported.single_score ? 0 : static_cast<size_t>(a.class_ids[k]);
+    imported.leaf_values[leaf_row[it->second] * imported.outputs + column] += a.class_weights[k];
+  }
+
+  int64_t max_feature = -1;
+  for (size_t i = 0; i < a.feature_ids.size(); ++i) {
+    if (a.modes[i] != "LEAF") max_feature = std::max(max_feature, a.feature_ids[i]);
+  }
+  const int64_t num_features = width > 0 ? width : std::max<int64_t>(max_feature + 1, 1);
+  if (num_features > static_cast<int64_t>(DatasetLimits::kMaxFeatures)) {
+    return Status::Error(StatusCode::kLimitExceeded, "the model has more than 65,536 input columns");
+  }
+  if (!options.feature_names.empty() &&
+      options.feature_names.size() != static_cast<size_t>(num_features)) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "feature names: the model takes " + std::to_string(num_features) +
+                             " columns, " + std::to_string(options.feature_names.size()) + " names were given");
+  }
+
+  Forest forest;
+  using internal::ForestAccess;
+  Schema& schema = ForestAccess::schema(forest);
+  schema.target_name = options.target_name;
+  schema.class_names = a.class_names;
+  for (int64_t f = 0; f < num_features; ++f) {
+    FeatureInfo info;
+    info.name = options.feature_names.empty() ? "f" + std::to_string(f) : options.feature_names[f];
+    info.type = FeatureType::kNumeric;
+    for (const FeatureInfo& other : schema.features) {
+      if (other.name == info.name) {
+        return Status::Error(StatusCode::kInvalidArgument, "feature name '" + info.name + "' appears twice");
+      }
+    }
+    if (info.name.empty()) return Status::Error(StatusCode::kInvalidArgument, "a feature name is empty");
+    schema.features.push_back(std::move(info));
+  }
+  ForestAccess::RebuildCaches(forest);
+
+  Builder builder(node, a, imported.outputs);
+  builder.num_features = num_features;
+  NodeTable& table = ForestAccess::table(forest);
+  for (const auto& [id, tree] : trees) {
+    // The root is the one node no other node of its tree names as a child.
+    std::vector<bool> child(a.node_ids.size(), false);
+    for (const auto& [node_id, i] : tree.by_id) {
+      if (a.modes[i] == "LEAF") continue;
+      for (int64_t c : {a.true_ids[i], a.false_ids[i]}) {
+        auto it = tree.by_id.find(c);
+        if (it != tree.by_id.end()) child[it->second] = true;
+      }
+    }
+    size_t root = a.node_ids.size();
+    for (const auto& [node_id, i] : tree.by_id) {
+      if (!child[i]) {
+        if (root != a.node_ids.size()) return Corrupt(node, "tree " + std::to_string(id) + " has two roots");
+        root = i;
+      }
+    }
+    if (root == a.node_ids.size()) return Corrupt(node, "tree " + std::to_string(id) + " has no root (a cycle)");
+    ForestAccess::tree_roots(forest).push_back(static_cast<uint32_t>(table.nodes.size()));
+    status = builder.AddTree(tree, root, &table, &leaf_row);
+    if (!status.ok()) return status;
+  }
+  // Each leaf's hard vote: its top class (the first on ties, as numpy's argmax).
+  for (TreeNode& n : table.nodes) {
+    if (n.feature >= 0) continue;
+    const double* v = imported.leaf_values.data() + static_cast<size_t>(n.aux) * imported.outputs;
+    uint32_t best = 0;
+    if (imported.single_score) {
+      best = v[0] > 0 ? 1u : 0u;
+    } else {
+      for (int32_t c = 1; c < imported.outputs; ++c) {
+        if (v[c] > v[best]) best = static_cast<uint32_t>(c);
+      }
+    }
+    n.child_or_class = best;
+  }
+  TrainOptions& o = ForestAccess::options(forest);
+  o.ensemble = EnsembleKind::kImported;
+  o.num_trees = static_cast<int32_t>(trees.size());
+  o.mtry = 0;
+  o.max_depth = 0;
+  o.min_leaf = 1;
+  o.seed = 0;
+  ForestAccess::imported(forest).push_back(std::move(imported));
+  return forest;
+}
+
+}  // namespace urnforest

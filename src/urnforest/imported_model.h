@@ -1,0 +1,59 @@
+#pragma once
+// ImportedModel: what a forest brought in from another library (ONNX) carries beyond its trees:
+// the value each leaf holds per class, how the source library turns summed leaf values into
+// scores, and where the model came from. A Forest holds one when it was imported
+// (Forest::imported()); its leaves' class index is then the tree's hard vote (the leaf's top class).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace urnforest {
+
+/// How the source library combines its trees.
+enum class ImportedKind : uint8_t {
+  /// Each tree's leaf holds a class distribution (scikit-learn and Spark MLlib random forests,
+  /// extra trees, bagging): the source predicts the class with the largest summed (soft) vote.
+  kVoting = 0,
+  /// Each leaf holds signed margins that are summed per class with base values and transformed
+  /// (XGBoost, LightGBM, gradient boosting): no tree votes on its own.
+  kAdditive = 1,
+};
+
+/// The transform the source applies to the summed scores (ONNX post_transform). Each is monotone
+/// per class, so the predicted class is the largest summed score (binary layout: see
+/// ImportedModel::single_score).
+enum class ScoreTransform : uint8_t {
+  kNone = 0,
+  kLogistic = 1,
+  kSoftmax = 2,
+  kSoftmaxZero = 3,
+};
+
+/// How a forest's full prediction counts its trees.
+enum class VoteKind : uint8_t {
+  kHard = 0,  ///< Majority of the trees' votes (the papers' vote).
+  kSoft = 1,  ///< The source library's own prediction: the class of the largest summed score.
+};
+
+/// The import record of a forest (see the file comment). Invariants (checked on import and load):
+/// leaf_values holds `outputs` values per leaf; base_values is empty or `outputs` long.
+struct ImportedModel {
+  ImportedKind kind = ImportedKind::kVoting;
+  ScoreTransform transform = ScoreTransform::kNone;
+  /// Binary models stored with one score per leaf (the second class's): the two classes' scores are
+  /// then (-s, s), or (1 - s, s) with ScoreTransform::kNone and non-negative weights (ONNX Runtime's
+  /// rule), and the second class wins when its score is larger.
+  bool single_score = false;
+  /// Values per leaf: the number of classes, or 1 with single_score.
+  int32_t outputs = 0;
+  std::vector<double> base_values;  ///< Added to the summed scores (empty = zeros).
+  std::vector<double> leaf_values;  ///< leaves x outputs, row-major; a leaf node's aux is its row.
+  VoteKind default_vote = VoteKind::kSoft;  ///< The vote predict uses when none is asked for.
+  std::string source;  ///< "producer version" of the ONNX file, e.g. "skl2onnx 1.16.0".
+  /// True once CalibrateForest has stored the votes of every tree on unlabeled rows in
+  /// Forest::oob_votes() (with their majority class in train_labels()), from which halting priors
+  /// are fitted as they are from out-of-bag votes.
+  bool calibrated = false;
+};
+
+}  // namespace urnforest
