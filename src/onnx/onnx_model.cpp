@@ -297,8 +297,20 @@ const OnnxAttribute* OnnxNode::Find(const std::string& attribute) const {
   return nullptr;
 }
 
+namespace {
+// `s` for a message: printable ASCII kept, anything else '?', at most 60 bytes.
+std::string Printable(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (out.size() == 60) return out + "...";
+    out += c >= 0x20 && c < 0x7f ? c : '?';
+  }
+  return out;
+}
+}  // namespace
+
 std::string OnnxNode::Describe() const {
-  return "node '" + name + "' (" + (domain.empty() ? std::string() : domain + ".") + op_type + ")";
+  return "node '" + Printable(name) + "' (" + Printable(domain.empty() ? op_type : domain + "." + op_type) + ")";
 }
 
 int64_t OnnxModel::OpsetOf(const std::string& domain) const {

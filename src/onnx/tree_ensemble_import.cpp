@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "data/csv_tokenizer.h"
 #include "ensemble/forest_access.h"
 #include "onnx/onnx_model.h"
 #include "urnforest/onnx_import.h"
@@ -20,6 +21,12 @@ using internal::OnnxModel;
 using internal::OnnxNode;
 
 enum class Mode { kLeq, kLt, kGte, kGt, kEq, kNeq, kLeaf };
+
+// A string from the file, quoted for a message (never invalid UTF-8 in a message).
+std::string Quoted(const std::string& s) {
+  if (internal::FirstInvalidUtf8(s) != s.size()) return "(text that is not UTF-8)";
+  return internal::QuoteForMessage(s);
+}
 
 Status Unsupported(const std::string& what) {
   return Status::Error(StatusCode::kUnsupportedModel, what);
@@ -116,7 +123,7 @@ Result<Mode> ParseMode(const OnnxNode& node, const std::string& mode) {
   for (const auto& [name, m] : kModes) {
     if (mode == name) return m;
   }
-  return Unsupported(node.Describe() + ": node mode '" + mode.substr(0, 40) + "' is not supported");
+  return Unsupported(node.Describe() + ": node mode " + Quoted(mode) + " is not supported");
 }
 
 // One source tree's nodes by id, and where each leaf's values are.
@@ -311,7 +318,10 @@ Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOpti
   }
   for (size_t i = 0; i < l; ++i) {
     for (size_t j = 0; j < i; ++j) {
-      if (a.class_names[i] == a.class_names[j]) return Corrupt(node, "class label '" + a.class_names[i] + "' appears twice");
+      if (a.class_names[i] == a.class_names[j]) return Corrupt(node, "class label " + Quoted(a.class_names[i]) + " appears twice");
+    }
+    if (internal::FirstInvalidUtf8(a.class_names[i]) != a.class_names[i].size()) {
+      return Corrupt(node, "class label " + std::to_string(i) + " is not valid UTF-8");
     }
   }
   ImportedModel imported;
@@ -319,26 +329,29 @@ Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOpti
   else if (a.post_transform == "LOGISTIC") imported.transform = ScoreTransform::kLogistic;
   else if (a.post_transform == "SOFTMAX") imported.transform = ScoreTransform::kSoftmax;
   else if (a.post_transform == "SOFTMAX_ZERO") imported.transform = ScoreTransform::kSoftmaxZero;
-  else return Unsupported(node.Describe() + ": post_transform '" + a.post_transform.substr(0, 40) + "' is not supported");
+  else return Unsupported(node.Describe() + ": post_transform " + Quoted(a.post_transform) + " is not supported");
 
   // Class ids used by the weights: a binary model may store only one class's scores.
-  bool uses[2] = {false, false};
+  bool only_first = true;
   for (int64_t id : a.class_ids) {
     if (id < 0 || static_cast<uint64_t>(id) >= l) return Corrupt(node, "class id " + std::to_string(id) + " out of range");
-    if (id < 2) uses[id] = true;
+    only_first = only_first && id == 0;
   }
   bool all_positive = true;
   for (double w : a.class_weights) {
     if (!std::isfinite(w)) return Corrupt(node, "a class weight is not finite");
     all_positive = all_positive && w >= 0;
   }
-  imported.single_score = l == 2 && !(uses[0] && uses[1]);
+  // ONNX Runtime's binary case: two labels and every weight for class id 0, which then scores
+  // the second class (scikit-learn's and XGBoost's binary layout).
+  imported.single_score = l == 2 && only_first && !a.class_ids.empty();
   imported.outputs = imported.single_score ? 1 : static_cast<int32_t>(l);
-  imported.kind = imported.transform == ScoreTransform::kNone && all_positive && !imported.single_score
+  imported.kind = imported.transform == ScoreTransform::kNone && all_positive
                       ? ImportedKind::kVoting
                       : ImportedKind::kAdditive;
   imported.default_vote = VoteKind::kSoft;
   imported.source = model.producer_name + (model.producer_version.empty() ? "" : " " + model.producer_version);
+  if (internal::FirstInvalidUtf8(imported.source) != imported.source.size()) imported.source.clear();
   if (!a.base_values.empty()) {
     if (a.base_values.size() != static_cast<size_t>(imported.outputs) && a.base_values.size() != l) {
       return Corrupt(node, "base_values has " + std::to_string(a.base_values.size()) + " entries for " + std::to_string(l) + " classes");
@@ -346,8 +359,10 @@ Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOpti
     for (double b : a.base_values) {
       if (!std::isfinite(b)) return Corrupt(node, "a base value is not finite");
     }
+    if (imported.single_score && a.base_values.size() != 1) {
+      return Unsupported(node.Describe() + ": a binary model with one score per leaf and two base values (ONNX Runtime's scores are ill-defined there)");
+    }
     imported.base_values = a.base_values;
-    if (imported.single_score && imported.base_values.size() == 2) imported.base_values = {a.base_values[1]};
   }
 
   // Trees in increasing id order; each node's index by (tree, node id).
@@ -408,10 +423,12 @@ Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOpti
     info.type = FeatureType::kNumeric;
     for (const FeatureInfo& other : schema.features) {
       if (other.name == info.name) {
-        return Status::Error(StatusCode::kInvalidArgument, "feature name '" + info.name + "' appears twice");
+        return Status::Error(StatusCode::kInvalidArgument, "feature name " + Quoted(info.name) + " appears twice");
       }
     }
-    if (info.name.empty()) return Status::Error(StatusCode::kInvalidArgument, "a feature name is empty");
+    if (info.name.empty() || internal::FirstInvalidUtf8(info.name) != info.name.size()) {
+      return Status::Error(StatusCode::kInvalidArgument, "feature name " + std::to_string(f) + " is empty or not UTF-8");
+    }
     schema.features.push_back(std::move(info));
   }
   ForestAccess::RebuildCaches(forest);
@@ -447,7 +464,11 @@ Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOpti
     const double* v = imported.leaf_values.data() + static_cast<size_t>(n.aux) * imported.outputs;
     uint32_t best = 0;
     if (imported.single_score) {
-      best = v[0] > 0 ? 1u : 0u;
+      // A voting tree's leaf holds p / T, p its second-class fraction: it votes for the second
+      // class when p > 1/2 (first class on ties, as scikit-learn's argmax; 1e-6 absorbs float32
+      // rounding of p / T). A margin votes by its sign.
+      best = imported.kind == ImportedKind::kVoting ? (v[0] * static_cast<double>(trees.size()) > 0.5 + 1e-6)
+                                                    : v[0] > 0;
     } else {
       for (int32_t c = 1; c < imported.outputs; ++c) {
         if (v[c] > v[best]) best = static_cast<uint32_t>(c);
