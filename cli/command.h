@@ -37,5 +37,7 @@ Status RunPStar(int argc, char** argv, Output& out);
 Status RunExpected(int argc, char** argv, Output& out);
 Status RunPrune(int argc, char** argv, Output& out);
 Status RunExperiment(int argc, char** argv, Output& out);
+Status RunImport(int argc, char** argv, Output& out);
+Status RunCalibrate(int argc, char** argv, Output& out);
 
 }  // namespace urnforest::cli

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/predict.h"
+#include "urnforest/predict_scores.h"
 #include "urnforest/query_order.h"
 #include "urnforest/serialize.h"
 #include "urnforest/voteboost.h"
@@ -209,7 +211,7 @@ Status RunTrain(int argc, char** argv, Output& out) {
 
 Status RunPredict(int argc, char** argv, Output& out) {
   Result<Args> parsed =
-      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "order", "seed"}, {"json"});
+      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "order", "seed", "vote"}, {"json", "proba"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
   Result<std::string> model_path = args.Required("model");
@@ -229,13 +231,33 @@ Status RunPredict(int argc, char** argv, Output& out) {
   // The rows are converted to the model's layout once, for the full and the halted vote.
   Result<PreparedRows> rows = PrepareRows(f, data.value());
   if (!rows.ok()) return rows.status();
-  Result<FullVote> vote = PredictFullRows(f, rows.value().values.data(), rows.value().num_rows);
-  const auto stop = std::chrono::steady_clock::now();
+  // Which vote is the full prediction: an imported model's own (soft by default), else the
+  // majority of the trees' votes. An additive model's trees do not vote.
+  const ImportedModel* imported = f.imported();
+  VoteKind vote_kind = imported != nullptr ? imported->default_vote : VoteKind::kHard;
+  if (args.Has("vote")) {
+    const std::string v = args.Get("vote", "");
+    if (v != "soft" && v != "hard") {
+      return Status::Error(StatusCode::kInvalidArgument, "option --vote must be soft or hard, got '" + v + "'");
+    }
+    vote_kind = v == "soft" ? VoteKind::kSoft : VoteKind::kHard;
+  }
+  const bool additive = imported != nullptr && imported->kind == ImportedKind::kAdditive;
+  Result<FullVote> vote = additive ? Result<FullVote>(FullVote{})
+                                   : PredictFullRows(f, rows.value().values.data(), rows.value().num_rows);
   if (!vote.ok()) return vote.status();
+  std::optional<ScorePrediction> scores;
+  if (imported != nullptr || args.Flag("proba")) {
+    Result<ScorePrediction> s = PredictScoresRows(f, rows.value().values.data(), rows.value().num_rows, vote_kind);
+    if (!s.ok()) return s.status();
+    scores = std::move(s).value();
+  }
+  const auto stop = std::chrono::steady_clock::now();
   const double predict_ms = std::chrono::duration<double, std::milli>(stop - start).count();
 
   const Dataset& d = data.value();
-  const std::vector<int32_t>& full_labels = vote.value().labels;
+  const std::vector<int32_t>& full_labels =
+      imported != nullptr ? scores->labels : vote.value().labels;
   std::vector<int32_t> predicted = full_labels;
   // A boosted model's own prediction is its weighted vote; halting (below) counts votes unweighted
   // and its disagreement is measured against the unweighted full vote (what the urn model bounds).
@@ -270,18 +292,41 @@ Status RunPredict(int argc, char** argv, Output& out) {
     Result<int64_t> seed = args.Int("seed", 1, 0, INT64_MAX);
     if (!seed.ok()) return seed.status();
     vote_options.seed = static_cast<uint64_t>(seed.value());
-    Result<HaltingTable> table =
-        BuildForestTable(f, rule.value(), alpha.value(), 0, &table_from_store);
+    const bool exact_soft = imported != nullptr && vote_kind == VoteKind::kSoft &&
+                            rule.value() == HaltingRule::kAlpha1;
+    if (additive && !exact_soft) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "an additive model (boosted trees) halts with rule alpha1 (the exact "
+                           "early exit) only: its trees add margins, they do not vote");
+    }
+    if (exact_soft) {
+      const auto halted_start = std::chrono::steady_clock::now();
+      Result<ExactHaltResult> exact = PredictSoftExact(f, rows.value().values.data(), rows.value().num_rows);
+      halted_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - halted_start).count();
+      if (!exact.ok()) return exact.status();
+      sequential.labels = exact.value().labels;
+      sequential.trees_used = exact.value().trees_used;
+      sequential.confidence.assign(sequential.labels.size(), 1.0);
+      sequential.halted_early.resize(sequential.labels.size());
+      for (size_t r = 0; r < sequential.labels.size(); ++r) {
+        sequential.halted_early[r] = sequential.trees_used[r] < f.num_trees();
+      }
+      predicted = sequential.labels;
+    }
+    Result<HaltingTable> table = exact_soft ? Result<HaltingTable>(HaltingTable{})
+                                            : BuildForestTable(f, rule.value(), alpha.value(), 0, &table_from_store);
     if (!table.ok()) return table.status();
     const auto halted_start = std::chrono::steady_clock::now();
     // The full vote of all trees is `vote` above: not computed again (compare = false).
-    Result<HaltedPrediction> result =
-        PredictHalted(f, rows.value(), table.value(), vote_options, /*compare=*/false);
-    halted_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                          halted_start).count();
-    if (!result.ok()) return result.status();
-    sequential = std::move(result).value().halted;
-    predicted = sequential.labels;
+    if (!exact_soft) {
+      Result<HaltedPrediction> result =
+          PredictHalted(f, rows.value(), table.value(), vote_options, /*compare=*/false);
+      halted_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            halted_start).count();
+      if (!result.ok()) return result.status();
+      sequential = std::move(result).value().halted;
+      predicted = sequential.labels;
+    }
   } else if (args.Has("alpha") || args.Has("order") || args.Has("seed")) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "options --alpha, --order and --seed need --rule");
@@ -293,7 +338,22 @@ Status RunPredict(int argc, char** argv, Output& out) {
   out.json.BeginObject();
   out.json.Key("rows").Int(static_cast<int64_t>(d.num_rows()));
   out.json.Key("labels").StringArray(names);
-  out.json.Key("votes").IntArray(vote.value().votes);
+  if (!additive) out.json.Key("votes").IntArray(vote.value().votes);
+  if (imported != nullptr || args.Has("vote")) {
+    out.json.Key("vote").String(vote_kind == VoteKind::kSoft ? "soft" : "hard");
+  }
+  if (args.Flag("proba")) {
+    // One array of class scores per row (the source library's probabilities for an imported
+    // model; vote fractions otherwise), classes in the model's order.
+    const size_t l = static_cast<size_t>(f.num_classes());
+    out.json.Key("probabilities").BeginArray();
+    for (size_t r = 0; r < d.num_rows(); ++r) {
+      out.json.BeginArray();
+      for (size_t c = 0; c < l; ++c) out.json.Double(scores->scores[r * l + c]);
+      out.json.EndArray();
+    }
+    out.json.EndArray();
+  }
   out.json.Key("predict_ms").Double(predict_ms);
   if (halted) {
     out.json.Key("rule").String(args.Get("rule", ""));
@@ -355,6 +415,14 @@ Status RunInfo(int argc, char** argv, Output& out) {
   out.json.Key("train_rows").Int(static_cast<int64_t>(f.train_labels().size()));
   out.json.Key("oob_error").Double(f.oob_error());
   out.json.Key("nodes").Int(static_cast<int64_t>(f.num_nodes()));
+  if (const ImportedModel* m = f.imported()) {
+    out.json.Key("imported").BeginObject();
+    out.json.Key("kind").String(m->kind == ImportedKind::kVoting ? "voting" : "additive");
+    out.json.Key("vote").String(m->default_vote == VoteKind::kSoft ? "soft" : "hard");
+    out.json.Key("source").String(m->source);
+    out.json.Key("calibrated").Bool(m->calibrated);
+    out.json.EndObject();
+  }
   WriteStoredTables(f, out);
   out.json.EndObject();
 

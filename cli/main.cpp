@@ -23,7 +23,10 @@ const CommandEntry kCommands[] = {
     {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
+    {"predict", nullptr, "  [--vote soft|hard] [--proba]"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
+    {"import", urnforest::cli::RunImport, "--onnx FILE.onnx --out MODEL [--features a,b,c] [--target NAME]"},
+    {"calibrate", urnforest::cli::RunCalibrate, "--model MODEL --data ROWS.csv --out MODEL2 [--alpha A]"},
     {"prune", urnforest::cli::RunPrune,
      "--model MODEL --data TRAIN.csv --ordering early|reduce-error|complementarity|margin-distance|"
      "orientation|boosting|kappa|greedy-sdp [--keep K] [--curve-data TEST.csv] [--backfit N] [--mdm-p P]\n"

@@ -1,0 +1,151 @@
+// `import` (an ONNX tree ensemble becomes an urnforest model) and `calibrate` (an imported voting
+// model's halting priors from unlabeled rows, with each rule's measured savings on those rows).
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "args.h"
+#include "command.h"
+#include "model_file.h"
+#include "urnforest/calibrate.h"
+#include "urnforest/forest_halting.h"
+#include "urnforest/onnx_import.h"
+#include "urnforest/predict.h"
+#include "urnforest/predict_scores.h"
+#include "urnforest/serialize.h"
+
+namespace urnforest::cli {
+namespace {
+
+const char* KindName(const ImportedModel& m) {
+  return m.kind == ImportedKind::kVoting ? "voting" : "additive";
+}
+
+// The fields every command that reports an imported forest prints.
+void WriteImported(const Forest& f, Output& out) {
+  const ImportedModel& m = *f.imported();
+  out.json.Key("trees").Int(f.num_trees());
+  out.json.Key("classes").StringArray(f.schema().class_names);
+  out.json.Key("features").Int(f.num_features());
+  out.json.Key("feature_names").BeginArray();
+  for (const FeatureInfo& feature : f.schema().features) out.json.String(feature.name);
+  out.json.EndArray();
+  out.json.Key("kind").String(KindName(m));
+  out.json.Key("vote").String(m.default_vote == VoteKind::kSoft ? "soft" : "hard");
+  out.json.Key("source").String(m.source);
+  out.json.Key("nodes").Int(static_cast<int64_t>(f.num_nodes()));
+  out.json.Key("calibrated").Bool(m.calibrated);
+}
+
+}  // namespace
+
+Status RunImport(int argc, char** argv, Output& out) {
+  Result<Args> parsed = Args::Parse(argc, argv, 2, {"onnx", "out", "features", "target"}, {"json"});
+  if (!parsed.ok()) return parsed.status();
+  const Args& args = parsed.value();
+  Result<std::string> onnx_path = args.Required("onnx");
+  if (!onnx_path.ok()) return onnx_path.status();
+  Result<std::string> out_path = args.Required("out");
+  if (!out_path.ok()) return out_path.status();
+  OnnxImportOptions options;
+  if (args.Has("features")) {
+    Result<std::vector<std::string>> names = args.List("features");
+    if (!names.ok()) return names.status();
+    options.feature_names = names.value();
+  }
+  options.target_name = args.Get("target", options.target_name);
+  Result<std::string> bytes = ReadFile(onnx_path.value());
+  if (!bytes.ok()) return bytes.status();
+  Result<Forest> forest = ImportOnnx(reinterpret_cast<const uint8_t*>(bytes.value().data()),
+                                     bytes.value().size(), options);
+  if (!forest.ok()) {
+    Status s = forest.status();
+    s.message = onnx_path.value() + ": " + s.message;
+    return s;
+  }
+  Status written = WriteFile(out_path.value(), SerializeForest(forest.value()));
+  if (!written.ok()) return written;
+  out.json.BeginObject();
+  WriteImported(forest.value(), out);
+  out.json.Key("out").String(out_path.value());
+  out.json.EndObject();
+  const ImportedModel& m = *forest.value().imported();
+  out.text = "imported " + std::to_string(forest.value().num_trees()) + " trees (" + KindName(m) +
+             ", " + std::to_string(forest.value().num_classes()) + " classes, " +
+             std::to_string(forest.value().num_features()) + " features" +
+             (m.source.empty() ? std::string() : ", from " + m.source) + ") -> " + out_path.value() + "\n";
+  return Status::Ok();
+}
+
+Status RunCalibrate(int argc, char** argv, Output& out) {
+  Result<Args> parsed = Args::Parse(argc, argv, 2, {"model", "data", "out", "alpha"}, {"json"});
+  if (!parsed.ok()) return parsed.status();
+  const Args& args = parsed.value();
+  Result<std::string> model_path = args.Required("model");
+  if (!model_path.ok()) return model_path.status();
+  Result<std::string> data_path = args.Required("data");
+  if (!data_path.ok()) return data_path.status();
+  Result<std::string> out_path = args.Required("out");
+  if (!out_path.ok()) return out_path.status();
+  Result<double> alpha = args.Real("alpha", HaltingTableOptions{}.alpha, 0.0, 1.0);
+  if (!alpha.ok()) return alpha.status();
+  if (alpha.value() <= 0.0) {
+    return Status::Error(StatusCode::kInvalidArgument, "option --alpha must be in (0, 1]");
+  }
+  Result<Forest> loaded = LoadModel(model_path.value());
+  if (!loaded.ok()) return loaded.status();
+  Forest forest = std::move(loaded).value();
+  CsvOptions csv;
+  csv.schema = &forest.schema();
+  Result<Dataset> data = LoadCsv(data_path.value(), csv);
+  if (!data.ok()) return data.status();
+  Result<PreparedRows> rows = PrepareRows(forest, data.value());
+  if (!rows.ok()) return rows.status();
+  Status calibrated = CalibrateForest(&forest, rows.value().values.data(), rows.value().num_rows);
+  if (!calibrated.ok()) return calibrated;
+  Status written = WriteFile(out_path.value(), SerializeForest(forest));
+  if (!written.ok()) return written;
+
+  // Each rule's savings on the calibration rows, against the model's own (default) prediction.
+  const VoteKind vote = forest.imported()->default_vote;
+  Result<ScorePrediction> own = PredictScoresRows(forest, rows.value().values.data(), rows.value().num_rows, vote);
+  if (!own.ok()) return own.status();
+  out.json.BeginObject();
+  WriteImported(forest, out);
+  out.json.Key("rows").Int(static_cast<int64_t>(rows.value().num_rows));
+  out.json.Key("alpha").Double(alpha.value());
+  out.json.Key("rules").BeginArray();
+  out.text = "calibrated on " + std::to_string(rows.value().num_rows) + " rows -> " + out_path.value() +
+             "\nrule      mean trees  disagreement (alpha " + std::to_string(alpha.value()) + ")\n";
+  for (HaltingRule rule : {HaltingRule::kAlpha1, HaltingRule::kSiba, HaltingRule::kHyper,
+                           HaltingRule::kOneDir, HaltingRule::kNDir, HaltingRule::kInfinite}) {
+    Result<HaltingTable> table = BuildForestTable(forest, rule, alpha.value());
+    out.json.BeginObject();
+    out.json.Key("rule").String(RuleName(rule));
+    if (!table.ok()) {
+      out.json.Key("error").String(table.status().ToString());
+      out.json.EndObject();
+      continue;
+    }
+    Result<HaltedPrediction> halted = PredictHalted(forest, rows.value(), table.value(), SequentialVoteOptions{}, false);
+    if (!halted.ok()) return halted.status();
+    size_t differ = 0;
+    for (size_t r = 0; r < rows.value().num_rows; ++r) {
+      differ += halted.value().halted.labels[r] != own.value().labels[r];
+    }
+    const double disagreement = rows.value().num_rows ? static_cast<double>(differ) / rows.value().num_rows : 0.0;
+    out.json.Key("mean_trees").Double(halted.value().mean_trees);
+    out.json.Key("disagreement").Double(disagreement);
+    out.json.EndObject();
+    char line[96];
+    std::snprintf(line, sizeof line, "%-9s %10.2f  %.4f\n", RuleName(rule), halted.value().mean_trees, disagreement);
+    out.text += line;
+  }
+  out.json.EndArray();
+  out.json.Key("out").String(out_path.value());
+  out.json.EndObject();
+  return Status::Ok();
+}
+
+}  // namespace urnforest::cli
