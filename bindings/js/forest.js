@@ -1,7 +1,7 @@
 // Forest: a trained ensemble of classification trees held in wasm memory, with its predictions
 // (full vote, weighted vote, halted vote [SSM16]), traces, halting tables, priors, expected costs
 // and static pruning by ordered aggregation [Sot11].
-import { callChecked } from './errors.js';
+import { UrnforestError, callChecked } from './errors.js';
 import { haltedAnswer, haltedAnswerFixed, readHaltedAnswer } from './halted_answer.js';
 import {
   HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption,
@@ -12,7 +12,7 @@ import { learnerFromWasm } from './learner.js';
 import { currentModule, requireModule } from './module.js';
 import { nameOption, namesOf, optionTables } from './options.js';
 import {
-  countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, treeIds,
+  countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, stringArray, treeIds,
 } from './validate.js';
 
 /**
@@ -23,7 +23,7 @@ import {
 export const orderings = Object.freeze(['early', 'reduce-error', 'complementarity', 'margin-distance',
   'orientation', 'boosting', 'kappa', 'greedy-sdp']);
 
-const PREDICT_EXTRA_OPTIONS = ['compare'];
+const PREDICT_EXTRA_OPTIONS = ['compare', 'vote'];
 const EXPECTED_COST_EXTRA_OPTIONS = ['samples'];
 
 /** A trained ensemble of classification trees, held in wasm memory. */
@@ -36,6 +36,9 @@ export class Forest {
   #numTrees;
   #weighted;
   #defaultOrder;
+  // The import record ({kind, vote, source, calibrated, calibrationRows}) or null, asked once and
+  // again after calibrate().
+  #imported;
   // trainForest's emphasis selection (voteboost.a = 'cv'), frozen; undefined otherwise.
   #emphasisSelection;
 
@@ -54,6 +57,74 @@ export class Forest {
   }
 
   /**
+   * Imports a tree-ensemble classifier exported to ONNX (`TreeEnsembleClassifier`, ai.onnx.ml
+   * opsets 1 and 3: scikit-learn and Spark MLlib forests, XGBoost and LightGBM boosters; see
+   * docs/import.md). `options.featureNames` names the model's input columns in order (ONNX keeps
+   * none; default 'f0', 'f1', ...): datasets are matched to them by name. `options.target` names the
+   * target column (default 'class'). Errors: `CorruptModel` (not valid ONNX), `UnsupportedModel`
+   * (a regressor, preprocessing nodes, an unknown op; the message names the node).
+   */
+  static fromONNX(bytes, options) {
+    const m = requireModule();
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`Forest.fromONNX: bytes must be a Uint8Array, got ${describe(bytes)}`);
+    const o = optionsObject(options, 'Forest.fromONNX');
+    rejectUnknown(o, ['featureNames', 'target'], 'Forest.fromONNX');
+    const featureNames = stringArray(o.featureNames, "Forest.fromONNX: option 'featureNames'");
+    if (o.target !== undefined && typeof o.target !== 'string') {
+      throw new TypeError(`Forest.fromONNX: option 'target' must be a string, got ${describe(o.target)}`);
+    }
+    return new Forest(INTERNAL, withNewHandle(m._ForestHandle, (h) => h._loadOnnx(bytes, featureNames, o.target ?? '')));
+  }
+
+  /**
+   * For a forest imported with fromONNX(): {kind: 'voting' | 'additive', vote: 'soft' | 'hard' (the
+   * full prediction's default), source (producer of the ONNX file), calibrated, calibrationRows};
+   * null for a forest trained here.
+   */
+  get imported() {
+    const handle = live(this, 'Forest');
+    if (this.#imported === undefined) this.#imported = handle._imported();
+    return this.#imported === null ? null : { ...this.#imported };
+  }
+
+  /**
+   * Calibrates an imported voting forest for halting: the votes of all its trees on the rows of
+   * `dataset` (unlabeled rows are fine, e.g. a validation sample; labels are never read) become
+   * the data every rule's prior is fitted from, as out-of-bag votes are for forests trained here.
+   * Replaces any earlier calibration and drops stored and cached halting tables. toBytes() keeps it.
+   * Errors: `InvalidArgument` for a forest trained here or an additive model (its exact early exit,
+   * rule 'alpha1', needs no calibration), `ColumnMismatch` when a model column is missing.
+   */
+  calibrate(dataset) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`calibrate: dataset must be a Dataset, got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    callChecked(() => handle._calibrate(data));
+    this.#tables.delete();
+    this.#imported = undefined;
+  }
+
+  /**
+   * Class probabilities of every row: {labels, classIndex, probabilities: Float64Array (rows x
+   * classes, row-major), classNames, vote}. `options.vote`: 'soft' (an imported model's own
+   * prediction: for scikit-learn and XGBoost models their predict_proba, as ONNX Runtime computes
+   * it; the default for imported models) or 'hard' (each class's share of the trees' votes; the
+   * default for forests trained here, whose leaves hold one class).
+   */
+  predictProba(dataset, options) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`predictProba: dataset must be a Dataset, got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    const o = optionsObject(options, 'predictProba');
+    rejectUnknown(o, ['vote'], 'predictProba');
+    const vote = this.#voteOption(handle, o.vote, 'predictProba');
+    const out = callChecked(() => handle._predictScores(data, vote === 'soft'));
+    const names = this.#names(handle);
+    const labels = Array.from(out.classIndex, (c) => names[c]);
+    return { labels, classIndex: out.classIndex, probabilities: out.scores, classNames: names.slice(), vote };
+  }
+
+  /**
    * Full-ensemble vote for every row of `dataset` (same feature columns as the training data).
    * Returns {labels: string[], classIndex: Int32Array, votes: Uint32Array (rows x classes, row-major),
    * classNames: string[]}. Ties go to the lowest class index. A boosted model predicts with its
@@ -65,7 +136,14 @@ export class Forest {
     if (!(dataset instanceof Dataset)) throw new TypeError(`predict: dataset must be a Dataset, got ${describe(dataset)}`);
     const data = live(dataset, 'Dataset');
     if (options !== undefined) return this.#predictHalted(handle, dataset, data, options);
-    const out = callChecked(() => handle._predict(data));
+    const imported = this.#importRecord(handle);
+    const out = imported !== null && imported.kind === 'additive'
+      ? { votes: new Uint32Array(0) }
+      : callChecked(() => handle._predict(data));
+    if (imported !== null && imported.vote === 'soft') {
+      // An imported model's own prediction (its soft vote); `votes` stay the trees' hard votes.
+      out.classIndex = callChecked(() => handle._predictScores(data, true)).classIndex;
+    }
     this.#useWeightedVote(handle, data, out);
     const names = this.#names(handle);
     const n = out.classIndex.length;
@@ -325,13 +403,70 @@ export class Forest {
       : haltingOptions(fixed.rest, 'predict', fixed.ids.length, PREDICT_EXTRA_OPTIONS);
     const compare = h.extra.compare ?? true;
     if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
+    const vote = this.#voteOption(handle, h.extra.vote, 'predict');
+    const imported = this.#importRecord(handle);
+    if (imported !== null && vote === 'soft') {
+      if (h.rule === 'alpha1' && fixed === null) return this.#predictSoftExact(handle, data, h, compare);
+      if (imported.kind === 'additive') {
+        throw new UrnforestError('InvalidArgument', `predict: an additive model (boosted trees) halts with rule 'alpha1' (the exact early exit) only, not '${h.rule}'`);
+      }
+    }
     const table = this.#tables.entry(handle, h);
     const m = currentModule(); // not null: live() above found this forest's instance current
     // A fixed order always reports the full vote of its trees (as it always has).
     const answer = fixed === null
       ? haltedAnswer(m, addressOf(this), addressOf(dataset), table.address, h, compare)
       : haltedAnswerFixed(m, addressOf(this), addressOf(dataset), table.address, h, fixed.ids);
-    return readHaltedAnswer(m, answer, this.#names(handle), h);
+    const result = readHaltedAnswer(m, answer, this.#names(handle), h);
+    if (imported !== null && vote === 'soft' && compare) {
+      // The reference is the model's own (soft) prediction, not the trees' majority.
+      const soft = callChecked(() => handle._predictScores(data, true)).classIndex;
+      let differ = 0;
+      for (let i = 0; i < soft.length; i++) differ += soft[i] !== result.classIndex[i] ? 1 : 0;
+      result.fullClassIndex = soft;
+      result.disagreement = soft.length === 0 ? 0 : differ / soft.length;
+    }
+    return imported === null ? result : { ...result, vote };
+  }
+
+  // The exact early exit on an imported model's soft prediction: the answer always equals it.
+  #predictSoftExact(handle, data, h, compare) {
+    const out = callChecked(() => handle._predictSoftExact(data));
+    const names = this.#names(handle);
+    const n = out.classIndex.length;
+    const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
+    const haltedEarly = new Uint8Array(n);
+    for (let i = 0; i < n; i++) haltedEarly[i] = out.treesUsed[i] < numTrees ? 1 : 0;
+    return {
+      labels: Array.from(out.classIndex, (c) => names[c]),
+      classIndex: out.classIndex,
+      treesUsed: out.treesUsed,
+      confidence: new Float64Array(n).fill(1),
+      haltedEarly,
+      fullClassIndex: compare ? out.classIndex.slice() : undefined,
+      fullVotes: compare
+        ? (this.#importRecord(handle).kind === 'additive' ? new Uint32Array(0) : callChecked(() => handle._predict(data)).votes)
+        : undefined,
+      disagreement: compare ? 0 : undefined,
+      meanTrees: out.meanTrees,
+      trees: h.trees,
+      classNames: names.slice(),
+      rule: h.rule,
+      alpha: h.alpha,
+      vote: 'soft',
+    };
+  }
+
+  #importRecord(handle) {
+    if (this.#imported === undefined) this.#imported = handle._imported();
+    return this.#imported;
+  }
+
+  // 'soft' or 'hard': the option's value, or the model's default (soft for imported models).
+  #voteOption(handle, value, what) {
+    if (value === undefined) return this.#importRecord(handle)?.vote ?? 'hard';
+    if (value !== 'soft' && value !== 'hard') throw new TypeError(`${what}: option 'vote' must be 'soft' or 'hard', got ${describe(value)}`);
+    return value;
   }
 
   // A boosted model's own prediction is its weighted vote (as the CLI's `predict` without --rule):

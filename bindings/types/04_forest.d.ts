@@ -4,6 +4,26 @@ export class Forest {
   /** Loads bytes from toBytes() or the native CLI. Throws UrnforestError 'CorruptModel' / 'UnsupportedVersion'. */
   static fromBytes(bytes: Uint8Array): Forest;
   /**
+   * Imports a tree-ensemble classifier exported to ONNX (ai.onnx.ml TreeEnsembleClassifier,
+   * opsets 1 and 3: scikit-learn, Spark MLlib, XGBoost, LightGBM; docs/import.md). Datasets are
+   * matched to `featureNames` (default 'f0', 'f1', ...) by name. Throws UrnforestError
+   * 'CorruptModel' (not valid ONNX) or 'UnsupportedModel' (regressor, preprocessing, unknown op).
+   */
+  static fromONNX(bytes: Uint8Array, options?: { featureNames?: string[]; target?: string }): Forest;
+  /** The import record of a forest from fromONNX(); null for forests trained here. */
+  readonly imported: ImportedInfo | null;
+  /**
+   * Calibrates an imported voting forest for halting from the votes of its trees on the rows of
+   * `dataset` (labels not needed); drops stored and cached tables. UrnforestError
+   * 'InvalidArgument' for forests trained here and additive (boosted) models.
+   */
+  calibrate(dataset: Dataset): void;
+  /**
+   * Class probabilities per row: the source library's (soft; default for imported models) or the
+   * trees' vote shares (hard; default for forests trained here).
+   */
+  predictProba(dataset: Dataset, options?: { vote?: Vote }): ProbabilityPrediction;
+  /**
    * Full-ensemble vote for every row (the dataset must have the model's feature columns:
    * UrnforestError 'ColumnMismatch' otherwise).
    */
@@ -19,9 +39,9 @@ export class Forest {
    * the comparison fields; `compare: false` skips it (only the trees actually queried are walked,
    * so the saving is real time) and leaves fullClassIndex, fullVotes and disagreement undefined.
    */
-  predict(dataset: Dataset, options: HaltingOptions & { compare?: true }): HaltedPrediction;
-  predict(dataset: Dataset, options: HaltingOptions & { compare: false }): HaltedOnlyPrediction;
-  predict(dataset: Dataset, options: HaltingOptions & { compare?: boolean }): HaltedPrediction | HaltedOnlyPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare?: true; vote?: Vote }): HaltedPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare: false; vote?: Vote }): HaltedOnlyPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare?: boolean; vote?: Vote }): HaltedPrediction | HaltedOnlyPrediction;
   predict(dataset: Dataset, options: FixedOrderOptions): HaltedPrediction;
   /** Every vote of row `row` (0-based index into `dataset`) in query order, with the stop point. */
   trace(dataset: Dataset, row: number, options: HaltingOptions): VoteTrace;
@@ -99,3 +119,30 @@ export class Forest {
 }
 
 /** Halting rules (see docs/api.md): 'alpha1' never changes the full vote's answer. */
+
+/** How a full prediction counts the trees: the source library's summed scores, or majority votes. */
+export type Vote = 'soft' | 'hard';
+
+/** Forest.imported: where an imported forest came from and how it predicts. */
+export interface ImportedInfo {
+  /** 'voting': leaves hold class distributions (random forests); 'additive': margins (boosting). */
+  kind: 'voting' | 'additive';
+  /** The full prediction's default vote ('soft' for imported models). */
+  vote: Vote;
+  /** Producer of the ONNX file, e.g. 'skl2onnx 1.16.0' ('' when the file does not say). */
+  source: string;
+  /** True after calibrate(): the halting rules' priors are fitted from those votes. */
+  calibrated: boolean;
+  /** Rows calibrate() used (0 before). */
+  calibrationRows: number;
+}
+
+/** Forest.predictProba's result. */
+export interface ProbabilityPrediction {
+  labels: string[];
+  classIndex: Int32Array;
+  /** rows x classes, row-major. */
+  probabilities: Float64Array;
+  classNames: string[];
+  vote: Vote;
+}

@@ -85,6 +85,12 @@ export interface HaltedPrediction {
   classNames: string[];
   rule: RuleName;
   alpha: number;
+  /**
+   * Imported forests only: the full prediction compared against ('soft': the model's own,
+   * fullClassIndex is its prediction; rule 'alpha1' with 'soft' is the exact early exit, whose
+   * answer always equals it). fullVotes stay the trees' hard votes (empty for additive models).
+   */
+  vote?: Vote;
 }
 
 /** A halted prediction made with `compare: false`: no full vote was computed. */

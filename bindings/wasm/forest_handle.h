@@ -34,6 +34,19 @@ class ForestHandle {
   /// `bytes` Uint8Array of SerializeForest output.
   val Load(const val& bytes);
 
+  /// Replaces the forest with the ONNX model in `bytes` (Uint8Array; ImportOnnx) whose columns are
+  /// called `feature_names` (array of strings, or undefined for f0, f1, ...); undefined or an
+  /// error object.
+  val LoadOnnx(const val& bytes, const val& feature_names, const std::string& target);
+  /// {kind, vote, source, calibrated, calibrationRows} of an imported forest, or null.
+  val Imported() const;
+  /// CalibrateForest on the rows of `data`: undefined or an error object.
+  val Calibrate(const DatasetHandle& data);
+  /// PredictScoresRows: {classIndex: Int32Array, scores: Float64Array rows x classes} or an error.
+  val PredictScores(const DatasetHandle& data, bool soft) const;
+  /// PredictSoftExact: {classIndex: Int32Array, treesUsed: Int32Array, meanTrees} or an error.
+  val PredictSoftExactRows(const DatasetHandle& data) const;
+
   /// {votes: Uint32Array rows x classes, classIndex: Int32Array} or an error object.
   val Predict(const DatasetHandle& data) const;
 

@@ -64,6 +64,18 @@ std::vector<uint8_t> RowsWithoutNaN(const float* rows, size_t num_rows, size_t n
 
 Result<Prior> PriorForForest(const Forest& forest, HaltingRule rule, int32_t num_trees) {
   const int32_t t = num_trees > 0 ? num_trees : forest.num_trees();
+  if (const ImportedModel* m = forest.imported(); m != nullptr && RuleNeedsPrior(rule)) {
+    if (m->kind == ImportedKind::kAdditive) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           std::string("rule ") + RuleName(rule) + " needs trees that vote; an additive model "
+                           "(boosted trees) halts with the exact early exit (rule alpha1, soft vote)");
+    }
+    if (!m->calibrated) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           std::string("rule ") + RuleName(rule) + " needs a prior: calibrate the imported "
+                           "forest on unlabeled rows first (calibrate)");
+    }
+  }
   return PriorForRule(rule, forest.oob_votes(), forest.train_labels(), forest.num_classes(), t);
 }
 

@@ -1,0 +1,77 @@
+// ForestHandle's imported-model members: ONNX import, calibration, soft scores and the exact soft
+// early exit (registered with the rest of ForestHandle in forest_handle.cpp).
+#include <utility>
+#include <vector>
+
+#include "convert.h"
+#include "dataset_handle.h"
+#include "forest_handle.h"
+#include "urnforest/calibrate.h"
+#include "urnforest/onnx_import.h"
+#include "urnforest/predict.h"
+#include "urnforest/predict_scores.h"
+
+namespace urnforest::wasm {
+
+val ForestHandle::LoadOnnx(const val& bytes, const val& feature_names, const std::string& target) {
+  std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+  OnnxImportOptions options;
+  options.feature_names = StringVector(feature_names);
+  if (!target.empty()) options.target_name = target;
+  Result<Forest> result = ImportOnnx(data.data(), data.size(), options);
+  if (!result.ok()) return ErrorObject(result.status());
+  forest_ = std::move(result).value();
+  return val::undefined();
+}
+
+val ForestHandle::Imported() const {
+  const ImportedModel* m = forest_.imported();
+  if (m == nullptr) return val::null();
+  val out = val::object();
+  out.set("kind", std::string(m->kind == ImportedKind::kVoting ? "voting" : "additive"));
+  out.set("vote", std::string(m->default_vote == VoteKind::kSoft ? "soft" : "hard"));
+  out.set("source", m->source);
+  out.set("calibrated", m->calibrated);
+  out.set("calibrationRows", static_cast<double>(forest_.train_labels().size()));
+  return out;
+}
+
+val ForestHandle::Calibrate(const DatasetHandle& data) {
+  PreparedRows scratch;
+  const PreparedRows* rows = nullptr;
+  Status prepared = data.PreparedFor(forest_, &scratch, &rows);
+  if (!prepared.ok()) return ErrorObject(prepared);
+  Status status = CalibrateForest(&forest_, rows->values.data(), rows->num_rows);
+  if (!status.ok()) return ErrorObject(status);
+  return val::undefined();
+}
+
+val ForestHandle::PredictScores(const DatasetHandle& data, bool soft) const {
+  PreparedRows scratch;
+  const PreparedRows* rows = nullptr;
+  Status prepared = data.PreparedFor(forest_, &scratch, &rows);
+  if (!prepared.ok()) return ErrorObject(prepared);
+  Result<ScorePrediction> result = PredictScoresRows(forest_, rows->values.data(), rows->num_rows,
+                                                     soft ? VoteKind::kSoft : VoteKind::kHard);
+  if (!result.ok()) return ErrorObject(result.status());
+  val out = val::object();
+  out.set("classIndex", CopyOut(result.value().labels));
+  out.set("scores", CopyOut(result.value().scores));
+  return out;
+}
+
+val ForestHandle::PredictSoftExactRows(const DatasetHandle& data) const {
+  PreparedRows scratch;
+  const PreparedRows* rows = nullptr;
+  Status prepared = data.PreparedFor(forest_, &scratch, &rows);
+  if (!prepared.ok()) return ErrorObject(prepared);
+  Result<ExactHaltResult> result = PredictSoftExact(forest_, rows->values.data(), rows->num_rows);
+  if (!result.ok()) return ErrorObject(result.status());
+  val out = val::object();
+  out.set("classIndex", CopyOut(result.value().labels));
+  out.set("treesUsed", CopyOut(result.value().trees_used));
+  out.set("meanTrees", result.value().mean_trees);
+  return out;
+}
+
+}  // namespace urnforest::wasm
