@@ -1,8 +1,8 @@
 // Compiled by `tsc --noEmit --strict` like types_check.ts: the API's additions (posterior,
 // defaultOrder, haltsMany, emphasisWeights, emphasisGrid, RemoteForest#posterior) type-check as documented.
 import {
-  init, Dataset, trainForest, haltingTable, emphasisWeights, emphasisGrid,
-  type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
+  init, Dataset, Forest, trainForest, haltingTable, emphasisWeights, emphasisGrid,
+  type ImportedInfo, type ProbabilityPrediction, type Vote, type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
 } from 'urnforest';
 import { UrnforestWorker } from 'urnforest/worker';
 
@@ -26,3 +26,12 @@ const weights: EmphasisWeights = emphasisWeights(new Uint32Array([1, 2]), 2, wei
 const grid: readonly number[] = emphasisGrid();
 const viaApi: readonly number[] = uf.emphasisGrid();
 console.log(order, tallies, probability, win, leader, remotePosterior, halts, flat, weights.share, weights.weights, grid, viaApi);
+const imported: Forest = Forest.fromONNX(new Uint8Array(0), { featureNames: ['a', 'b'], target: 'y' });
+const info: ImportedInfo | null = imported.imported;
+imported.calibrate(Dataset.fromCSV('a,b\n1,2\n', { target: null }));
+const proba: ProbabilityPrediction = imported.predictProba(Dataset.fromCSV('a,b\n1,2\n', { target: null }), { vote: 'soft' });
+const vote: Vote = proba.vote;
+const probabilities: Float64Array = proba.probabilities;
+const softHalted = imported.predict(Dataset.fromCSV('a,b\n1,2\n', { target: null }), { rule: 'alpha1', vote: 'soft' });
+const softVote: Vote | undefined = softHalted.vote;
+console.log(info, vote, probabilities, softVote);
