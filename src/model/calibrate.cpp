@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ensemble/forest_access.h"
+#include "urnforest/margin_rule.h"
 #include "urnforest/predict.h"
 #include "urnforest/predict_scores.h"
 
@@ -29,7 +30,10 @@ Status CalibrateForest(Forest* forest, const float* rows, size_t num_rows) {
   Result<ScorePrediction> own = PredictScoresRows(*forest, rows, num_rows, m->default_vote);
   if (!own.ok()) return own.status();
   using internal::ForestAccess;
+  Result<MarginCalibration> margin = CalibrateMargin(*forest, rows, num_rows);
+  if (!margin.ok()) return margin.status();
   ForestAccess::oob_votes(*forest) = std::move(votes.value().votes);
+  ForestAccess::imported(*forest)[0].margin = std::move(margin).value();
   ForestAccess::train_labels(*forest) = std::move(own.value().labels);
   ForestAccess::imported(*forest)[0].calibrated = true;
   forest->ClearStoredTables();

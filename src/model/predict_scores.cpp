@@ -7,14 +7,13 @@
 #include <limits>
 #include <vector>
 
+#include "model/imported_scores.h"
 #include "tree/tree_walk.h"
 #include "urnforest/forest.h"
 #include "urnforest/predict.h"
 
 namespace urnforest {
-namespace {
-
-Status Invalid(const std::string& what) { return Status::Error(StatusCode::kInvalidArgument, what); }
+namespace internal {
 
 // The summed scores of one row start from the base values.
 void StartScores(const ImportedModel& m, double* sum) {
@@ -41,6 +40,67 @@ int32_t ClassOf(const ImportedModel& m, const double* sum, double threshold) {
   }
   return best;
 }
+
+const double* LeafValuesOf(const Forest& forest, int32_t tree, const float* row) {
+  const TreeNode* nodes = forest.node_table().nodes.data();
+  const uint32_t leaf = WalkToLeaf(nodes, forest.node_table().category_bits.data(),
+                                   forest.category_counts().data(), forest.tree_roots()[tree], row);
+  const ImportedModel& m = *forest.imported();
+  return m.leaf_values.data() + static_cast<size_t>(nodes[leaf].aux) * m.outputs;
+}
+
+RemainingBounds::RemainingBounds(const Forest& forest)
+    : m_(*forest.imported()), k_(static_cast<size_t>(m_.outputs)) {
+  const int32_t trees = forest.num_trees();
+  const std::vector<TreeNode>& nodes = forest.node_table().nodes;
+  low_.assign((trees + 1) * k_, 0.0);
+  high_.assign((trees + 1) * k_, 0.0);
+  std::vector<double> lo(k_), hi(k_);
+  for (int32_t t = trees - 1; t >= 0; --t) {
+    const size_t begin = forest.tree_roots()[t];
+    const size_t end = t + 1 < trees ? forest.tree_roots()[t + 1] : nodes.size();
+    std::fill(lo.begin(), lo.end(), std::numeric_limits<double>::infinity());
+    std::fill(hi.begin(), hi.end(), -std::numeric_limits<double>::infinity());
+    for (size_t i = begin; i < end; ++i) {
+      if (nodes[i].feature >= 0) continue;
+      const double* v = m_.leaf_values.data() + static_cast<size_t>(nodes[i].aux) * k_;
+      for (size_t c = 0; c < k_; ++c) {
+        lo[c] = std::min(lo[c], v[c]);
+        hi[c] = std::max(hi[c], v[c]);
+      }
+    }
+    for (size_t c = 0; c < k_; ++c) {
+      low_[t * k_ + c] = low_[(t + 1) * k_ + c] + lo[c];
+      high_[t * k_ + c] = high_[(t + 1) * k_ + c] + hi[c];
+    }
+  }
+}
+
+bool RemainingBounds::Settled(const double* sum, int32_t used, int32_t label, double threshold) const {
+  const double* lo = low_.data() + static_cast<size_t>(used) * k_;
+  const double* hi = high_.data() + static_cast<size_t>(used) * k_;
+  // A bound settles only with room for the rounding of sums taken in another order.
+  auto ahead = [](double a, double b) { return a - b > 1e-9 * (1.0 + std::fabs(a) + std::fabs(b)); };
+  if (m_.single_score) {
+    return label == 1 ? ahead(sum[0] + lo[0], threshold) : ahead(threshold, sum[0] + hi[0]);
+  }
+  const double worst = sum[label] + lo[label];
+  for (size_t c = 0; c < k_; ++c) {
+    if (static_cast<int32_t>(c) != label && !ahead(worst, sum[c] + hi[c])) return false;
+  }
+  return true;
+}
+
+}  // namespace internal
+
+namespace {
+
+using internal::ClassOf;
+using internal::SingleScoreThreshold;
+using internal::StartScores;
+
+
+Status Invalid(const std::string& what) { return Status::Error(StatusCode::kInvalidArgument, what); }
 
 // The scores ONNX Runtime reports for summed scores `sum`, into out[0..classes).
 void Transform(const ImportedModel& m, const double* sum, double threshold, double* out) {
@@ -128,37 +188,13 @@ Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows
   }
   const int32_t trees = forest.num_trees();
   if (trees == 0) return Invalid("the forest has no trees");
-  const size_t k = static_cast<size_t>(m->outputs);
-  // Per tree, the smallest and largest value of each class over its leaves; then suffix sums:
-  // low[t * k + c] = sum over trees t.. of their smallest value of class c.
-  const std::vector<TreeNode>& nodes = forest.node_table().nodes;
-  std::vector<double> low((trees + 1) * k, 0.0), high((trees + 1) * k, 0.0);
-  for (int32_t t = trees - 1; t >= 0; --t) {
-    const size_t begin = forest.tree_roots()[t];
-    const size_t end = t + 1 < trees ? forest.tree_roots()[t + 1] : nodes.size();
-    std::vector<double> lo(k, std::numeric_limits<double>::infinity());
-    std::vector<double> hi(k, -std::numeric_limits<double>::infinity());
-    for (size_t i = begin; i < end; ++i) {
-      if (nodes[i].feature >= 0) continue;
-      const double* v = m->leaf_values.data() + static_cast<size_t>(nodes[i].aux) * k;
-      for (size_t c = 0; c < k; ++c) {
-        lo[c] = std::min(lo[c], v[c]);
-        hi[c] = std::max(hi[c], v[c]);
-      }
-    }
-    for (size_t c = 0; c < k; ++c) {
-      low[t * k + c] = low[(t + 1) * k + c] + lo[c];
-      high[t * k + c] = high[(t + 1) * k + c] + hi[c];
-    }
-  }
+  const internal::RemainingBounds bounds(forest);
   const size_t m_features = static_cast<size_t>(forest.num_features());
-  const uint32_t* bits = forest.node_table().category_bits.data();
-  const uint32_t* counts = forest.category_counts().data();
   const double threshold = SingleScoreThreshold(*m);
   ExactHaltResult out;
   out.labels.resize(num_rows);
   out.trees_used.resize(num_rows);
-  std::vector<double> sum(k);
+  std::vector<double> sum(m->outputs);
   double total_trees = 0;
   for (size_t r = 0; r < num_rows; ++r) {
     const float* x = rows + r * m_features;
@@ -166,27 +202,11 @@ Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows
     int32_t used = 0;
     int32_t label = 0;
     for (;;) {
-      const uint32_t leaf = internal::WalkToLeaf(nodes.data(), bits, counts, forest.tree_roots()[used], x);
-      const double* v = m->leaf_values.data() + static_cast<size_t>(nodes[leaf].aux) * k;
-      for (size_t c = 0; c < k; ++c) sum[c] += v[c];
+      const double* v = internal::LeafValuesOf(forest, used, x);
+      for (int32_t c = 0; c < m->outputs; ++c) sum[c] += v[c];
       ++used;
       label = ClassOf(*m, sum.data(), threshold);
-      if (used == trees) break;
-      const double* lo = low.data() + used * k;
-      const double* hi = high.data() + used * k;
-      // A bound settles only with room for the rounding of sums taken in another order.
-      auto ahead = [](double a, double b) { return a - b > 1e-9 * (1.0 + std::fabs(a) + std::fabs(b)); };
-      bool settled;
-      if (m->single_score) {
-        settled = label == 1 ? ahead(sum[0] + lo[0], threshold) : ahead(threshold, sum[0] + hi[0]);
-      } else {
-        settled = true;
-        const double worst = sum[label] + lo[label];
-        for (size_t c = 0; c < k && settled; ++c) {
-          if (static_cast<int32_t>(c) != label) settled = ahead(worst, sum[c] + hi[c]);
-        }
-      }
-      if (settled) break;
+      if (used == trees || bounds.Settled(sum.data(), used, label, threshold)) break;
     }
     out.labels[r] = label;
     out.trees_used[r] = used;

@@ -24,7 +24,9 @@
 //         the default options (unpruned), so earlier models keep their exact bytes.
 //   IMPT  u8 kind, u8 score transform, u8 single score, u8 default vote, u8 calibrated, i32 values
 //         per leaf, u32 count + f64 base values, u64 count + f64 leaf values, source string
-//         (ImportedModel). Present exactly when OPTS says imported (ensemble 4); a leaf's aux is
+//         (ImportedModel), then the margin rule's calibration: u32 rows, f64 scale, u32 count, and
+//         per threshold {f64 lambda, u32 wrong rows, f64 mean trees}.
+//         Present exactly when OPTS says imported (ensemble 4); a leaf's aux is
 //         then its row of leaf values (0 otherwise), and LABL/OOBV hold calibration votes.
 //   HTBL  u32 count, then per stored halting table {u64 length, HaltingTable::ToBytes() ("UFHT")}
 //         in Forest::stored_tables() order. Written only when tables are stored.
@@ -192,6 +194,15 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
     w.U64(imported->leaf_values.size());
     for (double v : imported->leaf_values) w.F64(v);
     w.Str(imported->source);
+    const MarginCalibration& margin = imported->margin;
+    w.U32(margin.rows);
+    w.F64(margin.scale);
+    w.U32(static_cast<uint32_t>(margin.lambdas.size()));
+    for (size_t i = 0; i < margin.lambdas.size(); ++i) {
+      w.F64(margin.lambdas[i]);
+      w.U32(margin.wrong[i]);
+      w.F64(margin.mean_trees[i]);
+    }
     WriteSection(&payload, kImported, body);
   }
   if (!forest.stored_tables().empty()) {
@@ -342,6 +353,22 @@ Status ReadImported(internal::ByteReader r, int32_t classes, ImportedModel* m) {
   m->leaf_values.resize(values);
   for (double& v : m->leaf_values) v = r.F64();
   m->source = r.Str();
+  MarginCalibration& margin = m->margin;
+  margin.rows = r.U32();
+  margin.scale = r.F64();
+  const uint32_t grid = r.U32();
+  if (r.failed() || grid > r.remaining() / 20 || !std::isfinite(margin.scale) || margin.scale < 0) {
+    return Corrupt("bad margin calibration");
+  }
+  for (uint32_t i = 0; i < grid; ++i) {
+    margin.lambdas.push_back(r.F64());
+    margin.wrong.push_back(r.U32());
+    margin.mean_trees.push_back(r.F64());
+    if (r.failed() || !std::isfinite(margin.lambdas.back()) || margin.wrong.back() > margin.rows ||
+        !(margin.mean_trees.back() >= 0) || (i > 0 && !(margin.lambdas[i] > margin.lambdas[i - 1]))) {
+      return Corrupt("bad margin calibration");
+    }
+  }
   if (r.failed() || !r.at_end()) return Corrupt("bad import section");
   for (double v : m->base_values) {
     if (!std::isfinite(v)) return Corrupt("bad import base values");

@@ -35,6 +35,17 @@ enum class VoteKind : uint8_t {
   kSoft = 1,  ///< The source library's own prediction: the class of the largest summed score.
 };
 
+/// What the calibrated margin rule (urnforest/margin_rule.h) measured on the calibration rows: for
+/// each threshold of its grid, how many rows its halted answer got wrong (against the full soft
+/// prediction) and the trees it queried on average.
+struct MarginCalibration {
+  uint32_t rows = 0;   ///< Calibration rows measured (0: not calibrated).
+  double scale = 0.0;  ///< Per-tree value scale of the statistic (mean of each tree's largest leaf total).
+  std::vector<double> lambdas;     ///< Thresholds, increasing.
+  std::vector<uint32_t> wrong;     ///< Per threshold: rows whose halted answer differs.
+  std::vector<double> mean_trees;  ///< Per threshold: mean trees queried.
+};
+
 /// The import record of a forest (see the file comment). Invariants (checked on import and load):
 /// leaf_values holds `outputs` values per leaf; base_values is empty or `outputs` long.
 struct ImportedModel {
@@ -54,6 +65,8 @@ struct ImportedModel {
   /// Forest::oob_votes() (with their majority class in train_labels()), from which halting priors
   /// are fitted as they are from out-of-bag votes.
   bool calibrated = false;
+  /// The margin rule's measurements on the calibration rows (voting models; empty otherwise).
+  MarginCalibration margin;
 };
 
 }  // namespace urnforest

@@ -1,0 +1,45 @@
+#pragma once
+// Internal: the arithmetic of an imported forest's soft prediction shared by the full soft vote,
+// the exact early exit and the calibrated margin rule: summed leaf values from the base values,
+// the predicted class of a sum (ONNX Runtime's rules), and the suffix bounds of the leaf values
+// that tell when the remaining trees can no longer change that class.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "urnforest/forest.h"
+
+namespace urnforest {
+namespace internal {
+
+/// sum[0..outputs) = the base values (0 when the model has none).
+void StartScores(const ImportedModel& m, double* sum);
+
+/// The binary single-score threshold: 0.5 for non-negative weights without a transform (a
+/// probability of the second class), else 0 (a margin). ONNX Runtime's rule, ENCODING.md.
+double SingleScoreThreshold(const ImportedModel& m);
+
+/// The class of summed (untransformed) scores: the largest, first on ties; the single-score
+/// layout compares with `threshold`.
+int32_t ClassOf(const ImportedModel& m, const double* sum, double threshold);
+
+/// The leaf values (m.outputs of them) that tree `tree` gives `row` (num_features floats).
+const double* LeafValuesOf(const Forest& forest, int32_t tree, const float* row);
+
+/// Per position k (0..T) of the generation order, the sums over trees k..T-1 of each class's
+/// smallest and largest leaf value: what the trees not yet queried can still add.
+class RemainingBounds {
+ public:
+  explicit RemainingBounds(const Forest& forest);
+  /// True when, after `used` trees with summed scores `sum` predicting `label`, no values of the
+  /// remaining trees can change the predicted class (with room for rounding).
+  bool Settled(const double* sum, int32_t used, int32_t label, double threshold) const;
+
+ private:
+  const ImportedModel& m_;
+  size_t k_;
+  std::vector<double> low_, high_;
+};
+
+}  // namespace internal
+}  // namespace urnforest

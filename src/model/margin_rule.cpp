@@ -1,0 +1,207 @@
+// The calibrated margin rule on an imported forest's soft prediction (urnforest/margin_rule.h).
+#include "urnforest/margin_rule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "model/imported_scores.h"
+
+namespace urnforest {
+namespace {
+
+constexpr double kLambdaStep = 0.25;
+constexpr int kLambdaCount = 49;  // 0 .. 12
+
+Status Invalid(const std::string& what) { return Status::Error(StatusCode::kInvalidArgument, what); }
+
+Status NeedsVotingForest(const Forest& forest) {
+  const ImportedModel* m = forest.imported();
+  if (m == nullptr || m->kind != ImportedKind::kVoting) {
+    return Invalid("the margin rule is for imported voting forests (random forests from other libraries)");
+  }
+  return Status::Ok();
+}
+
+// The per-tree scale s: the mean over trees of the largest total of a leaf's values.
+double TreeScale(const Forest& forest) {
+  const ImportedModel& m = *forest.imported();
+  const std::vector<TreeNode>& nodes = forest.node_table().nodes;
+  const int32_t trees = forest.num_trees();
+  double total = 0.0;
+  for (int32_t t = 0; t < trees; ++t) {
+    const size_t begin = forest.tree_roots()[t];
+    const size_t end = t + 1 < trees ? forest.tree_roots()[t + 1] : nodes.size();
+    double best = 0.0;
+    for (size_t i = begin; i < end; ++i) {
+      if (nodes[i].feature >= 0) continue;
+      const double* v = m.leaf_values.data() + static_cast<size_t>(nodes[i].aux) * m.outputs;
+      double sum = 0.0;
+      for (int32_t c = 0; c < m.outputs; ++c) sum += v[c];
+      best = std::max(best, sum);
+    }
+    total += best;
+  }
+  return trees > 0 ? total / trees : 0.0;
+}
+
+// One row walked tree by tree: after each tree, the exact verdict, the partial leader and z_k.
+class RowWalk {
+ public:
+  RowWalk(const Forest& forest, const internal::RemainingBounds& bounds, double scale)
+      : forest_(forest), m_(*forest.imported()), bounds_(bounds), scale_(scale),
+        threshold_(internal::SingleScoreThreshold(m_)), sum_(m_.outputs) {}
+
+  void Start(const float* row) {
+    row_ = row;
+    used_ = 0;
+    internal::StartScores(m_, sum_.data());
+  }
+  // Adds the next tree; then settled(), exact_label(), leader() and z() describe the state.
+  void Step() {
+    const double* v = internal::LeafValuesOf(forest_, used_, row_);
+    for (int32_t c = 0; c < m_.outputs; ++c) sum_[c] += v[c];
+    ++used_;
+    exact_label_ = internal::ClassOf(m_, sum_.data(), threshold_);
+    const int32_t t = forest_.num_trees();
+    settled_ = used_ == t || bounds_.Settled(sum_.data(), used_, exact_label_, threshold_);
+    double margin;
+    if (m_.single_score) {
+      // The partial analogue of "s > threshold": the partial sum against k/T of the threshold.
+      const double centre = threshold_ * used_ / t;
+      leader_ = sum_[0] > centre ? 1 : 0;
+      margin = std::fabs(sum_[0] - centre) * 2.0;
+    } else {
+      leader_ = exact_label_;
+      double second = -std::numeric_limits<double>::infinity();
+      for (int32_t c = 0; c < m_.outputs; ++c) {
+        if (c != leader_) second = std::max(second, sum_[c]);
+      }
+      margin = sum_[leader_] - second;
+    }
+    const double k = used_;
+    const double spread = std::sqrt(std::max(0.0, 1.0 - k / t) / k);
+    z_ = spread > 0 && scale_ > 0 ? (margin / k / scale_) / spread : std::numeric_limits<double>::infinity();
+  }
+  int32_t used() const { return used_; }
+  bool settled() const { return settled_; }
+  int32_t exact_label() const { return exact_label_; }
+  int32_t leader() const { return leader_; }
+  double z() const { return z_; }
+
+ private:
+  const Forest& forest_;
+  const ImportedModel& m_;
+  const internal::RemainingBounds& bounds_;
+  double scale_;
+  double threshold_;
+  std::vector<double> sum_;
+  const float* row_ = nullptr;
+  int32_t used_ = 0;
+  bool settled_ = false;
+  int32_t exact_label_ = 0;
+  int32_t leader_ = 0;
+  double z_ = 0.0;
+};
+
+}  // namespace
+
+Result<MarginCalibration> CalibrateMargin(const Forest& forest, const float* rows, size_t num_rows) {
+  Status ok = NeedsVotingForest(forest);
+  if (!ok.ok()) return ok;
+  if (num_rows == 0) return Invalid("the margin rule's calibration needs at least one row");
+  MarginCalibration out;
+  out.rows = static_cast<uint32_t>(num_rows);
+  out.scale = TreeScale(forest);
+  for (int g = 0; g < kLambdaCount; ++g) out.lambdas.push_back(g * kLambdaStep);
+  out.wrong.assign(kLambdaCount, 0);
+  std::vector<double> trees(kLambdaCount, 0.0);
+  const internal::RemainingBounds bounds(forest);
+  RowWalk walk(forest, bounds, out.scale);
+  const size_t m = static_cast<size_t>(forest.num_features());
+  std::vector<int32_t> answer(kLambdaCount), stop(kLambdaCount);
+  for (size_t r = 0; r < num_rows; ++r) {
+    walk.Start(rows + r * m);
+    // Thresholds stop in increasing order: the first `stopped` of the grid have stopped.
+    int stopped = 0;
+    int32_t final_label = 0;
+    bool answered_all = false;
+    for (;;) {
+      walk.Step();
+      if (!answered_all) {
+        if (walk.settled()) {
+          for (; stopped < kLambdaCount; ++stopped) {
+            answer[stopped] = walk.exact_label();
+            stop[stopped] = walk.used();
+          }
+        } else {
+          for (; stopped < kLambdaCount && out.lambdas[stopped] <= walk.z(); ++stopped) {
+            answer[stopped] = walk.leader();
+            stop[stopped] = walk.used();
+          }
+        }
+        answered_all = stopped == kLambdaCount;
+      }
+      if (walk.used() == forest.num_trees()) {
+        final_label = walk.exact_label();
+        break;
+      }
+    }
+    for (int g = 0; g < kLambdaCount; ++g) {
+      out.wrong[g] += answer[g] != final_label;
+      trees[g] += stop[g];
+    }
+  }
+  for (int g = 0; g < kLambdaCount; ++g) out.mean_trees.push_back(trees[g] / num_rows);
+  return out;
+}
+
+double MarginThreshold(const MarginCalibration& calibration, double alpha) {
+  double chosen = std::numeric_limits<double>::infinity();
+  for (size_t g = calibration.lambdas.size(); g-- > 0;) {
+    const double risk = (calibration.wrong[g] + 1.0) / (calibration.rows + 2.0);
+    if (risk > 1.0 - alpha) break;
+    chosen = calibration.lambdas[g];
+  }
+  return chosen;
+}
+
+Result<ExactHaltResult> PredictSoftMargin(const Forest& forest, const float* rows, size_t num_rows,
+                                          double alpha, double* lambda) {
+  Status ok = NeedsVotingForest(forest);
+  if (!ok.ok()) return ok;
+  const MarginCalibration& calibration = forest.imported()->margin;
+  if (!forest.imported()->calibrated || calibration.rows == 0) {
+    return Invalid("the margin rule needs a calibrated forest: calibrate it on unlabeled rows first");
+  }
+  if (!(alpha > 0.0 && alpha <= 1.0)) return Invalid("alpha must be in (0, 1]");
+  const double threshold = MarginThreshold(calibration, alpha);
+  if (lambda != nullptr) *lambda = threshold;
+  const internal::RemainingBounds bounds(forest);
+  RowWalk walk(forest, bounds, calibration.scale);
+  const size_t m = static_cast<size_t>(forest.num_features());
+  ExactHaltResult out;
+  out.labels.resize(num_rows);
+  out.trees_used.resize(num_rows);
+  double total = 0.0;
+  for (size_t r = 0; r < num_rows; ++r) {
+    walk.Start(rows + r * m);
+    for (;;) {
+      walk.Step();
+      if (walk.settled()) {
+        out.labels[r] = walk.exact_label();
+        break;
+      }
+      if (walk.z() >= threshold) {
+        out.labels[r] = walk.leader();
+        break;
+      }
+    }
+    out.trees_used[r] = walk.used();
+    total += walk.used();
+  }
+  out.mean_trees = num_rows == 0 ? 0.0 : total / static_cast<double>(num_rows);
+  return out;
+}
+
+}  // namespace urnforest
