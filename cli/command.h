@@ -37,5 +37,6 @@ Status RunPStar(int argc, char** argv, Output& out);
 Status RunExpected(int argc, char** argv, Output& out);
 Status RunPrune(int argc, char** argv, Output& out);
 Status RunExperiment(int argc, char** argv, Output& out);
+Status RunExport(int argc, char** argv, Output& out);
 
 }  // namespace urnforest::cli

@@ -24,6 +24,7 @@ const CommandEntry kCommands[] = {
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
+    {"export", urnforest::cli::RunExport, "--model MODEL --onnx OUT.onnx"},
     {"prune", urnforest::cli::RunPrune,
      "--model MODEL --data TRAIN.csv --ordering early|reduce-error|complementarity|margin-distance|"
      "orientation|boosting|kappa|greedy-sdp [--keep K] [--curve-data TEST.csv] [--backfit N] [--mdm-p P]\n"
