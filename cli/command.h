@@ -39,5 +39,6 @@ Status RunPrune(int argc, char** argv, Output& out);
 Status RunExperiment(int argc, char** argv, Output& out);
 Status RunImport(int argc, char** argv, Output& out);
 Status RunCalibrate(int argc, char** argv, Output& out);
+Status RunExport(int argc, char** argv, Output& out);
 
 }  // namespace urnforest::cli

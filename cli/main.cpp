@@ -27,6 +27,7 @@ const CommandEntry kCommands[] = {
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
     {"import", urnforest::cli::RunImport, "--onnx FILE.onnx --out MODEL [--features a,b,c] [--target NAME]"},
     {"calibrate", urnforest::cli::RunCalibrate, "--model MODEL --data ROWS.csv --out MODEL2 [--alpha A]"},
+    {"export", urnforest::cli::RunExport, "--model MODEL --onnx OUT.onnx"},
     {"prune", urnforest::cli::RunPrune,
      "--model MODEL --data TRAIN.csv --ordering early|reduce-error|complementarity|margin-distance|"
      "orientation|boosting|kappa|greedy-sdp [--keep K] [--curve-data TEST.csv] [--backfit N] [--mdm-p P]\n"
