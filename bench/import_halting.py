@@ -93,7 +93,7 @@ def run(name, split, tmp):
     full = cli("predict", "--model", os.path.join(tmp, "rf_cal.urnf"), "--data", os.path.join(tmp, "test.csv"))
     sk_labels = [str(v) for v in rf.predict(X[test])]
     row["rf_import_equals_sklearn"] = full["labels"] == sk_labels
-    for rule in ["hyper", "1dir", "ndir", "alpha1"]:
+    for rule in ["hyper", "1dir", "ndir", "margin", "alpha1"]:
         h = cli("predict", "--model", os.path.join(tmp, "rf_cal.urnf"), "--data", os.path.join(tmp, "test.csv"),
                 "--rule", rule, "--alpha", "0.99")
         dis = float(np.mean([a != b for a, b in zip(h["labels"], full["labels"])]))

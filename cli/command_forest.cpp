@@ -12,6 +12,7 @@
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/margin_rule.h"
 #include "urnforest/predict.h"
 #include "urnforest/predict_scores.h"
 #include "urnforest/query_order.h"
@@ -272,8 +273,11 @@ Status RunPredict(int argc, char** argv, Output& out) {
   SequentialVoteResult sequential;
   double halted_ms = 0.0;
   bool table_from_store = false;
+  double margin_lambda = -1.0;  // the margin rule's threshold, when used
   if (halted) {
-    Result<HaltingRule> rule = ParseRule(args.Get("rule", ""));
+    // "margin" is not a table rule: the calibrated margin rule on an imported forest's soft vote.
+    const bool margin = args.Get("rule", "") == "margin";
+    Result<HaltingRule> rule = margin ? Result<HaltingRule>(HaltingRule::kAlpha1) : ParseRule(args.Get("rule", ""));
     if (!rule.ok()) return rule.status();
     Result<double> alpha = args.Real("alpha", HaltingTableOptions{}.alpha, 0.0, 1.0);
     if (!alpha.ok()) return alpha.status();
@@ -292,41 +296,42 @@ Status RunPredict(int argc, char** argv, Output& out) {
     Result<int64_t> seed = args.Int("seed", 1, 0, INT64_MAX);
     if (!seed.ok()) return seed.status();
     vote_options.seed = static_cast<uint64_t>(seed.value());
-    const bool exact_soft = imported != nullptr && vote_kind == VoteKind::kSoft &&
-                            rule.value() == HaltingRule::kAlpha1;
-    if (additive && !exact_soft) {
+    // Rules on an imported forest's soft prediction: alpha1 (the exact early exit) and margin.
+    const bool soft_rule = imported != nullptr && vote_kind == VoteKind::kSoft &&
+                           (margin || rule.value() == HaltingRule::kAlpha1);
+    if (margin && !soft_rule) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "rule margin halts an imported forest's soft prediction (--vote soft)");
+    }
+    if (additive && (!soft_rule || margin)) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "an additive model (boosted trees) halts with rule alpha1 (the exact "
                            "early exit) only: its trees add margins, they do not vote");
     }
-    if (exact_soft) {
-      const auto halted_start = std::chrono::steady_clock::now();
-      Result<ExactHaltResult> exact = PredictSoftExact(f, rows.value().values.data(), rows.value().num_rows);
-      halted_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - halted_start).count();
-      if (!exact.ok()) return exact.status();
-      sequential.labels = exact.value().labels;
-      sequential.trees_used = exact.value().trees_used;
-      sequential.confidence.assign(sequential.labels.size(), 1.0);
+    const auto halted_start = std::chrono::steady_clock::now();
+    if (soft_rule) {
+      Result<ExactHaltResult> soft =
+          margin ? PredictSoftMargin(f, rows.value().values.data(), rows.value().num_rows, alpha.value(), &margin_lambda)
+                 : PredictSoftExact(f, rows.value().values.data(), rows.value().num_rows);
+      if (!soft.ok()) return soft.status();
+      sequential.labels = soft.value().labels;
+      sequential.trees_used = soft.value().trees_used;
+      sequential.confidence.assign(sequential.labels.size(), margin ? alpha.value() : 1.0);
       sequential.halted_early.resize(sequential.labels.size());
       for (size_t r = 0; r < sequential.labels.size(); ++r) {
         sequential.halted_early[r] = sequential.trees_used[r] < f.num_trees();
       }
-      predicted = sequential.labels;
-    }
-    Result<HaltingTable> table = exact_soft ? Result<HaltingTable>(HaltingTable{})
-                                            : BuildForestTable(f, rule.value(), alpha.value(), 0, &table_from_store);
-    if (!table.ok()) return table.status();
-    const auto halted_start = std::chrono::steady_clock::now();
-    // The full vote of all trees is `vote` above: not computed again (compare = false).
-    if (!exact_soft) {
+    } else {
+      Result<HaltingTable> table = BuildForestTable(f, rule.value(), alpha.value(), 0, &table_from_store);
+      if (!table.ok()) return table.status();
+      // The full vote of all trees is `vote` above: not computed again (compare = false).
       Result<HaltedPrediction> result =
           PredictHalted(f, rows.value(), table.value(), vote_options, /*compare=*/false);
-      halted_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                            halted_start).count();
       if (!result.ok()) return result.status();
       sequential = std::move(result).value().halted;
-      predicted = sequential.labels;
     }
+    halted_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - halted_start).count();
+    predicted = sequential.labels;
   } else if (args.Has("alpha") || args.Has("order") || args.Has("seed")) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "options --alpha, --order and --seed need --rule");
@@ -358,6 +363,7 @@ Status RunPredict(int argc, char** argv, Output& out) {
   if (halted) {
     out.json.Key("rule").String(args.Get("rule", ""));
     out.json.Key("table_source").String(table_from_store ? "stored" : "built");
+    if (margin_lambda >= 0) out.json.Key("lambda").Double(margin_lambda);  // +inf prints null
     out.json.Key("trees_used").IntArray(sequential.trees_used);
     out.json.Key("mean_trees").Double(sequential.MeanTrees());
     size_t disagree = 0;

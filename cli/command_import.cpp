@@ -10,6 +10,7 @@
 #include "model_file.h"
 #include "urnforest/calibrate.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/margin_rule.h"
 #include "urnforest/onnx_import.h"
 #include "urnforest/predict.h"
 #include "urnforest/predict_scores.h"
@@ -140,6 +141,22 @@ Status RunCalibrate(int argc, char** argv, Output& out) {
     out.json.EndObject();
     char line[96];
     std::snprintf(line, sizeof line, "%-9s %10.2f  %.4f\n", RuleName(rule), halted.value().mean_trees, disagreement);
+    out.text += line;
+  }
+  {
+    // The calibrated margin rule on the soft prediction (measured on the same rows).
+    Result<ExactHaltResult> margin = PredictSoftMargin(forest, rows.value().values.data(), rows.value().num_rows, alpha.value());
+    if (!margin.ok()) return margin.status();
+    size_t differ = 0;
+    for (size_t r = 0; r < rows.value().num_rows; ++r) differ += margin.value().labels[r] != own.value().labels[r];
+    const double disagreement = static_cast<double>(differ) / rows.value().num_rows;
+    out.json.BeginObject();
+    out.json.Key("rule").String("margin");
+    out.json.Key("mean_trees").Double(margin.value().mean_trees);
+    out.json.Key("disagreement").Double(disagreement);
+    out.json.EndObject();
+    char line[96];
+    std::snprintf(line, sizeof line, "%-9s %10.2f  %.4f\n", "margin", margin.value().mean_trees, disagreement);
     out.text += line;
   }
   out.json.EndArray();

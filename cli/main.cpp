@@ -23,7 +23,7 @@ const CommandEntry kCommands[] = {
     {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
-    {"predict", nullptr, "  [--vote soft|hard] [--proba]"},
+    {"predict", nullptr, "  [--vote soft|hard] [--proba]  (imported forests: --rule margin too)"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
     {"import", urnforest::cli::RunImport, "--onnx FILE.onnx --out MODEL [--features a,b,c] [--target NAME]"},
     {"calibrate", urnforest::cli::RunCalibrate, "--model MODEL --data ROWS.csv --out MODEL2 [--alpha A]"},
