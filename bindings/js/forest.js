@@ -355,6 +355,17 @@ export class Forest {
   /** Class index of every training row, aligned with oobVotes() (a copy). */
   trainLabels() { return live(this, 'Forest')._trainLabels(); }
 
+  /**
+   * The forest as an ONNX file (ai.onnx.ml TreeEnsembleClassifier; input "X" float [N, features]
+   * with categorical features as category indices, outputs "label" and "probabilities"): ONNX
+   * Runtime predicts urnforest's full vote on every row (docs/import.md). Imported forests are
+   * written back as imported. UnsupportedModel for a two-class majority vote of more than 4,186 trees.
+   */
+  toONNX() {
+    const handle = live(this, 'Forest');
+    return callChecked(() => handle._toOnnx());
+  }
+
   /** The versioned binary model (a copy). Same data, options and seed give identical bytes. */
   toBytes() { return callChecked(() => live(this, 'Forest')._bytes()); }
   /** Number of trees T. */
@@ -396,6 +407,7 @@ export class Forest {
   }
 
   #predictHalted(handle, dataset, data, options) {
+    if (isPlainObject(options) && options.rule === 'margin') return this.#predictMargin(handle, data, options);
     const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
     const fixed = fixedOrderOption(options, numTrees);
     const h = fixed === null
@@ -429,26 +441,50 @@ export class Forest {
     return imported === null ? result : { ...result, vote };
   }
 
-  // The exact early exit on an imported model's soft prediction: the answer always equals it.
-  #predictSoftExact(handle, data, h, compare) {
-    const out = callChecked(() => handle._predictSoftExact(data));
+  // The calibrated margin rule on an imported voting model's soft prediction (docs/import.md).
+  #predictMargin(handle, data, options) {
+    rejectUnknown(options, ['rule', 'alpha', 'compare', 'vote'], 'predict');
+    const alpha = options.alpha ?? 0.99;
+    if (typeof alpha !== 'number' || !(alpha > 0 && alpha <= 1)) {
+      throw new RangeError(`predict: option 'alpha' must be a number in (0, 1], got ${describe(alpha)}`);
+    }
+    if (options.vote !== undefined && options.vote !== 'soft') {
+      throw new TypeError(`predict: rule 'margin' halts the soft prediction; option 'vote' must be 'soft', got ${describe(options.vote)}`);
+    }
+    const compare = options.compare ?? true;
+    if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
+    const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
+    const h = { rule: 'margin', alpha, trees: numTrees };
+    return this.#predictSoftExact(handle, data, h, compare, callChecked(() => handle._predictSoftMargin(data, alpha)));
+  }
+
+  // The exact early exit on an imported model's soft prediction (the answer always equals it), or
+  // the margin rule's answer `given`.
+  #predictSoftExact(handle, data, h, compare, given) {
+    const out = given ?? callChecked(() => handle._predictSoftExact(data));
     const names = this.#names(handle);
     const n = out.classIndex.length;
     const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
     const haltedEarly = new Uint8Array(n);
     for (let i = 0; i < n; i++) haltedEarly[i] = out.treesUsed[i] < numTrees ? 1 : 0;
+    // The exact exit's answer is the soft prediction itself; the margin rule's is compared with it.
+    const full = !compare ? undefined
+      : given === undefined ? out.classIndex.slice() : callChecked(() => handle._predictScores(data, true)).classIndex;
+    let differ = 0;
+    if (compare) for (let i = 0; i < n; i++) differ += full[i] !== out.classIndex[i] ? 1 : 0;
     return {
       labels: Array.from(out.classIndex, (c) => names[c]),
       classIndex: out.classIndex,
       treesUsed: out.treesUsed,
-      confidence: new Float64Array(n).fill(1),
+      confidence: new Float64Array(n).fill(given === undefined ? 1 : h.alpha),
       haltedEarly,
-      fullClassIndex: compare ? out.classIndex.slice() : undefined,
+      fullClassIndex: compare ? full : undefined,
       fullVotes: compare
         ? (this.#importRecord(handle).kind === 'additive' ? new Uint32Array(0) : callChecked(() => handle._predict(data)).votes)
         : undefined,
-      disagreement: compare ? 0 : undefined,
+      disagreement: compare ? differ / Math.max(n, 1) : undefined,
       meanTrees: out.meanTrees,
+      ...(given !== undefined && { lambda: given.lambda }),
       trees: h.trees,
       classNames: names.slice(),
       rule: h.rule,

@@ -24,6 +24,11 @@ export class Forest {
    */
   predictProba(dataset: Dataset, options?: { vote?: Vote }): ProbabilityPrediction;
   /**
+   * The forest as an ONNX file (TreeEnsembleClassifier; input "X" float [N, features], categorical
+   * features as category indices): ONNX Runtime predicts urnforest's full vote on every row.
+   */
+  toONNX(): Uint8Array;
+  /**
    * Full-ensemble vote for every row (the dataset must have the model's feature columns:
    * UrnforestError 'ColumnMismatch' otherwise).
    */
@@ -43,6 +48,12 @@ export class Forest {
   predict(dataset: Dataset, options: HaltingOptions & { compare: false; vote?: Vote }): HaltedOnlyPrediction;
   predict(dataset: Dataset, options: HaltingOptions & { compare?: boolean; vote?: Vote }): HaltedPrediction | HaltedOnlyPrediction;
   predict(dataset: Dataset, options: FixedOrderOptions): HaltedPrediction;
+  /**
+   * Imported voting forests, after calibrate(): the calibrated margin rule on the soft prediction
+   * (docs/import.md). `lambda` is the threshold chosen for `alpha` (Infinity: only the exact early
+   * exit was certified on the calibration rows). `disagreement` is against the soft prediction.
+   */
+  predict(dataset: Dataset, options: MarginOptions): MarginPrediction;
   /** Every vote of row `row` (0-based index into `dataset`) in query order, with the stop point. */
   trace(dataset: Dataset, row: number, options: HaltingOptions): VoteTrace;
   /**
@@ -146,3 +157,16 @@ export interface ProbabilityPrediction {
   classNames: string[];
   vote: Vote;
 }
+
+/** Forest.predict's options for the calibrated margin rule. */
+export interface MarginOptions {
+  rule: 'margin';
+  /** Target agreement with the soft prediction, in (0, 1]; default 0.99. */
+  alpha?: number;
+  /** Compute the soft prediction too, for disagreement (default true). */
+  compare?: boolean;
+  vote?: 'soft';
+}
+
+/** Forest.predict's result with the margin rule. */
+export type MarginPrediction = Omit<HaltedPrediction, 'rule'> & { rule: 'margin'; lambda: number };

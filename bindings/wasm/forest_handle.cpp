@@ -287,6 +287,8 @@ void RegisterForest() {
       .function("_calibrate", &ForestHandle::Calibrate)
       .function("_predictScores", &ForestHandle::PredictScores)
       .function("_predictSoftExact", &ForestHandle::PredictSoftExactRows)
+      .function("_predictSoftMargin", &ForestHandle::PredictSoftMarginRows)
+      .function("_toOnnx", &ForestHandle::ToOnnx)
       .function("_bytes", &ForestHandle::Bytes)
       .function("_storeTable", &ForestHandle::StoreTable)
       .function("_storedTables", &ForestHandle::StoredTables)

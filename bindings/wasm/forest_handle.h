@@ -46,6 +46,10 @@ class ForestHandle {
   val PredictScores(const DatasetHandle& data, bool soft) const;
   /// PredictSoftExact: {classIndex: Int32Array, treesUsed: Int32Array, meanTrees} or an error.
   val PredictSoftExactRows(const DatasetHandle& data) const;
+  /// PredictSoftMargin at `alpha`: {classIndex, treesUsed, meanTrees, lambda} or an error object.
+  val PredictSoftMarginRows(const DatasetHandle& data, double alpha) const;
+  /// ExportOnnx: the ONNX file as a Uint8Array, or an error object.
+  val ToOnnx() const;
 
   /// {votes: Uint32Array rows x classes, classIndex: Int32Array} or an error object.
   val Predict(const DatasetHandle& data) const;

@@ -7,6 +7,8 @@
 #include "dataset_handle.h"
 #include "forest_handle.h"
 #include "urnforest/calibrate.h"
+#include "urnforest/margin_rule.h"
+#include "urnforest/onnx_export.h"
 #include "urnforest/onnx_import.h"
 #include "urnforest/predict.h"
 #include "urnforest/predict_scores.h"
@@ -72,6 +74,28 @@ val ForestHandle::PredictSoftExactRows(const DatasetHandle& data) const {
   out.set("treesUsed", CopyOut(result.value().trees_used));
   out.set("meanTrees", result.value().mean_trees);
   return out;
+}
+
+val ForestHandle::PredictSoftMarginRows(const DatasetHandle& data, double alpha) const {
+  PreparedRows scratch;
+  const PreparedRows* rows = nullptr;
+  Status prepared = data.PreparedFor(forest_, &scratch, &rows);
+  if (!prepared.ok()) return ErrorObject(prepared);
+  double lambda = 0.0;
+  Result<ExactHaltResult> result = PredictSoftMargin(forest_, rows->values.data(), rows->num_rows, alpha, &lambda);
+  if (!result.ok()) return ErrorObject(result.status());
+  val out = val::object();
+  out.set("classIndex", CopyOut(result.value().labels));
+  out.set("treesUsed", CopyOut(result.value().trees_used));
+  out.set("meanTrees", result.value().mean_trees);
+  out.set("lambda", lambda);
+  return out;
+}
+
+val ForestHandle::ToOnnx() const {
+  Result<std::vector<uint8_t>> bytes = ExportOnnx(forest_);
+  if (!bytes.ok()) return ErrorObject(bytes.status());
+  return CopyOut(bytes.value());
 }
 
 }  // namespace urnforest::wasm

@@ -148,3 +148,40 @@ test('files urnforest cannot run are clear errors naming the node', () => {
   assert.throws(() => Forest.fromONNX(bytes, { columns: [] }), TypeError);
   assert.throws(() => Forest.fromONNX([1, 2]), TypeError);
 });
+
+test('the margin rule halts the soft prediction of a calibrated forest and reports its threshold', () => {
+  const fx = readJson('sk_rf_soybean_19class.json');
+  const forest = Forest.fromONNX(modelBytes(fx.model_file), { featureNames: fx.feature_names });
+  const data = datasetOf(fx);
+  assert.throws(() => forest.predict(data, { rule: 'margin' }), (e) => e.code === 'InvalidArgument' && /calibrate/.test(e.message));
+  forest.calibrate(data);
+  const strict = forest.predict(data, { rule: 'margin', alpha: 1 });
+  assert.equal(strict.lambda, Infinity);
+  assert.equal(strict.disagreement, 0);
+  const loose = forest.predict(data, { rule: 'margin', alpha: 0.9 });
+  assert.ok(Number.isFinite(loose.lambda));
+  assert.ok(loose.meanTrees < strict.meanTrees, `${loose.meanTrees} < ${strict.meanTrees}`);
+  // On the calibration rows themselves, the chosen threshold's disagreement is what was measured.
+  assert.ok(loose.disagreement <= 0.1, `disagreement ${loose.disagreement}`);
+  assert.throws(() => forest.predict(data, { rule: 'margin', alpha: 0 }), RangeError);
+  assert.throws(() => forest.predict(data, { rule: 'margin', vote: 'hard' }), TypeError);
+  forest.dispose();
+  data.dispose();
+});
+
+test('toONNX of an imported forest runs in onnxruntime with the same labels', async () => {
+  const fx = readJson('xgb_vehicle_softprob_missing.json');
+  const forest = Forest.fromONNX(modelBytes(fx.model_file), { featureNames: fx.feature_names });
+  const data = datasetOf(fx);
+  const bytes = forest.toONNX();
+  assert.ok(bytes instanceof Uint8Array && bytes.length > 0);
+  const session = await ort.InferenceSession.create(bytes);
+  const x = Float32Array.from(fx.rows.flat(), (v) => (v === null ? NaN : v));
+  const out = await session.run({ X: new ort.Tensor('float32', x, [fx.rows.length, fx.feature_names.length]) });
+  assert.deepEqual(Array.from(out.label.data, (v) => String(v)), forest.predict(data).labels);
+  const back = Forest.fromONNX(bytes, { featureNames: fx.feature_names });
+  assert.deepEqual(back.predict(data).labels, forest.predict(data).labels);
+  back.dispose();
+  forest.dispose();
+  data.dispose();
+});
