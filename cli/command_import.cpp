@@ -42,7 +42,7 @@ void WriteImported(const Forest& f, Output& out) {
 }  // namespace
 
 Status RunImport(int argc, char** argv, Output& out) {
-  Result<Args> parsed = Args::Parse(argc, argv, 2, {"onnx", "out", "features", "target"}, {"json"});
+  Result<Args> parsed = Args::Parse(argc, argv, 2, {"onnx", "out", "features", "classes", "target"}, {"json"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
   Result<std::string> onnx_path = args.Required("onnx");
@@ -54,6 +54,11 @@ Status RunImport(int argc, char** argv, Output& out) {
     Result<std::vector<std::string>> names = args.List("features");
     if (!names.ok()) return names.status();
     options.feature_names = names.value();
+  }
+  if (args.Has("classes")) {
+    Result<std::vector<std::string>> names = args.List("classes");
+    if (!names.ok()) return names.status();
+    options.class_names = names.value();
   }
   options.target_name = args.Get("target", options.target_name);
   Result<std::string> bytes = ReadFile(onnx_path.value());

@@ -25,7 +25,7 @@ const CommandEntry kCommands[] = {
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
     {"predict", nullptr, "  [--vote soft|hard] [--proba]  (imported forests: --rule margin too)"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
-    {"import", urnforest::cli::RunImport, "--onnx FILE.onnx --out MODEL [--features a,b,c] [--target NAME]"},
+    {"import", urnforest::cli::RunImport, "--onnx FILE.onnx --out MODEL [--features a,b,c] [--classes x,y,z] [--target NAME]"},
     {"calibrate", urnforest::cli::RunCalibrate, "--model MODEL --data ROWS.csv --out MODEL2 [--alpha A]"},
     {"export", urnforest::cli::RunExport, "--model MODEL --onnx OUT.onnx"},
     {"prune", urnforest::cli::RunPrune,

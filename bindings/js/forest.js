@@ -60,7 +60,8 @@ export class Forest {
    * Imports a tree-ensemble classifier exported to ONNX (`TreeEnsembleClassifier`, ai.onnx.ml
    * opsets 1 and 3: scikit-learn and Spark MLlib forests, XGBoost and LightGBM boosters; see
    * docs/import.md). `options.featureNames` names the model's input columns in order (ONNX keeps
-   * none; default 'f0', 'f1', ...): datasets are matched to them by name. `options.target` names the
+   * none; default 'f0', 'f1', ...): datasets are matched to them by name. `options.classNames`
+   * renames the classes in the order of the model's labels. `options.target` names the
    * target column (default 'class'). Errors: `CorruptModel` (not valid ONNX), `UnsupportedModel`
    * (a regressor, preprocessing nodes, an unknown op; the message names the node).
    */
@@ -68,12 +69,13 @@ export class Forest {
     const m = requireModule();
     if (!(bytes instanceof Uint8Array)) throw new TypeError(`Forest.fromONNX: bytes must be a Uint8Array, got ${describe(bytes)}`);
     const o = optionsObject(options, 'Forest.fromONNX');
-    rejectUnknown(o, ['featureNames', 'target'], 'Forest.fromONNX');
+    rejectUnknown(o, ['featureNames', 'classNames', 'target'], 'Forest.fromONNX');
     const featureNames = stringArray(o.featureNames, "Forest.fromONNX: option 'featureNames'");
+    const classNames = stringArray(o.classNames, "Forest.fromONNX: option 'classNames'");
     if (o.target !== undefined && typeof o.target !== 'string') {
       throw new TypeError(`Forest.fromONNX: option 'target' must be a string, got ${describe(o.target)}`);
     }
-    return new Forest(INTERNAL, withNewHandle(m._ForestHandle, (h) => h._loadOnnx(bytes, featureNames, o.target ?? '')));
+    return new Forest(INTERNAL, withNewHandle(m._ForestHandle, (h) => h._loadOnnx(bytes, featureNames, classNames, o.target ?? '')));
   }
 
   /**

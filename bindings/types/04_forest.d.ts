@@ -9,7 +9,7 @@ export class Forest {
    * matched to `featureNames` (default 'f0', 'f1', ...) by name. Throws UrnforestError
    * 'CorruptModel' (not valid ONNX) or 'UnsupportedModel' (regressor, preprocessing, unknown op).
    */
-  static fromONNX(bytes: Uint8Array, options?: { featureNames?: string[]; target?: string }): Forest;
+  static fromONNX(bytes: Uint8Array, options?: { featureNames?: string[]; classNames?: string[]; target?: string }): Forest;
   /** The import record of a forest from fromONNX(); null for forests trained here. */
   readonly imported: ImportedInfo | null;
   /**

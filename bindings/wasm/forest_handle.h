@@ -36,8 +36,8 @@ class ForestHandle {
 
   /// Replaces the forest with the ONNX model in `bytes` (Uint8Array; ImportOnnx) whose columns are
   /// called `feature_names` (array of strings, or undefined for f0, f1, ...); undefined or an
-  /// error object.
-  val LoadOnnx(const val& bytes, const val& feature_names, const std::string& target);
+  /// error object. `class_names`: array of strings renaming the classes, or undefined.
+  val LoadOnnx(const val& bytes, const val& feature_names, const val& class_names, const std::string& target);
   /// {kind, vote, source, calibrated, calibrationRows} of an imported forest, or null.
   val Imported() const;
   /// CalibrateForest on the rows of `data`: undefined or an error object.

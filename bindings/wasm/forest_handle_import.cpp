@@ -15,10 +15,12 @@
 
 namespace urnforest::wasm {
 
-val ForestHandle::LoadOnnx(const val& bytes, const val& feature_names, const std::string& target) {
+val ForestHandle::LoadOnnx(const val& bytes, const val& feature_names, const val& class_names,
+                           const std::string& target) {
   std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
   OnnxImportOptions options;
   options.feature_names = StringVector(feature_names);
+  options.class_names = StringVector(class_names);
   if (!target.empty()) options.target_name = target;
   Result<Forest> result = ImportOnnx(data.data(), data.size(), options);
   if (!result.ok()) return ErrorObject(result.status());

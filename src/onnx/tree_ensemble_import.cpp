@@ -324,6 +324,25 @@ Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOpti
       return Corrupt(node, "class label " + std::to_string(i) + " is not valid UTF-8");
     }
   }
+  if (!options.class_names.empty()) {
+    if (options.class_names.size() != l) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "class names: the model has " + std::to_string(l) + " classes, " +
+                               std::to_string(options.class_names.size()) + " names were given");
+    }
+    for (size_t i = 0; i < l; ++i) {
+      const std::string& name = options.class_names[i];
+      if (name.empty() || internal::FirstInvalidUtf8(name) != name.size()) {
+        return Status::Error(StatusCode::kInvalidArgument, "class name " + std::to_string(i) + " is empty or not UTF-8");
+      }
+      for (size_t j = 0; j < i; ++j) {
+        if (options.class_names[j] == name) {
+          return Status::Error(StatusCode::kInvalidArgument, "class name " + Quoted(name) + " appears twice");
+        }
+      }
+    }
+    a.class_names = options.class_names;
+  }
   ImportedModel imported;
   if (a.post_transform == "NONE") imported.transform = ScoreTransform::kNone;
   else if (a.post_transform == "LOGISTIC") imported.transform = ScoreTransform::kLogistic;

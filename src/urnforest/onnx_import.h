@@ -18,6 +18,10 @@ struct OnnxImportOptions {
   /// one tensor and carry no column names; empty = "f0", "f1", ... (XGBoost's default names).
   /// Otherwise exactly one distinct, non-empty name per input column (kInvalidArgument).
   std::vector<std::string> feature_names;
+  /// Names for the model's classes, in the order of its labels (e.g. the names a scikit-learn
+  /// LabelEncoder mapped to 0, 1, 2). Empty = the labels as the file stores them (integers as
+  /// decimal text). Otherwise one distinct, non-empty UTF-8 name per class (kInvalidArgument).
+  std::vector<std::string> class_names;
   /// Name recorded for the target column (the data a calibration or prediction reads need not
   /// have it).
   std::string target_name = "class";

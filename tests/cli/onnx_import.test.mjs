@@ -113,3 +113,14 @@ test('files urnforest cannot import are one JSON error with a stable code', () =
   assert.equal(run('import', '--onnx', cut, '--out', join(tmp, 'bad.urnf')).json.error.code, 'CorruptModel');
   assert.equal(run('import', '--onnx', join(fixtures, 'sk_rf_iris_nozipmap.onnx'), '--out', join(tmp, 'bad.urnf'), '--features', 'a,b').json.error.code, 'InvalidArgument');
 });
+
+test('import --classes names the classes, so a labelled CSV reports accuracy', () => {
+  const fx = JSON.parse(readFileSync(join(fixtures, 'sk_rf_iris_nozipmap.json'), 'utf8'));
+  const model = join(tmp, 'iris-named.urnf');
+  ok('import', '--onnx', join(fixtures, 'sk_rf_iris_nozipmap.onnx'), '--out', model,
+    '--features', fx.feature_names.join(','), '--classes', fx.class_names.join(','));
+  const p = ok('predict', '--model', model, '--data', join(root, 'datasets', 'iris.csv'));
+  assert.ok(p.accuracy > 0.9, `accuracy ${p.accuracy}`);
+  assert.equal(run('import', '--onnx', join(fixtures, 'sk_rf_iris_nozipmap.onnx'), '--out', model, '--classes', 'a,b').json.error.code, 'InvalidArgument');
+  assert.equal(run('import', '--onnx', join(fixtures, 'sk_rf_iris_nozipmap.onnx'), '--out', model, '--classes', 'a,a,b').json.error.code, 'InvalidArgument');
+});
