@@ -35,10 +35,23 @@ class RemainingBounds {
   /// remaining trees can change the predicted class (with room for rounding).
   bool Settled(const double* sum, int32_t used, int32_t label, double threshold) const;
 
+  /// Settled(), evaluated only when it can be true: after a failed check, `*next_check` becomes the
+  /// first tree count at which the remaining trees could have closed the smallest gap of any
+  /// class to settling (each tree moves a gap by at most twice its widest leaf-value range), and
+  /// calls before it return false at once. Start each row with *next_check = 0. The same answers
+  /// as Settled() at every step, with far fewer evaluations.
+  bool SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
+                       int32_t* next_check) const;
+
  private:
+  // The smallest amount by which any class's summed scores fall short of settling (> 0 unless
+  // some class is settled).
+  double SmallestGap(const double* sum, int32_t used, double threshold) const;
+
   const ImportedModel& m_;
   size_t k_;
   std::vector<double> low_, high_;
+  std::vector<double> reach_;  // reach_[j]: sum over trees t < j of twice tree t's widest range
 };
 
 }  // namespace internal

@@ -55,7 +55,7 @@ RemainingBounds::RemainingBounds(const Forest& forest)
   const std::vector<TreeNode>& nodes = forest.node_table().nodes;
   low_.assign((trees + 1) * k_, 0.0);
   high_.assign((trees + 1) * k_, 0.0);
-  std::vector<double> lo(k_), hi(k_);
+  std::vector<double> lo(k_), hi(k_), widths(trees, 0.0);
   for (int32_t t = trees - 1; t >= 0; --t) {
     const size_t begin = forest.tree_roots()[t];
     const size_t end = t + 1 < trees ? forest.tree_roots()[t + 1] : nodes.size();
@@ -69,11 +69,49 @@ RemainingBounds::RemainingBounds(const Forest& forest)
         hi[c] = std::max(hi[c], v[c]);
       }
     }
+    double widest = 0.0;
     for (size_t c = 0; c < k_; ++c) {
       low_[t * k_ + c] = low_[(t + 1) * k_ + c] + lo[c];
       high_[t * k_ + c] = high_[(t + 1) * k_ + c] + hi[c];
+      widest = std::max(widest, hi[c] - lo[c]);
     }
+    widths[t] = 2.0 * widest;
   }
+  reach_.assign(trees + 1, 0.0);
+  for (int32_t t = 0; t < trees; ++t) reach_[t + 1] = reach_[t] + widths[t];
+}
+
+double RemainingBounds::SmallestGap(const double* sum, int32_t used, double threshold) const {
+  const double* lo = low_.data() + static_cast<size_t>(used) * k_;
+  const double* hi = high_.data() + static_cast<size_t>(used) * k_;
+  if (m_.single_score) return std::min(threshold - (sum[0] + lo[0]), sum[0] + hi[0] - threshold);
+  // Class x settles when sum[x] + lo[x] exceeds every other class's sum[c] + hi[c].
+  size_t top = 0;
+  for (size_t c = 1; c < k_; ++c) {
+    if (sum[c] + hi[c] > sum[top] + hi[top]) top = c;
+  }
+  double second = -std::numeric_limits<double>::infinity();
+  for (size_t c = 0; c < k_; ++c) {
+    if (c != top) second = std::max(second, sum[c] + hi[c]);
+  }
+  double gap = std::numeric_limits<double>::infinity();
+  for (size_t x = 0; x < k_; ++x) {
+    gap = std::min(gap, (x == top ? second : sum[top] + hi[top]) - (sum[x] + lo[x]));
+  }
+  return gap;
+}
+
+bool RemainingBounds::SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
+                                      int32_t* next_check) const {
+  if (used < *next_check) return false;
+  if (Settled(sum, used, label, threshold)) return true;
+  // No class can settle before the trees after `used` have moved the smallest gap to zero; the
+  // slack keeps the skip on the safe side of rounding.
+  const double gap = SmallestGap(sum, used, threshold);
+  const double target = reach_[used] + gap - 1e-9 * (1.0 + std::fabs(gap) + reach_[used]);
+  const auto first = std::lower_bound(reach_.begin() + used + 1, reach_.end(), target);
+  *next_check = std::max<int32_t>(used + 1, static_cast<int32_t>(first - reach_.begin()));
+  return false;
 }
 
 bool RemainingBounds::Settled(const double* sum, int32_t used, int32_t label, double threshold) const {
@@ -201,13 +239,18 @@ Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows
     StartScores(*m, sum.data());
     int32_t used = 0;
     int32_t label = 0;
+    int32_t next_check = 0;
     for (;;) {
       const double* v = internal::LeafValuesOf(forest, used, x);
       for (int32_t c = 0; c < m->outputs; ++c) sum[c] += v[c];
       ++used;
-      label = ClassOf(*m, sum.data(), threshold);
-      if (used == trees || bounds.Settled(sum.data(), used, label, threshold)) break;
+      if (used == trees || (used >= next_check &&
+                            bounds.SettledSkipping(sum.data(), used, ClassOf(*m, sum.data(), threshold),
+                                                   threshold, &next_check))) {
+        break;
+      }
     }
+    label = ClassOf(*m, sum.data(), threshold);
     out.labels[r] = label;
     out.trees_used[r] = used;
     total_trees += used;

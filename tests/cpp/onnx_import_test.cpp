@@ -9,6 +9,7 @@
 
 #include "ensemble/forest_access.h"
 #include "fixtures.h"
+#include "model/imported_scores.h"
 #include "urnforest/calibrate.h"
 #include "urnforest/margin_rule.h"
 #include "urnforest/onnx_import.h"
@@ -71,6 +72,35 @@ TEST_CASE("The exact early exit answers the full soft prediction on every row an
   for (int32_t used : exact.trees_used) {
     REQUIRE(used >= 1);
     REQUIRE(used <= forest.num_trees());
+  }
+}
+
+TEST_CASE("The exact early exit stops at the first tree where the bounds settle, though it checks them rarely",
+          "[onnx_import]") {
+  const char* fixture = GENERATE("sk_rf_soybean_19class", "sk_rf_wdbc_binary_zipmap", "xgb_vehicle_softprob_missing",
+                                 "xgb_wdbc_binary_missing");
+  INFO(fixture);
+  const Forest forest = ImportFixture(fixture);
+  const ImportedModel& m = *forest.imported();
+  const std::vector<float> rows = RowsAroundThresholds(forest, 500);
+  const ExactHaltResult exact = MustOk(PredictSoftExact(forest, rows.data(), 500));
+  const internal::RemainingBounds bounds(forest);
+  const double threshold = internal::SingleScoreThreshold(m);
+  const size_t width = static_cast<size_t>(forest.num_features());
+  std::vector<double> sum(m.outputs);
+  for (size_t r = 0; r < 500; ++r) {
+    internal::StartScores(m, sum.data());
+    int32_t used = 0;
+    for (;;) {
+      const double* v = internal::LeafValuesOf(forest, used, rows.data() + r * width);
+      for (int32_t c = 0; c < m.outputs; ++c) sum[c] += v[c];
+      ++used;
+      if (used == forest.num_trees() ||
+          bounds.Settled(sum.data(), used, internal::ClassOf(m, sum.data(), threshold), threshold)) {
+        break;
+      }
+    }
+    REQUIRE(exact.trees_used[r] == used);
   }
 }
 
