@@ -13,6 +13,7 @@ import { createConceptsView } from './concepts.js';
 import { createPruningView } from './pruning.js';
 import { createEmphasisView } from './emphasis.js';
 import { createClassifyView } from './classify.js';
+import { createByomView } from './byom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -40,6 +41,7 @@ async function main() {
   createTestView(app);
   createPriorView(app);
   createClassifyView(app, { useLoadedModel, showError, clearError });
+  createByomView(app);
 
   try {
     await loadChoice($('dataset').value);
