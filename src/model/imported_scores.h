@@ -36,22 +36,25 @@ class RemainingBounds {
   bool Settled(const double* sum, int32_t used, int32_t label, double threshold) const;
 
   /// Settled(), evaluated only when it can be true: after a failed check, `*next_check` becomes the
-  /// first tree count at which the remaining trees could have closed the smallest gap of any
-  /// class to settling (each tree moves a gap by at most twice its widest leaf-value range), and
-  /// calls before it return false at once. Start each row with *next_check = 0. The same answers
+  /// first tree count at which the trees in between could have closed some class's gap to its
+  /// strongest rival (tree t moves the gap of class x against rival c by at most the ranges of
+  /// its leaf values for x and c), and calls before it return false at once. Start each row with *next_check = 0. The same answers
   /// as Settled() at every step, with far fewer evaluations.
   bool SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
                        int32_t* next_check) const;
 
  private:
-  // The smallest amount by which any class's summed scores fall short of settling (> 0 unless
-  // some class is settled).
-  double SmallestGap(const double* sum, int32_t used, double threshold) const;
+  // The first tree count after `used` at which any class could be settled (see SettledSkipping).
+  int32_t NextPossibleSettle(const double* sum, int32_t used, double threshold) const;
+  // The first j > used with reach(j, a) + reach(j, b) - reach(used, a) - reach(used, b) >= gap
+  // (b < 0: class a alone), or trees + 1 when none.
+  int32_t FirstReaching(int32_t used, size_t a, int64_t b, double gap) const;
 
   const ImportedModel& m_;
   size_t k_;
   std::vector<double> low_, high_;
-  std::vector<double> reach_;  // reach_[j]: sum over trees t < j of twice tree t's widest range
+  // reach_[j * k + c]: sum over trees t < j of the range (largest - smallest leaf value) of class c.
+  std::vector<double> reach_;
 };
 
 }  // namespace internal

@@ -55,7 +55,7 @@ RemainingBounds::RemainingBounds(const Forest& forest)
   const std::vector<TreeNode>& nodes = forest.node_table().nodes;
   low_.assign((trees + 1) * k_, 0.0);
   high_.assign((trees + 1) * k_, 0.0);
-  std::vector<double> lo(k_), hi(k_), widths(trees, 0.0);
+  std::vector<double> lo(k_), hi(k_), ranges(static_cast<size_t>(trees) * k_, 0.0);
   for (int32_t t = trees - 1; t >= 0; --t) {
     const size_t begin = forest.tree_roots()[t];
     const size_t end = t + 1 < trees ? forest.tree_roots()[t + 1] : nodes.size();
@@ -69,49 +69,16 @@ RemainingBounds::RemainingBounds(const Forest& forest)
         hi[c] = std::max(hi[c], v[c]);
       }
     }
-    double widest = 0.0;
     for (size_t c = 0; c < k_; ++c) {
       low_[t * k_ + c] = low_[(t + 1) * k_ + c] + lo[c];
       high_[t * k_ + c] = high_[(t + 1) * k_ + c] + hi[c];
-      widest = std::max(widest, hi[c] - lo[c]);
+      ranges[t * k_ + c] = hi[c] - lo[c];
     }
-    widths[t] = 2.0 * widest;
   }
-  reach_.assign(trees + 1, 0.0);
-  for (int32_t t = 0; t < trees; ++t) reach_[t + 1] = reach_[t] + widths[t];
-}
-
-double RemainingBounds::SmallestGap(const double* sum, int32_t used, double threshold) const {
-  const double* lo = low_.data() + static_cast<size_t>(used) * k_;
-  const double* hi = high_.data() + static_cast<size_t>(used) * k_;
-  if (m_.single_score) return std::min(threshold - (sum[0] + lo[0]), sum[0] + hi[0] - threshold);
-  // Class x settles when sum[x] + lo[x] exceeds every other class's sum[c] + hi[c].
-  size_t top = 0;
-  for (size_t c = 1; c < k_; ++c) {
-    if (sum[c] + hi[c] > sum[top] + hi[top]) top = c;
+  reach_.assign((trees + 1) * k_, 0.0);
+  for (int32_t t = 0; t < trees; ++t) {
+    for (size_t c = 0; c < k_; ++c) reach_[(t + 1) * k_ + c] = reach_[t * k_ + c] + ranges[t * k_ + c];
   }
-  double second = -std::numeric_limits<double>::infinity();
-  for (size_t c = 0; c < k_; ++c) {
-    if (c != top) second = std::max(second, sum[c] + hi[c]);
-  }
-  double gap = std::numeric_limits<double>::infinity();
-  for (size_t x = 0; x < k_; ++x) {
-    gap = std::min(gap, (x == top ? second : sum[top] + hi[top]) - (sum[x] + lo[x]));
-  }
-  return gap;
-}
-
-bool RemainingBounds::SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
-                                      int32_t* next_check) const {
-  if (used < *next_check) return false;
-  if (Settled(sum, used, label, threshold)) return true;
-  // No class can settle before the trees after `used` have moved the smallest gap to zero; the
-  // slack keeps the skip on the safe side of rounding.
-  const double gap = SmallestGap(sum, used, threshold);
-  const double target = reach_[used] + gap - 1e-9 * (1.0 + std::fabs(gap) + reach_[used]);
-  const auto first = std::lower_bound(reach_.begin() + used + 1, reach_.end(), target);
-  *next_check = std::max<int32_t>(used + 1, static_cast<int32_t>(first - reach_.begin()));
-  return false;
 }
 
 bool RemainingBounds::Settled(const double* sum, int32_t used, int32_t label, double threshold) const {
@@ -127,6 +94,57 @@ bool RemainingBounds::Settled(const double* sum, int32_t used, int32_t label, do
     if (static_cast<int32_t>(c) != label && !ahead(worst, sum[c] + hi[c])) return false;
   }
   return true;
+}
+
+int32_t RemainingBounds::FirstReaching(int32_t used, size_t a, int64_t b, double gap) const {
+  const int32_t trees = static_cast<int32_t>(reach_.size() / k_) - 1;
+  auto moved = [&](int32_t j) {
+    double d = reach_[j * k_ + a] - reach_[used * k_ + a];
+    if (b >= 0) d += reach_[j * k_ + b] - reach_[used * k_ + b];
+    return d;
+  };
+  // The slack keeps the skip on the safe side of rounding.
+  const double target = gap - 1e-9 * (1.0 + std::fabs(gap));
+  if (moved(trees) < target) return trees + 1;
+  int32_t lo = used + 1, hi = trees;  // moved() is non-decreasing in j
+  while (lo < hi) {
+    const int32_t mid = lo + (hi - lo) / 2;
+    if (moved(mid) >= target) hi = mid; else lo = mid + 1;
+  }
+  return lo;
+}
+
+int32_t RemainingBounds::NextPossibleSettle(const double* sum, int32_t used, double threshold) const {
+  const double* lo = low_.data() + static_cast<size_t>(used) * k_;
+  const double* hi = high_.data() + static_cast<size_t>(used) * k_;
+  if (m_.single_score) {
+    const double gap = std::min(threshold - (sum[0] + lo[0]), sum[0] + hi[0] - threshold);
+    return FirstReaching(used, 0, -1, gap);
+  }
+  // Class x settles only once sum[x] + lo[x] passes its strongest rival's sum[c] + hi[c].
+  size_t top = 0;
+  for (size_t c = 1; c < k_; ++c) {
+    if (sum[c] + hi[c] > sum[top] + hi[top]) top = c;
+  }
+  size_t second = top == 0 ? 1 : 0;
+  for (size_t c = 0; c < k_; ++c) {
+    if (c != top && sum[c] + hi[c] > sum[second] + hi[second]) second = c;
+  }
+  int32_t next = std::numeric_limits<int32_t>::max();
+  for (size_t x = 0; x < k_; ++x) {
+    const size_t rival = x == top ? second : top;
+    const double gap = sum[rival] + hi[rival] - (sum[x] + lo[x]);
+    next = std::min(next, FirstReaching(used, x, static_cast<int64_t>(rival), gap));
+  }
+  return next;
+}
+
+bool RemainingBounds::SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
+                                      int32_t* next_check) const {
+  if (used < *next_check) return false;
+  if (Settled(sum, used, label, threshold)) return true;
+  *next_check = std::max(used + 1, NextPossibleSettle(sum, used, threshold));
+  return false;
 }
 
 }  // namespace internal
@@ -234,6 +252,13 @@ Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows
   out.trees_used.resize(num_rows);
   std::vector<double> sum(m->outputs);
   double total_trees = 0;
+  // Hoisted out of the loop: the walk's tables.
+  const TreeNode* nodes = forest.node_table().nodes.data();
+  const uint32_t* bits = forest.node_table().category_bits.data();
+  const uint32_t* counts = forest.category_counts().data();
+  const uint32_t* roots = forest.tree_roots().data();
+  const double* values = m->leaf_values.data();
+  const int32_t k = m->outputs;
   for (size_t r = 0; r < num_rows; ++r) {
     const float* x = rows + r * m_features;
     StartScores(*m, sum.data());
@@ -241,8 +266,9 @@ Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows
     int32_t label = 0;
     int32_t next_check = 0;
     for (;;) {
-      const double* v = internal::LeafValuesOf(forest, used, x);
-      for (int32_t c = 0; c < m->outputs; ++c) sum[c] += v[c];
+      const uint32_t leaf = internal::WalkToLeaf(nodes, bits, counts, roots[used], x);
+      const double* v = values + static_cast<size_t>(nodes[leaf].aux) * k;
+      for (int32_t c = 0; c < k; ++c) sum[c] += v[c];
       ++used;
       if (used == trees || (used >= next_check &&
                             bounds.SettledSkipping(sum.data(), used, ClassOf(*m, sum.data(), threshold),
