@@ -5,12 +5,13 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #     SECONDS_PER_TARGET  default 60 (CI); use 600 for a release-quality run
-#     TARGET              fuzz_csv, fuzz_model, fuzz_train (default: all three)
+#     TARGET              fuzz_csv, fuzz_model, fuzz_train, fuzz_onnx (default: all four)
 #
 # Environment: FUZZ_JOBS (build parallelism, default 2), FUZZ_BUILD_DIR (default build-fuzz),
 #              FUZZ_ARGS (extra libFuzzer flags, e.g. "-seed=1").
 # Each target runs in one process on one core, starting from the checked-in seed corpus
-# tests/fuzz/corpus/<target>/; inputs it discovers go to build-fuzz/corpus/<target>/ (kept between
+# tests/fuzz/corpus/<target>/ (fuzz_onnx: the ONNX fixtures tests/fixtures/onnx/*.onnx, copied to
+# build-fuzz/seeds/fuzz_onnx/); inputs it discovers go to build-fuzz/corpus/<target>/ (kept between
 # runs, never committed). Logs: build-fuzz/logs/<target>.log. A crashing input is written to
 # build-fuzz/artifacts/<target>/crash-* and the script prints the command that reproduces it.
 set -euo pipefail
@@ -19,7 +20,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_csv fuzz_model fuzz_train)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_csv fuzz_model fuzz_train fuzz_onnx)
 build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
 jobs="${FUZZ_JOBS:-2}"
 
@@ -28,7 +29,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [[ "$seconds" -lt 1 ]]; then
   exit 2
 fi
 for t in "${targets[@]}"; do
-  case "$t" in fuzz_csv|fuzz_model|fuzz_train) ;; *) echo "fuzz.sh: unknown target '$t'" >&2; exit 2;; esac
+  case "$t" in fuzz_csv|fuzz_model|fuzz_train|fuzz_onnx) ;; *) echo "fuzz.sh: unknown target '$t'" >&2; exit 2;; esac
 done
 if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ not found; install it with: apt-get install -y clang libclang-rt-14-dev" >&2
@@ -46,6 +47,11 @@ mkdir -p "$build/logs"
 failed=()
 for t in "${targets[@]}"; do
   seeds="$root/tests/fuzz/corpus/$t"
+  if [[ $t == fuzz_onnx ]]; then  # the ONNX fixtures (only the .onnx files) are its seeds
+    seeds="$build/seeds/$t"
+    mkdir -p "$seeds"
+    cp "$root"/tests/fixtures/onnx/*.onnx "$seeds/"
+  fi
   work="$build/corpus/$t"
   artifacts="$build/artifacts/$t/"
   mkdir -p "$work" "$artifacts"

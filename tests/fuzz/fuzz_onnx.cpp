@@ -1,0 +1,100 @@
+// libFuzzer target: ImportOnnx on arbitrary bytes (the input is the ONNX file itself; the seed
+// corpus is tests/fixtures/onnx/*.onnx, copied by scripts/fuzz.sh).
+//
+// An import must fail with kCorruptModel, kUnsupportedModel, kLimitExceeded or kInvalidArgument,
+// or give a forest with trees, at least two classes and one feature that serialises, loads back
+// (DeserializeForest re-validates the structure) and re-serialises to the same bytes, and that
+// predicts a row of NaN and a row of zeros with PredictFullRows and PredictScoresRows (soft vote,
+// and hard vote unless the model is additive) with labels in range.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "urnforest/forest.h"
+#include "urnforest/onnx_import.h"
+#include "urnforest/predict.h"
+#include "urnforest/predict_scores.h"
+#include "urnforest/serialize.h"
+#include "urnforest/status.h"
+
+namespace {
+
+using urnforest::Forest;
+using urnforest::Result;
+using urnforest::StatusCode;
+
+[[noreturn]] void Fail(const std::string& what) {
+  std::fprintf(stderr, "fuzz_onnx oracle failed: %s\n", what.c_str());
+  std::abort();
+}
+
+void CheckLabels(const std::vector<int32_t>& labels, size_t rows, int32_t classes, const char* what) {
+  if (labels.size() != rows) Fail(std::string(what) + ": wrong number of labels");
+  for (int32_t label : labels) {
+    if (label < 0 || label >= classes) Fail(std::string(what) + ": label out of range");
+  }
+}
+
+void CheckPredictions(const Forest& forest) {
+  const size_t m = static_cast<size_t>(forest.num_features());
+  const int32_t classes = forest.num_classes();
+  std::vector<float> rows(2 * m, 0.0f);
+  for (size_t f = 0; f < m; ++f) rows[f] = NAN;
+
+  Result<urnforest::FullVote> full = urnforest::PredictFullRows(forest, rows.data(), 2);
+  if (!full.ok()) Fail("PredictFullRows: " + full.status().ToString());
+  CheckLabels(full.value().labels, 2, classes, "PredictFullRows");
+
+  Result<urnforest::ScorePrediction> soft =
+      urnforest::PredictScoresRows(forest, rows.data(), 2, urnforest::VoteKind::kSoft);
+  if (!soft.ok()) Fail("PredictScoresRows(kSoft): " + soft.status().ToString());
+  CheckLabels(soft.value().labels, 2, classes, "PredictScoresRows(kSoft)");
+  if (soft.value().scores.size() != 2 * static_cast<size_t>(classes)) Fail("score matrix shape");
+
+  Result<urnforest::ScorePrediction> hard =
+      urnforest::PredictScoresRows(forest, rows.data(), 2, urnforest::VoteKind::kHard);
+  const bool additive = forest.imported() != nullptr &&
+                        forest.imported()->kind == urnforest::ImportedKind::kAdditive;
+  if (hard.ok()) {
+    CheckLabels(hard.value().labels, 2, classes, "PredictScoresRows(kHard)");
+  } else if (!additive || hard.status().code != StatusCode::kInvalidArgument) {
+    Fail("PredictScoresRows(kHard): " + hard.status().ToString());
+  }
+}
+
+}  // namespace
+
+// The Catch2 suite compiles this file too, renaming the entry point
+// (tests/cpp/test_onnx_import_bad_files.cpp replays the fixtures through it).
+#ifndef URNFOREST_FUZZ_ENTRY
+#define URNFOREST_FUZZ_ENTRY LLVMFuzzerTestOneInput
+#endif
+
+extern "C" int URNFOREST_FUZZ_ENTRY(const uint8_t* data, size_t size) {
+  Result<Forest> imported = urnforest::ImportOnnx(data, size);
+  if (!imported.ok()) {
+    const StatusCode code = imported.status().code;
+    if (code != StatusCode::kCorruptModel && code != StatusCode::kUnsupportedModel &&
+        code != StatusCode::kLimitExceeded && code != StatusCode::kInvalidArgument) {
+      Fail("unexpected error code: " + imported.status().ToString());
+    }
+    return 0;
+  }
+  const Forest& forest = imported.value();
+  if (forest.num_trees() < 1 || forest.num_classes() < 2 || forest.num_features() < 1) {
+    Fail("an imported model without trees, classes or features");
+  }
+  if (forest.imported() == nullptr) Fail("an imported model without its import record");
+
+  const std::vector<uint8_t> bytes = urnforest::SerializeForest(forest);
+  Result<Forest> loaded = urnforest::DeserializeForest(bytes.data(), bytes.size());
+  if (!loaded.ok()) Fail("an imported model does not load back: " + loaded.status().ToString());
+  if (urnforest::SerializeForest(loaded.value()) != bytes) Fail("the round trip changes the bytes");
+  CheckPredictions(forest);
+  CheckPredictions(loaded.value());
+  return 0;
+}
