@@ -20,14 +20,32 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { median, msPerCall } from './timing.mjs';
+import { median } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BATCH = 1000;
 const ALPHA = 0.99;
 const SINGLE_ROWS = 200;  // distinct rows cycled through by the single-row calls
 
-/** As msPerCall, for a function returning a promise (onnxruntime-web's session.run). */
+// Milliseconds per call of `f` after a warm-up (as timing.mjs's msPerCall: V8 tiers hot wasm up
+// at calls), over at least MIN_MS of calls: longer than msPerCall's 20 ms, as on a shared machine
+// a 20 ms window of a 100-tree model is often all one descheduled slice.
+const MIN_MS = 100;
+function msPerCallLong(f) {
+  const warm = performance.now();
+  for (let i = 0; i < 2 || performance.now() - warm < 50; i++) f();
+  let calls = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    f();
+    calls++;
+    elapsed = performance.now() - start;
+  } while (elapsed < MIN_MS);
+  return elapsed / calls;
+}
+
+/** msPerCallLong for a function returning a promise (onnxruntime-web's session.run). */
 async function msPerCallAsync(f) {
   const warm = performance.now();
   for (let i = 0; i < 2 || performance.now() - warm < 50; i++) await f();
@@ -38,7 +56,7 @@ async function msPerCallAsync(f) {
     await f();
     calls++;
     elapsed = performance.now() - start;
-  } while (elapsed < 20);
+  } while (elapsed < MIN_MS);
   return elapsed / calls;
 }
 
@@ -68,7 +86,7 @@ function models(data, log) {
     log(`models in ${dir}${cached ? ' (cached)' : ''}`);
     return { dir, meta: JSON.parse(readFileSync(join(dir, 'data.json'), 'utf8')) };
   } catch (e) {
-    const why = String(e.stderr ?? e.message).trim().split('\n').pop();
+    const why = (String(e.stderr ?? '').trim() || e.message).split('\n').pop();
     return { skipped: `bench/onnx_peer_models.py failed (needs /usr/bin/python3 with scikit-learn, xgboost, onnx): ${why}` };
   }
 }
@@ -160,29 +178,30 @@ export async function onnxPeer({ data = 'vehicle', rounds = 5, log = (...m) => c
     // Timings, every variant once per round.
     const batchMs = { urnforest_full: [], urnforest_proba: [], ort: [] };
     for (const rule of Object.keys(halted)) batchMs[`urnforest_${rule}`] = [];
-    const singleMs = { urnforest_with_dataset: [], urnforest_reused_dataset: [], urnforest_alpha1_reused_dataset: [],
-      ort: [] };
+    const singleMs = { urnforest_with_dataset: [], urnforest_reused_dataset: [], urnforest_proba_reused_dataset: [],
+      urnforest_alpha1_reused_dataset: [], ort: [] };
     const loadMs = { urnforest: [], ort: [] };
     const haltOpts = { alpha1: { rule: 'alpha1', compare: false }, hyper: { rule: 'hyper', alpha: ALPHA, compare: false },
       margin: { rule: 'margin', alpha: ALPHA, compare: false } };
     let k = 0;
     const next = () => (k = (k + 1) % SINGLE_ROWS);
     for (let r = 0; r < rounds; r++) {
-      batchMs.urnforest_full.push(msPerCall(() => forest.predict(batchData)));
-      batchMs.urnforest_proba.push(msPerCall(() => forest.predictProba(batchData)));
+      batchMs.urnforest_full.push(msPerCallLong(() => forest.predict(batchData)));
+      batchMs.urnforest_proba.push(msPerCallLong(() => forest.predictProba(batchData)));
       for (const rule of Object.keys(halted)) {
-        batchMs[`urnforest_${rule}`].push(msPerCall(() => forest.predict(batchData, haltOpts[rule])));
+        batchMs[`urnforest_${rule}`].push(msPerCallLong(() => forest.predict(batchData, haltOpts[rule])));
       }
       batchMs.ort.push(await msPerCallAsync(() => ortRun(batch, BATCH)));
-      singleMs.urnforest_with_dataset.push(msPerCall(() => {
+      singleMs.urnforest_with_dataset.push(msPerCallLong(() => {
         const d = Dataset.fromArrays(singles[next()], { rows: 1, cols: F, featureNames });
         forest.predict(d);
         d.dispose();
       }));
-      singleMs.urnforest_reused_dataset.push(msPerCall(() => forest.predict(singleData[next()])));
-      singleMs.urnforest_alpha1_reused_dataset.push(msPerCall(() => forest.predict(singleData[next()], haltOpts.alpha1)));
+      singleMs.urnforest_reused_dataset.push(msPerCallLong(() => forest.predict(singleData[next()])));
+      singleMs.urnforest_proba_reused_dataset.push(msPerCallLong(() => forest.predictProba(singleData[next()])));
+      singleMs.urnforest_alpha1_reused_dataset.push(msPerCallLong(() => forest.predict(singleData[next()], haltOpts.alpha1)));
       singleMs.ort.push(await msPerCallAsync(() => ortRun(singles[next()], 1)));
-      loadMs.urnforest.push(msPerCall(() => Forest.fromONNX(bytes, { featureNames }).dispose()));
+      loadMs.urnforest.push(msPerCallLong(() => Forest.fromONNX(bytes, { featureNames }).dispose()));
       loadMs.ort.push(await msPerCallAsync(async () => (await ort.InferenceSession.create(bytes)).release()));
     }
     forest.dispose();
@@ -237,7 +256,7 @@ export function onnxPeerMarkdown(r) {
     `(wasm backend, numThreads = 1), load average ${r.machine.load_start.join(' / ')} at the start and ` +
     `${r.machine.load_end.join(' / ')} at the end. Data: ${o.data} (${o.features} features, ${o.classes} classes); ` +
     `models trained on ${o.train_rows} rows, calibration on ${o.calib_rows} others, batch = the ${o.test_rows} ` +
-    `test rows tiled to ${o.batch}. Medians of ${o.rounds} round${o.rounds === 1 ? '' : 's'}, every variant in every round. ` +
+    `test rows tiled to ${o.batch}. ${o.rounds} round${o.rounds === 1 ? '' : 's'}, every variant timed in every round (warm-up, then calls over >= 100 ms). ` +
     'Times are medians; ratios urnforest / ORT (< 1: urnforest faster) are the medians over rounds of the ' +
     'ratio within a round.', '');
   out.push('**Time per row at batch 1,000 (µs / row)**', '');
@@ -257,12 +276,12 @@ export function onnxPeerMarkdown(r) {
   }
   out.push('', '**Time per single-row call (µs)**', '');
   out.push('| model (trees) | ORT `session.run` [1, F] | urnforest `fromArrays` + `predict` + `dispose` | ' +
-    '`predict` on a reused 1-row Dataset | `alpha1` on a reused 1-row Dataset |');
-  out.push('|---|---|---|---|---|');
+    '`predict` on a reused 1-row Dataset | `predictProba` (reused) | `alpha1` (reused) |');
+  out.push('|---|---|---|---|---|---|');
   for (const m of r.models) {
     const c = (key) => `${us(m.single_us_per_call[key])} (${f(m.single_ratio_over_ort[key])})`;
     out.push(`| ${m.model} (${m.trees}) | ${us(m.single_us_per_call.ort)} | ${c('urnforest_with_dataset')} | ` +
-      `${c('urnforest_reused_dataset')} | ${c('urnforest_alpha1_reused_dataset')} |`);
+      `${c('urnforest_reused_dataset')} | ${c('urnforest_proba_reused_dataset')} | ${c('urnforest_alpha1_reused_dataset')} |`);
   }
   out.push('', '**Load time (ms) and agreement**', '');
   out.push('| model (trees) | .onnx bytes | ORT `InferenceSession.create` | urnforest `Forest.fromONNX` (ratio) | ' +
