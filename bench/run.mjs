@@ -2,13 +2,15 @@
 // and the generated part of docs/benchmarks.md (between <!-- bench:begin --> and <!-- bench:end -->).
 //
 //   node bench/run.mjs [--rounds 3] [--wide-rounds 1] [--halted-rounds 7] [--trees 101] [--no-setup] [--no-ml]
-//                      [--no-docs] [--wide-rows 20000] [--wide-features 50]
+//                      [--no-docs] [--wide-rows 20000] [--wide-features 50] [--onnx-rounds 5] [--no-onnx-peer]
 //
 // Peers: urnforest in WebAssembly (this Node process, dist/), urnforest native (build/urnforest,
 // build/bench_native), scikit-learn (/usr/bin/python3, n_jobs=1), ranger (Rscript, num.threads=1),
 // ml-random-forest (npm, 2,000 rows only: it needs ~36 s there). Every timing is taken inside the
 // peer's process (no start-up, no CSV parsing), round by round with all peers in each round, and
-// reported as the median over rounds; ratios compare medians of the same run. Not a test.
+// reported as the median over rounds; ratios compare medians of the same run. Last section:
+// urnforest vs onnxruntime-web on the same imported ONNX models (bench/onnx_peer.mjs, in this
+// process; skipped with a message when python3 with scikit-learn/xgboost is missing). Not a test.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { median, msPerCall } from './timing.mjs';
+import { onnxPeer, writeOnnxPeerDocs } from './onnx_peer.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -33,6 +36,7 @@ const haltedRounds = opt('halted-rounds', Math.max(rounds, 7));
 const trees = opt('trees', 101);
 const wideRows = opt('wide-rows', 20000);
 const wideFeatures = opt('wide-features', 50);
+const onnxRounds = opt('onnx-rounds', 5);
 const ALPHA = 0.99;
 const RULES = ['alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal'];
 
@@ -240,9 +244,18 @@ try {
     report.tables.push(entry);
   }
   report.wasm_bytes = statSync(join(root, 'dist/urnforest_wasm.mjs')).size;
+
+  // ---- 5. imported models: urnforest vs onnxruntime-web --------------------------------------------
+  if (!flag('no-onnx-peer')) {
+    log('imported models: urnforest vs onnxruntime-web ...');
+    report.onnx_peer = await onnxPeer({ rounds: onnxRounds, log });
+  }
   report.machine.load_end = load();
   console.log(JSON.stringify(report, null, 1));
-  if (!flag('no-docs')) writeDocs(report);
+  if (!flag('no-docs')) {
+    writeDocs(report);
+    if (report.onnx_peer && !report.onnx_peer.skipped) writeOnnxPeerDocs(report.onnx_peer);
+  }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
