@@ -139,19 +139,17 @@ export class Forest {
     const data = live(dataset, 'Dataset');
     if (options !== undefined) return this.#predictHalted(handle, dataset, data, options);
     const imported = this.#importRecord(handle);
-    const out = imported !== null && imported.kind === 'additive'
-      ? { votes: new Uint32Array(0) }
+    // An imported model's own prediction is its soft vote; `votes` stay the trees' hard votes
+    // (counted in the same walk; empty for additive models).
+    const out = imported !== null && imported.vote === 'soft'
+      ? callChecked(() => handle._predictScores(data, true))
       : callChecked(() => handle._predict(data));
-    if (imported !== null && imported.vote === 'soft') {
-      // An imported model's own prediction (its soft vote); `votes` stay the trees' hard votes.
-      out.classIndex = callChecked(() => handle._predictScores(data, true)).classIndex;
-    }
     this.#useWeightedVote(handle, data, out);
     const names = this.#names(handle);
     const n = out.classIndex.length;
     const labels = new Array(n);
     for (let i = 0; i < n; i++) labels[i] = names[out.classIndex[i]];
-    return { labels, classIndex: out.classIndex, votes: out.votes, classNames: names.slice(), ...(out.scores && { scores: out.scores }) };
+    return { labels, classIndex: out.classIndex, votes: out.votes, classNames: names.slice(), ...(out.scores && imported === null && { scores: out.scores }) };
   }
 
   /**

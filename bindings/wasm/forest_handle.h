@@ -42,7 +42,8 @@ class ForestHandle {
   val Imported() const;
   /// CalibrateForest on the rows of `data`: undefined or an error object.
   val Calibrate(const DatasetHandle& data);
-  /// PredictScoresRows: {classIndex: Int32Array, scores: Float64Array rows x classes} or an error.
+  /// PredictScoresRows: {classIndex: Int32Array, scores: Float64Array rows x classes, votes:
+  /// Uint32Array rows x classes (empty for additive models)} or an error.
   val PredictScores(const DatasetHandle& data, bool soft) const;
   /// PredictSoftExact: {classIndex: Int32Array, treesUsed: Int32Array, meanTrees} or an error.
   val PredictSoftExactRows(const DatasetHandle& data) const;

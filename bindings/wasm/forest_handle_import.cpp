@@ -61,6 +61,7 @@ val ForestHandle::PredictScores(const DatasetHandle& data, bool soft) const {
   val out = val::object();
   out.set("classIndex", CopyOut(result.value().labels));
   out.set("scores", CopyOut(result.value().scores));
+  out.set("votes", CopyOut(result.value().votes));
   return out;
 }
 

@@ -26,6 +26,9 @@ int32_t ClassOf(const ImportedModel& m, const double* sum, double threshold);
 /// The leaf values (m.outputs of them) that tree `tree` gives `row` (num_features floats).
 const double* LeafValuesOf(const Forest& forest, int32_t tree, const float* row);
 
+/// Fills forest's ImportedModel::tree_low / tree_high from its leaves (imported forests only).
+void FillTreeBounds(Forest* forest);
+
 /// Per position k (0..T) of the generation order, the sums over trees k..T-1 of each class's
 /// smallest and largest leaf value: what the trees not yet queried can still add.
 class RemainingBounds {

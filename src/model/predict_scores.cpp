@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "ensemble/forest_access.h"
 #include "model/imported_scores.h"
 #include "tree/tree_walk.h"
 #include "urnforest/forest.h"
@@ -14,6 +15,8 @@
 
 namespace urnforest {
 namespace internal {
+
+using internal::ForestAccess;
 
 // The summed scores of one row start from the base values.
 void StartScores(const ImportedModel& m, double* sum) {
@@ -49,35 +52,55 @@ const double* LeafValuesOf(const Forest& forest, int32_t tree, const float* row)
   return m.leaf_values.data() + static_cast<size_t>(nodes[leaf].aux) * m.outputs;
 }
 
-RemainingBounds::RemainingBounds(const Forest& forest)
-    : m_(*forest.imported()), k_(static_cast<size_t>(m_.outputs)) {
-  const int32_t trees = forest.num_trees();
-  const std::vector<TreeNode>& nodes = forest.node_table().nodes;
-  low_.assign((trees + 1) * k_, 0.0);
-  high_.assign((trees + 1) * k_, 0.0);
-  std::vector<double> lo(k_), hi(k_), ranges(static_cast<size_t>(trees) * k_, 0.0);
-  for (int32_t t = trees - 1; t >= 0; --t) {
-    const size_t begin = forest.tree_roots()[t];
-    const size_t end = t + 1 < trees ? forest.tree_roots()[t + 1] : nodes.size();
-    std::fill(lo.begin(), lo.end(), std::numeric_limits<double>::infinity());
-    std::fill(hi.begin(), hi.end(), -std::numeric_limits<double>::infinity());
+void FillTreeBounds(Forest* forest) {
+  if (forest->imported() == nullptr) return;
+  ImportedModel& m = ForestAccess::imported(*forest)[0];
+  const size_t k = static_cast<size_t>(m.outputs);
+  const int32_t trees = forest->num_trees();
+  const std::vector<TreeNode>& nodes = forest->node_table().nodes;
+  m.tree_low.assign(static_cast<size_t>(trees) * k, std::numeric_limits<double>::infinity());
+  m.tree_high.assign(static_cast<size_t>(trees) * k, -std::numeric_limits<double>::infinity());
+  for (int32_t t = 0; t < trees; ++t) {
+    const size_t begin = forest->tree_roots()[t];
+    const size_t end = t + 1 < trees ? forest->tree_roots()[t + 1] : nodes.size();
+    double* lo = m.tree_low.data() + t * k;
+    double* hi = m.tree_high.data() + t * k;
     for (size_t i = begin; i < end; ++i) {
       if (nodes[i].feature >= 0) continue;
-      const double* v = m_.leaf_values.data() + static_cast<size_t>(nodes[i].aux) * k_;
-      for (size_t c = 0; c < k_; ++c) {
+      const double* v = m.leaf_values.data() + static_cast<size_t>(nodes[i].aux) * k;
+      for (size_t c = 0; c < k; ++c) {
         lo[c] = std::min(lo[c], v[c]);
         hi[c] = std::max(hi[c], v[c]);
       }
     }
-    for (size_t c = 0; c < k_; ++c) {
-      low_[t * k_ + c] = low_[(t + 1) * k_ + c] + lo[c];
-      high_[t * k_ + c] = high_[(t + 1) * k_ + c] + hi[c];
-      ranges[t * k_ + c] = hi[c] - lo[c];
+  }
+}
+
+RemainingBounds::RemainingBounds(const Forest& forest)
+    : m_(*forest.imported()), k_(static_cast<size_t>(m_.outputs)) {
+  const int32_t trees = forest.num_trees();
+  const size_t k = k_;
+  low_.assign((trees + 1) * k, 0.0);
+  high_.assign((trees + 1) * k, 0.0);
+  reach_.assign((trees + 1) * k, 0.0);
+  // Forests built by hand (not imported or loaded) may lack the derived bounds.
+  Forest copy;
+  const ImportedModel* m = &m_;
+  if (m_.tree_low.size() != static_cast<size_t>(trees) * k) {
+    copy = forest;
+    FillTreeBounds(&copy);
+    m = copy.imported();
+  }
+  for (int32_t t = trees - 1; t >= 0; --t) {
+    for (size_t c = 0; c < k; ++c) {
+      low_[t * k + c] = low_[(t + 1) * k + c] + m->tree_low[t * k + c];
+      high_[t * k + c] = high_[(t + 1) * k + c] + m->tree_high[t * k + c];
     }
   }
-  reach_.assign((trees + 1) * k_, 0.0);
   for (int32_t t = 0; t < trees; ++t) {
-    for (size_t c = 0; c < k_; ++c) reach_[(t + 1) * k_ + c] = reach_[t * k_ + c] + ranges[t * k_ + c];
+    for (size_t c = 0; c < k; ++c) {
+      reach_[(t + 1) * k + c] = reach_[t * k + c] + (m->tree_high[t * k + c] - m->tree_low[t * k + c]);
+    }
   }
 }
 
@@ -209,9 +232,10 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
     Result<FullVote> full = PredictFullRows(forest, rows, num_rows);
     if (!full.ok()) return full.status();
     out.labels = std::move(full.value().labels);
-    out.scores.resize(full.value().votes.size());
+    out.votes = std::move(full.value().votes);
+    out.scores.resize(out.votes.size());
     for (size_t i = 0; i < out.scores.size(); ++i) {
-      out.scores[i] = static_cast<double>(full.value().votes[i]) / forest.num_trees();
+      out.scores[i] = static_cast<double>(out.votes[i]) / forest.num_trees();
     }
     return out;
   }
@@ -223,13 +247,17 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
   std::vector<double> sum(m->outputs);
   out.labels.resize(num_rows);
   out.scores.resize(num_rows * l);
+  const bool voting = m->kind == ImportedKind::kVoting;
+  if (voting) out.votes.assign(num_rows * l, 0);
   for (size_t r = 0; r < num_rows; ++r) {
     const float* x = rows + r * m_features;
     StartScores(*m, sum.data());
+    uint32_t* votes = voting ? out.votes.data() + r * l : nullptr;
     for (uint32_t root : forest.tree_roots()) {
       const uint32_t leaf = internal::WalkToLeaf(nodes, bits, counts, root, x);
       const double* v = m->leaf_values.data() + static_cast<size_t>(nodes[leaf].aux) * m->outputs;
       for (int32_t c = 0; c < m->outputs; ++c) sum[c] += v[c];
+      if (voting) ++votes[nodes[leaf].child_or_class];
     }
     out.labels[r] = ClassOf(*m, sum.data(), threshold);
     Transform(*m, sum.data(), threshold, out.scores.data() + r * l);

@@ -42,6 +42,7 @@
 #include "base/byte_io.h"
 #include "base/crc32.h"
 #include "ensemble/forest_access.h"
+#include "model/imported_scores.h"
 #include "urnforest/forest.h"
 
 namespace urnforest {
@@ -511,6 +512,7 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   }
   status = ValidateNodes(forest);
   if (!status.ok()) return status;
+  internal::FillTreeBounds(&forest);
 
   const int32_t classes = forest.num_classes();
   internal::ByteReader& labels = sections[5];

@@ -10,6 +10,7 @@
 
 #include "data/csv_tokenizer.h"
 #include "ensemble/forest_access.h"
+#include "model/imported_scores.h"
 #include "onnx/onnx_model.h"
 #include "urnforest/onnx_import.h"
 
@@ -503,6 +504,7 @@ Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOpti
   o.min_leaf = 1;
   o.seed = 0;
   ForestAccess::imported(forest).push_back(std::move(imported));
+  internal::FillTreeBounds(&forest);
   return forest;
 }
 

@@ -83,6 +83,10 @@ Result<Forest> PruneForest(const Forest& forest, const std::vector<int32_t>& ord
                            const Dataset* training_data) {
   const int32_t T = forest.num_trees();
   if (T == 0) return Invalid("the forest has no trees");
+  if (forest.imported() != nullptr) {
+    return Invalid("static pruning of an imported forest is not supported (its leaves hold the source "
+                   "library's values); halt it instead, or prune before exporting it");
+  }
   if (keep < 1 || static_cast<size_t>(keep) > order.size()) {
     return Invalid("keep must be in 1.." + std::to_string(order.size()) + ", got " +
                    std::to_string(keep));

@@ -67,6 +67,10 @@ struct ImportedModel {
   bool calibrated = false;
   /// The margin rule's measurements on the calibration rows (voting models; empty otherwise).
   MarginCalibration margin;
+  /// Derived, not stored in the model bytes: per tree t and output c, the smallest and largest
+  /// value of c over the tree's leaves (tree_low[t * outputs + c]); set by ImportOnnx and the
+  /// loader, read by the exact early exit.
+  std::vector<double> tree_low, tree_high;
 };
 
 }  // namespace urnforest

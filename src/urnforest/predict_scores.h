@@ -21,6 +21,9 @@ struct ScorePrediction {
   /// (summed leaf values plus base values, after the model's transform; for scikit-learn and
   /// XGBoost models these are predict_proba). Hard vote: each class's fraction of the votes.
   std::vector<double> scores;
+  /// rows x classes: each row's hard votes (trees whose leaf's top class is c), counted in the
+  /// same walk. Empty for additive models, whose trees do not vote.
+  std::vector<uint32_t> votes;
 };
 
 /// Full prediction of `num_rows` rows in the forest's layout (ModelRows; borrowed) with `vote`:

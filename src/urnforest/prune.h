@@ -25,7 +25,8 @@ namespace urnforest {
 ///
 /// `order` lists distinct tree ids (usually a permutation of all T from OrderTrees; at least
 /// `keep` of them). Fails with kInvalidArgument (keep outside 1..order.size(), a bad or repeated
-/// id, a forest without trees, or nodes shared between trees, which no trainer produces).
+/// id, a forest without trees, nodes shared between trees, which no trainer produces, or an
+/// imported forest).
 Result<Forest> PruneForest(const Forest& forest, const std::vector<int32_t>& order, int32_t keep,
                            const Dataset* training_data = nullptr);
 
