@@ -185,3 +185,28 @@ test('toONNX of an imported forest runs in onnxruntime with the same labels', as
   forest.dispose();
   data.dispose();
 });
+
+test('an imported forest predicts and halts in the worker as on the main thread', async () => {
+  const { UrnforestWorker } = await import('../../dist/worker.js');
+  const fx = readJson('sk_rf_soybean_19class.json');
+  const forest = Forest.fromONNX(modelBytes(fx.model_file), { featureNames: fx.feature_names });
+  const data = datasetOf(fx);
+  forest.calibrate(data);
+  const worker = new UrnforestWorker();
+  try {
+    const remote = await worker.load(forest.toBytes());
+    const csv = [fx.feature_names.join(','), ...fx.rows.map((r) => r.map((v) => (v === null ? '' : v)).join(','))].join('\n');
+    await remote.addData('rows', { csv, schemaOfModel: true, options: { target: null } });
+    assert.deepEqual(Array.from((await remote.predict('rows')).classIndex), Array.from(forest.predict(data).classIndex));
+    for (const options of [{ rule: 'alpha1' }, { rule: 'margin', alpha: 0.95 }, { rule: 'hyper', alpha: 0.99 }]) {
+      const there = await remote.predict('rows', options);
+      const here = forest.predict(data, options);
+      assert.deepEqual(Array.from(there.classIndex), Array.from(here.classIndex), options.rule);
+      assert.equal(there.meanTrees, here.meanTrees, options.rule);
+    }
+  } finally {
+    await worker.terminate();
+    forest.dispose();
+    data.dispose();
+  }
+});
