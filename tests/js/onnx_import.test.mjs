@@ -210,3 +210,17 @@ test('an imported forest predicts and halts in the worker as on the main thread'
     data.dispose();
   }
 });
+
+test('expectedCost of a calibrated imported forest predicts the trees hyper uses on its calibration rows', () => {
+  const fx = readJson('sk_rf_wdbc_binary_zipmap.json');
+  const forest = Forest.fromONNX(modelBytes(fx.model_file), { featureNames: fx.feature_names });
+  const data = datasetOf(fx);
+  assert.throws(() => forest.expectedCost({ rule: 'hyper' }), (e) => e.code === 'InvalidArgument');
+  forest.calibrate(data);
+  const cost = forest.expectedCost({ rule: 'hyper', alpha: 0.99 });
+  const measured = forest.predict(data, { rule: 'hyper', alpha: 0.99 });
+  assert.ok(Math.abs(cost.expectedTrees - measured.meanTrees) < 0.5, `${cost.expectedTrees} vs ${measured.meanTrees}`);
+  assert.ok(Number.isNaN(forest.oobError));
+  forest.dispose();
+  data.dispose();
+});
