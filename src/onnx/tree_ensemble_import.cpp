@@ -21,7 +21,7 @@ using internal::OnnxAttribute;
 using internal::OnnxModel;
 using internal::OnnxNode;
 
-enum class Mode { kLeq, kLt, kGte, kGt, kEq, kNeq, kLeaf };
+enum class Mode { kLeq, kLt, kGte, kGt, kEq, kNeq, kMember, kLeaf };
 
 // A string from the file, quoted for a message (never invalid UTF-8 in a message).
 std::string Quoted(const std::string& s) {
@@ -59,6 +59,8 @@ struct ClassifierAttributes {
   std::vector<std::string> class_names;
   std::vector<double> base_values;
   std::string post_transform = "NONE";
+  /// BRANCH_MEMBER nodes (opset-5 TreeEnsemble): the set of each node, by node index.
+  std::vector<std::vector<double>> member_sets;
 };
 
 // Reads a float list attribute, or its `_as_tensor` double form.
@@ -116,11 +118,133 @@ Status ReadAttributes(const OnnxNode& node, ClassifierAttributes* a) {
   return Status::Ok();
 }
 
+// The opset-5 TreeEnsemble's attributes rewritten as a TreeEnsembleClassifier's: node ids are
+// the node indices (interior nodes) and node count + leaf index (leaves), per tree (tree id = the
+// position in tree_roots); BRANCH_MEMBER sets come from membership_values.
+Status ReadTreeEnsembleV5(const OnnxNode& node, ClassifierAttributes* a) {
+  std::vector<int64_t> roots, features, true_ids, false_ids, true_leafs, false_leafs, missing, targets;
+  Ints(node, "tree_roots", &roots);
+  Ints(node, "nodes_featureids", &features);
+  Ints(node, "nodes_truenodeids", &true_ids);
+  Ints(node, "nodes_falsenodeids", &false_ids);
+  Ints(node, "nodes_trueleafs", &true_leafs);
+  Ints(node, "nodes_falseleafs", &false_leafs);
+  Ints(node, "nodes_missing_value_tracks_true", &missing);
+  Ints(node, "leaf_targetids", &targets);
+  auto tensor = [&node](const char* name) -> const std::vector<double>* {
+    const OnnxAttribute* t = node.Find(name);
+    return t == nullptr ? nullptr : &t->t.numbers;
+  };
+  const std::vector<double>* modes = tensor("nodes_modes");
+  const std::vector<double>* splits = tensor("nodes_splits");
+  const std::vector<double>* weights = tensor("leaf_weights");
+  const std::vector<double>* members = tensor("membership_values");
+  const size_t n = features.size();
+  const size_t leaves = targets.size();
+  if (roots.empty() || modes == nullptr || splits == nullptr || weights == nullptr ||
+      modes->size() != n || splits->size() != n || true_ids.size() != n || false_ids.size() != n ||
+      true_leafs.size() != n || false_leafs.size() != n || (!missing.empty() && missing.size() != n) ||
+      weights->size() != leaves || leaves == 0) {
+    return Corrupt(node, "its tree_roots, nodes_* and leaf_* attributes are missing or of different lengths");
+  }
+  const OnnxAttribute* n_targets = node.Find("n_targets");
+  if (n_targets == nullptr || n_targets->i < 1 || n_targets->i > static_cast<int64_t>(DatasetLimits::kMaxClasses)) {
+    return Corrupt(node, "n_targets is missing or out of range");
+  }
+  if (n_targets->i == 1) return Unsupported(node.Describe() + ": one target followed by ArgMax always answers 0");
+  for (int64_t c = 0; c < n_targets->i; ++c) a->class_names.push_back(std::to_string(c));
+  int64_t aggregate = 1;
+  if (const OnnxAttribute* f = node.Find("aggregate_function")) aggregate = f->i;
+  if (aggregate != 0 && aggregate != 1) {
+    return Unsupported(node.Describe() + ": aggregate_function MIN or MAX is not supported (SUM and AVERAGE are)");
+  }
+  int64_t transform = 0;
+  if (const OnnxAttribute* f = node.Find("post_transform")) transform = f->i;
+  static const char* kTransforms[] = {"NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"};
+  if (transform < 0 || transform > 4) return Corrupt(node, "post_transform out of range");
+  a->post_transform = kTransforms[transform];
+  // The sets of the BRANCH_MEMBER nodes, in node order, separated by NaN.
+  std::vector<std::vector<double>> sets(1);
+  if (members != nullptr) {
+    for (double v : *members) {
+      if (std::isnan(v)) sets.emplace_back(); else sets.back().push_back(v);
+    }
+  }
+  size_t next_set = 0;
+  std::vector<std::vector<double>> node_sets(n);
+  static const char* kModes[] = {"BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT",
+                                 "BRANCH_EQ", "BRANCH_NEQ", "BRANCH_MEMBER"};
+  for (size_t i = 0; i < n; ++i) {
+    const double m = (*modes)[i];
+    if (!(m >= 0 && m <= 6) || m != std::floor(m)) return Corrupt(node, "a node mode is out of range");
+    if (m == 6) {
+      if (next_set >= sets.size()) return Corrupt(node, "membership_values has fewer sets than BRANCH_MEMBER nodes");
+      node_sets[i] = sets[next_set++];
+    }
+  }
+  const double scale = aggregate == 0 ? 1.0 / static_cast<double>(roots.size()) : 1.0;
+  const int64_t leaf_base = static_cast<int64_t>(n);
+  for (size_t t = 0; t < roots.size(); ++t) {
+    if (roots[t] < 0 || static_cast<size_t>(roots[t]) >= n) return Corrupt(node, "a tree root is out of range");
+    // Interior nodes and leaves reachable from this root, each once.
+    std::vector<int64_t> stack{roots[t]};
+    std::vector<bool> seen_node(n, false), seen_leaf(leaves, false);
+    while (!stack.empty()) {
+      const int64_t id = stack.back();
+      stack.pop_back();
+      if (id >= leaf_base) {
+        const size_t leaf = static_cast<size_t>(id - leaf_base);
+        if (seen_leaf[leaf]) continue;
+        seen_leaf[leaf] = true;
+        a->tree_ids.push_back(static_cast<int64_t>(t));
+        a->node_ids.push_back(id);
+        a->feature_ids.push_back(0);
+        a->modes.push_back("LEAF");
+        a->values.push_back(0.0);
+        a->true_ids.push_back(0);
+        a->false_ids.push_back(0);
+        a->missing_true.push_back(0);
+        a->member_sets.emplace_back();
+        if (targets[leaf] < 0 || targets[leaf] >= n_targets->i) return Corrupt(node, "a leaf target is out of range");
+        a->class_tree_ids.push_back(static_cast<int64_t>(t));
+        a->class_node_ids.push_back(id);
+        a->class_ids.push_back(targets[leaf]);
+        a->class_weights.push_back((*weights)[leaf] * scale);
+        continue;
+      }
+      const size_t i = static_cast<size_t>(id);
+      if (seen_node[i]) continue;
+      seen_node[i] = true;
+      a->tree_ids.push_back(static_cast<int64_t>(t));
+      a->node_ids.push_back(id);
+      a->feature_ids.push_back(features[i]);
+      a->modes.push_back(kModes[static_cast<int>((*modes)[i])]);
+      a->values.push_back((*splits)[i]);
+      a->missing_true.push_back(missing.empty() ? 0 : missing[i]);
+      a->member_sets.push_back(node_sets[i]);
+      for (int side = 0; side < 2; ++side) {
+        const int64_t child = side == 0 ? true_ids[i] : false_ids[i];
+        const bool leaf = (side == 0 ? true_leafs[i] : false_leafs[i]) != 0;
+        if (child < 0 || (leaf ? static_cast<size_t>(child) >= leaves : static_cast<size_t>(child) >= n)) {
+          return Corrupt(node, "node " + std::to_string(i) + " names a child out of range");
+        }
+        const int64_t child_id = leaf ? leaf_base + child : child;
+        (side == 0 ? a->true_ids : a->false_ids).push_back(child_id);
+        stack.push_back(child_id);
+      }
+      if (a->node_ids.size() > (size_t{1} << 28)) {
+        return Status::Error(StatusCode::kLimitExceeded, "the imported trees exceed 2^28 nodes");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Result<Mode> ParseMode(const OnnxNode& node, const std::string& mode) {
   static const std::pair<const char*, Mode> kModes[] = {
       {"BRANCH_LEQ", Mode::kLeq}, {"BRANCH_LT", Mode::kLt}, {"BRANCH_GTE", Mode::kGte},
       {"BRANCH_GT", Mode::kGt},   {"BRANCH_EQ", Mode::kEq}, {"BRANCH_NEQ", Mode::kNeq},
-      {"LEAF", Mode::kLeaf}};
+      {"BRANCH_MEMBER", Mode::kMember}, {"LEAF", Mode::kLeaf}};
   for (const auto& [name, m] : kModes) {
     if (mode == name) return m;
   }
@@ -201,12 +325,46 @@ class Builder {
           work.emplace_back(b + 1, out);
           break;
         }
+        case Mode::kMember: {
+          // x in {v_1 < ... < v_k}: a chain of x <= c splits whose left children are the answer
+          // between consecutive boundaries (c = BelowFloat(v_i): out; c = FloorFloat(v_i): in) and
+          // whose right child continues; the last right child is out. The answers are copies of
+          // the two subtrees' root nodes (sharing their children), filled in once those are built.
+          std::vector<double> set = a_.member_sets[src];
+          std::sort(set.begin(), set.end());
+          set.erase(std::unique(set.begin(), set.end()), set.end());
+          if (set.empty() || std::isnan(set.front()) || std::isnan(set.back())) {
+            return Corrupt(node_, "a BRANCH_MEMBER node has an empty or NaN set");
+          }
+          const bool nan_in = missing_true;  // NaN is never a member
+          int64_t primary_in = -1, primary_out = -1;
+          uint32_t current = slot;
+          for (size_t i = 0; i < set.size() * 2; ++i) {
+            const bool is_in = i % 2 == 1;
+            const float c = is_in ? FloorFloat(set[i / 2]) : BelowFloat(set[i / 2]);
+            const uint32_t kids = Alloc(table, 2);
+            table->nodes[current] = TreeNode{f, c, kids, nan_in == is_in ? TreeNode::kMissingLeft : 0u};
+            int64_t& primary = is_in ? primary_in : primary_out;
+            if (primary < 0) {
+              primary = kids;
+              work.emplace_back(kids, is_in ? yes.value() : no.value());
+            } else {
+              aliases_.emplace_back(kids, static_cast<uint32_t>(primary));
+            }
+            current = kids + 1;
+          }
+          aliases_.emplace_back(current, static_cast<uint32_t>(primary_out));
+          break;
+        }
         case Mode::kLeaf: break;
       }
       if (table->nodes.size() > (size_t{1} << 31)) {
         return Status::Error(StatusCode::kLimitExceeded, "the imported trees exceed 2^31 nodes");
       }
     }
+    // Alias slots become copies of their subtree's root node: same split, same children.
+    for (const auto& [alias, primary] : aliases_) table->nodes[alias] = table->nodes[primary];
+    aliases_.clear();
     return Status::Ok();
   }
 
@@ -231,6 +389,7 @@ class Builder {
   const OnnxNode& node_;
   const ClassifierAttributes& a_;
   int32_t outputs_;
+  std::vector<std::pair<uint32_t, uint32_t>> aliases_;  // (slot, slot whose node it copies)
 };
 
 // The single tree node of the graph, after checking every other node is harmless post-processing.
@@ -238,14 +397,11 @@ Result<const OnnxNode*> FindTreeNode(const OnnxModel& model, std::string* input_
   const OnnxNode* tree = nullptr;
   for (const OnnxNode& node : model.nodes) {
     const bool ml = node.domain == "ai.onnx.ml";
-    if (ml && node.op_type == "TreeEnsembleClassifier") {
+    if (ml && (node.op_type == "TreeEnsembleClassifier" || node.op_type == "TreeEnsemble")) {
       if (tree != nullptr) return Unsupported(node.Describe() + ": the graph holds two tree ensembles");
       tree = &node;
-    } else if (ml && (node.op_type == "TreeEnsembleRegressor" || node.op_type == "TreeEnsemble")) {
-      return Unsupported(node.Describe() + (node.op_type == "TreeEnsemble"
-                                                ? ": the opset-5 TreeEnsemble op is not imported; "
-                                                  "export with TreeEnsembleClassifier (opset 3)"
-                                                : ": a regressor; urnforest imports classifiers"));
+    } else if (ml && node.op_type == "TreeEnsembleRegressor") {
+      return Unsupported(node.Describe() + ": a regressor; urnforest imports classifiers");
     }
   }
   if (tree == nullptr) {
@@ -262,9 +418,11 @@ Result<const OnnxNode*> FindTreeNode(const OnnxModel& model, std::string* input_
   std::vector<std::string> downstream = tree->outputs;
   for (const OnnxNode& node : model.nodes) {
     if (&node == tree) continue;
+    const bool v5 = tree->op_type == "TreeEnsemble";
+    const bool plain = node.domain.empty() || node.domain == "ai.onnx";
     const bool post = (node.domain == "ai.onnx.ml" && node.op_type == "ZipMap") ||
-                      ((node.domain.empty() || node.domain == "ai.onnx") &&
-                       (node.op_type == "Cast" || node.op_type == "Identity"));
+                      (plain && (node.op_type == "Cast" || node.op_type == "Identity")) ||
+                      (plain && v5 && node.op_type == "ArgMax");
     if (!post) {
       return Unsupported(node.Describe() + ": urnforest runs the tree ensemble alone; this op "
                          "(preprocessing or other computation) is not supported");
@@ -281,6 +439,24 @@ Result<const OnnxNode*> FindTreeNode(const OnnxModel& model, std::string* input_
                          "urnforest runs the trees on the raw columns only");
     }
     downstream.insert(downstream.end(), node.outputs.begin(), node.outputs.end());
+  }
+  if (tree->op_type == "TreeEnsemble") {
+    // The opset-5 op is also a regressor: it classifies when an ArgMax over its scores follows.
+    const OnnxNode* argmax = nullptr;
+    for (const OnnxNode& node : model.nodes) {
+      if (node.op_type == "ArgMax" && !node.inputs.empty() && !tree->outputs.empty() &&
+          node.inputs[0] == tree->outputs[0]) {
+        argmax = &node;
+      }
+    }
+    if (argmax == nullptr) {
+      return Unsupported(tree->Describe() + ": no ArgMax follows it, so it is a regressor; urnforest imports classifiers");
+    }
+    const OnnxAttribute* axis = argmax->Find("axis");
+    const OnnxAttribute* last = argmax->Find("select_last_index");
+    if ((axis != nullptr && axis->i != 1 && axis->i != -1) || axis == nullptr || (last != nullptr && last->i != 0)) {
+      return Unsupported(argmax->Describe() + ": only ArgMax over the classes (axis 1) with ties to the first is supported");
+    }
   }
   const internal::OnnxValueInfo* input = nullptr;
   for (const internal::OnnxValueInfo& v : model.inputs) {
@@ -310,8 +486,9 @@ Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOpti
   const OnnxNode& node = *found.value();
 
   ClassifierAttributes a;
-  Status status = ReadAttributes(node, &a);
+  Status status = node.op_type == "TreeEnsemble" ? ReadTreeEnsembleV5(node, &a) : ReadAttributes(node, &a);
   if (!status.ok()) return status;
+  if (a.member_sets.empty()) a.member_sets.resize(a.node_ids.size());
   const size_t l = a.class_names.size();
   if (l < 2) return Unsupported(node.Describe() + ": a classifier needs at least two classes");
   if (l > DatasetLimits::kMaxClasses) {
@@ -366,7 +543,21 @@ Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOpti
   // the second class (scikit-learn's and XGBoost's binary layout).
   imported.single_score = l == 2 && only_first && !a.class_ids.empty();
   imported.outputs = imported.single_score ? 1 : static_cast<int32_t>(l);
-  imported.kind = imported.transform == ScoreTransform::kNone && all_positive
+  // Trees whose weights all go to one class (one tree per class, as boosting and the opset-5
+  // op's one-target leaves lay them out) do not vote: when most trees are such, the model is
+  // additive.
+  bool per_class_trees = false;
+  if (!imported.single_score) {
+    std::map<int64_t, int64_t> first_class;  // tree -> its one class, or -1 when it has several
+    for (size_t k = 0; k < a.class_ids.size(); ++k) {
+      auto [it, inserted] = first_class.emplace(a.class_tree_ids[k], a.class_ids[k]);
+      if (!inserted && it->second != a.class_ids[k]) it->second = -1;
+    }
+    size_t single = 0;
+    for (const auto& [tree, c] : first_class) single += c >= 0;
+    per_class_trees = 2 * single > first_class.size();
+  }
+  imported.kind = imported.transform == ScoreTransform::kNone && all_positive && !per_class_trees
                       ? ImportedKind::kVoting
                       : ImportedKind::kAdditive;
   imported.default_vote = VoteKind::kSoft;

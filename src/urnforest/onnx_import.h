@@ -28,22 +28,26 @@ struct OnnxImportOptions {
 };
 
 /// Imports the `ai.onnx.ml` `TreeEnsembleClassifier` (opsets 1 and 3, float or `*_as_tensor`
-/// double attributes) in an ONNX file of `size` bytes at `data` (borrowed for the call). The
-/// graph may hold that node plus `ZipMap`, `Cast` or `Identity` nodes after it; its one input is a
-/// float or double tensor of the model's columns.
+/// double attributes), or the opset-5 `TreeEnsemble` followed by `ArgMax` over its targets (axis
+/// 1; classes named "0", "1", ...; SUM or AVERAGE aggregation), in an ONNX file of `size` bytes at
+/// `data` (borrowed for the call). The graph may hold that node plus `ZipMap`, `Cast` or
+/// `Identity` nodes after it; its one input is a float or double tensor of the model's columns.
 ///
 /// Every split mode is kept exactly: BRANCH_LEQ/LT/GTE/GT become `x <= t` splits on float32
 /// thresholds (t rounded so that every float32 input goes the same way as in ONNX Runtime),
-/// BRANCH_EQ/NEQ two such splits; NaN follows nodes_missing_value_tracks_true as in ONNX Runtime.
+/// BRANCH_EQ/NEQ two such splits, BRANCH_MEMBER a chain of them over the sorted set (its answers
+/// share their subtrees); NaN follows nodes_missing_value_tracks_true as in ONNX Runtime.
 /// Children are found by (tree id, node id) in any order; a leaf may hold several class entries.
 /// Non-negative weights without a post-transform make a voting model (ImportedKind::kVoting; each
-/// tree's hard vote is its leaf's top class), anything else an additive one.
+/// tree's hard vote is its leaf's top class), unless most trees give weight to one class only
+/// (one tree per class); anything else is an additive model.
 ///
 /// Fails with kCorruptModel for a file that is not valid ONNX or whose trees are inconsistent
 /// (attribute lengths disagree, a child id that does not exist, a node reached twice, a leaf
 /// weight on an inner node); kUnsupportedModel, naming the node and its op, for a regressor, an
 /// op other than those above, a node that transforms the input before the trees, a PROBIT
-/// transform or an opset-5 `TreeEnsemble`; kInvalidArgument for feature names that do not fit;
+/// transform, a `TreeEnsemble` without `ArgMax` (a regressor) or with MIN/MAX aggregation;
+/// kInvalidArgument for feature names that do not fit;
 /// kLimitExceeded beyond 100,000 trees, 4,096 classes or 2^31 nodes.
 Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOptions& options = {});
 

@@ -100,7 +100,6 @@ test('files urnforest cannot import are one JSON error with a stable code', () =
     ['bad_regressor.onnx', 'UnsupportedModel'],
     ['bad_scaler_pipeline.onnx', 'UnsupportedModel'],
     ['bad_unknown_op.onnx', 'UnsupportedModel'],
-    ['tiny_all_modes_opset5.onnx', 'UnsupportedModel'],
   ];
   for (const [file, code] of cases) {
     const out = run('import', '--onnx', join(fixtures, file), '--out', join(tmp, 'bad.urnf'));

@@ -209,7 +209,7 @@ TEST_CASE("Every importable fixture saves, loads and predicts rows of NaN, zeros
     ++imported;
     CheckImportedForest(result.value());
   }
-  REQUIRE(imported == 7);
+  REQUIRE(imported == 8);
 }
 
 TEST_CASE("A TreeEnsembleRegressor is UnsupportedModel and the message says regressor",
@@ -239,13 +239,16 @@ TEST_CASE("An unknown op is UnsupportedModel naming the op", "[onnx][reliability
   REQUIRE(Contains(r.status().message, "MysteryTransform"));
 }
 
-TEST_CASE("An opset-5 TreeEnsemble is UnsupportedModel (not imported yet)",
-          "[onnx][reliability][bad_input]") {
+TEST_CASE("An opset-5 TreeEnsemble followed by ArgMax imports as a classifier of its targets",
+          "[onnx]") {
   const std::vector<uint8_t> bytes = ReadFixture("tiny_all_modes_opset5.onnx");
   Result<Forest> r = Import(bytes, bytes.size());
   INFO(r.status().ToString());
-  REQUIRE(r.status().code == StatusCode::kUnsupportedModel);
-  REQUIRE(Contains(r.status().message, "TreeEnsemble"));
+  REQUIRE(r.ok());
+  REQUIRE(r.value().num_classes() == 3);
+  REQUIRE(r.value().imported() != nullptr);
+  // One target per leaf: each tree feeds one class, so the trees add scores rather than vote.
+  REQUIRE(r.value().imported()->kind == urnforest::ImportedKind::kAdditive);
 }
 
 TEST_CASE("An empty file or random bytes are CorruptModel", "[onnx][reliability][bad_input]") {

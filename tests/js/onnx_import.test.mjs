@@ -136,7 +136,6 @@ test('files urnforest cannot run are clear errors naming the node', () => {
     ['bad_regressor.onnx', 'UnsupportedModel', /regressor/],
     ['bad_scaler_pipeline.onnx', 'UnsupportedModel', /Scaler/],
     ['bad_unknown_op.onnx', 'UnsupportedModel', /node '/],
-    ['tiny_all_modes_opset5.onnx', 'UnsupportedModel', /TreeEnsemble/],
   ];
   for (const [file, code, message] of cases) {
     assert.throws(() => Forest.fromONNX(modelBytes(file)), (e) => e instanceof UrnforestError && e.code === code && message.test(e.message), file);
@@ -221,6 +220,21 @@ test('expectedCost of a calibrated imported forest predicts the trees hyper uses
   const measured = forest.predict(data, { rule: 'hyper', alpha: 0.99 });
   assert.ok(Math.abs(cost.expectedTrees - measured.meanTrees) < 0.5, `${cost.expectedTrees} vs ${measured.meanTrees}`);
   assert.ok(Number.isNaN(forest.oobError));
+  forest.dispose();
+  data.dispose();
+});
+
+test('an opset-5 TreeEnsemble with BRANCH_MEMBER, then ArgMax, predicts what onnxruntime does', async () => {
+  const fx = readJson('tiny_all_modes_opset5.json');
+  const forest = Forest.fromONNX(modelBytes(fx.model_file), { featureNames: fx.feature_names });
+  assert.equal(forest.imported.kind, 'additive');
+  const data = datasetOf(fx);
+  const live = await ortOutputs(fx, ['scores', 'class_index']);
+  const p = forest.predictProba(data);
+  assert.deepEqual(p.labels, live.class_index.map(String));
+  assertClose(Array.from(p.probabilities), live.scores, 1e-6, 'scores');
+  const exact = forest.predict(data, { rule: 'alpha1' });
+  assert.deepEqual(Array.from(exact.classIndex), Array.from(p.classIndex));
   forest.dispose();
   data.dispose();
 });
