@@ -9,6 +9,7 @@
 
 #include "ensemble/forest_access.h"
 #include "model/imported_scores.h"
+#include "ensemble/forest_walk.h"
 #include "tree/tree_walk.h"
 #include "urnforest/forest.h"
 #include "urnforest/predict.h"
@@ -239,28 +240,74 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
     }
     return out;
   }
+  // Blocks of rows walk every tree together (the hard vote's blocked walk, WalkView::LeavesMany):
+  // each row still adds its trees' values in tree order, so the sums are those of a row-by-row walk.
+  constexpr size_t kBlock = 256;
   const size_t m_features = static_cast<size_t>(forest.num_features());
+  const internal::WalkView view = internal::ForestWalkView(forest);
   const TreeNode* nodes = forest.node_table().nodes.data();
-  const uint32_t* bits = forest.node_table().category_bits.data();
-  const uint32_t* counts = forest.category_counts().data();
   const double threshold = SingleScoreThreshold(*m);
-  std::vector<double> sum(m->outputs);
+  const size_t k = static_cast<size_t>(m->outputs);
+  const double* values = m->leaf_values.data();
+  const bool voting = m->kind == ImportedKind::kVoting;
   out.labels.resize(num_rows);
   out.scores.resize(num_rows * l);
-  const bool voting = m->kind == ImportedKind::kVoting;
   if (voting) out.votes.assign(num_rows * l, 0);
-  for (size_t r = 0; r < num_rows; ++r) {
-    const float* x = rows + r * m_features;
-    StartScores(*m, sum.data());
-    uint32_t* votes = voting ? out.votes.data() + r * l : nullptr;
-    for (uint32_t root : forest.tree_roots()) {
-      const uint32_t leaf = internal::WalkToLeaf(nodes, bits, counts, root, x);
-      const double* v = m->leaf_values.data() + static_cast<size_t>(nodes[leaf].aux) * m->outputs;
-      for (int32_t c = 0; c < m->outputs; ++c) sum[c] += v[c];
-      if (voting) ++votes[nodes[leaf].child_or_class];
+  std::vector<double> sums(kBlock * k);
+  int32_t leaves[kBlock];
+  int32_t tree_ids[kBlock];
+  bool no_nan[kBlock];
+  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
+    const size_t count = std::min(kBlock, num_rows - begin);
+    const float* block = rows + begin * m_features;
+    auto row_ptr = [block, m_features](size_t i) { return block + i * m_features; };
+    for (size_t i = 0; i < count; ++i) {
+      no_nan[i] = internal::NoNaN(row_ptr(i), m_features);
+      StartScores(*m, sums.data() + i * k);
     }
-    out.labels[r] = ClassOf(*m, sum.data(), threshold);
-    Transform(*m, sum.data(), threshold, out.scores.data() + r * l);
+    auto row_no_nan = [&no_nan](size_t i) { return no_nan[i]; };
+    if (count < internal::kWalkGroup) {
+      // Too few rows to walk side by side: each row walks several trees side by side instead.
+      for (size_t i = 0; i < count; ++i) {
+        double* sum = sums.data() + i * k;
+        for (int32_t first = 0; first < forest.num_trees(); first += static_cast<int32_t>(kBlock)) {
+          const size_t n = std::min<size_t>(kBlock, static_cast<size_t>(forest.num_trees() - first));
+          for (size_t j = 0; j < n; ++j) tree_ids[j] = first + static_cast<int32_t>(j);
+          if (view.numeric_only) {
+            view.LeavesOfTrees<true>(tree_ids, n, row_ptr(i), no_nan[i], leaves);
+          } else {
+            view.LeavesOfTrees<false>(tree_ids, n, row_ptr(i), no_nan[i], leaves);
+          }
+          for (size_t j = 0; j < n; ++j) {
+            const TreeNode& leaf = nodes[leaves[j]];
+            const double* v = values + static_cast<size_t>(leaf.aux) * k;
+            for (size_t c = 0; c < k; ++c) sum[c] += v[c];
+            if (voting) ++out.votes[(begin + i) * l + leaf.child_or_class];
+          }
+        }
+        out.labels[begin + i] = ClassOf(*m, sum, threshold);
+        Transform(*m, sum, threshold, out.scores.data() + (begin + i) * l);
+      }
+      continue;
+    }
+    for (int32_t t = 0; t < forest.num_trees(); ++t) {
+      if (view.numeric_only) {
+        view.LeavesMany<true>(t, count, row_ptr, row_no_nan, leaves);
+      } else {
+        view.LeavesMany<false>(t, count, row_ptr, row_no_nan, leaves);
+      }
+      for (size_t i = 0; i < count; ++i) {
+        const TreeNode& leaf = nodes[leaves[i]];
+        const double* v = values + static_cast<size_t>(leaf.aux) * k;
+        double* sum = sums.data() + i * k;
+        for (size_t c = 0; c < k; ++c) sum[c] += v[c];
+        if (voting) ++out.votes[(begin + i) * l + leaf.child_or_class];
+      }
+    }
+    for (size_t i = 0; i < count; ++i) {
+      out.labels[begin + i] = ClassOf(*m, sums.data() + i * k, threshold);
+      Transform(*m, sums.data() + i * k, threshold, out.scores.data() + (begin + i) * l);
+    }
   }
   return out;
 }
@@ -278,36 +325,58 @@ Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows
   ExactHaltResult out;
   out.labels.resize(num_rows);
   out.trees_used.resize(num_rows);
-  std::vector<double> sum(m->outputs);
   double total_trees = 0;
-  // Hoisted out of the loop: the walk's tables.
+  // Blocks of rows walk each tree together (WalkView::LeavesMany); a row leaves its block's walk
+  // once settled. Every row adds its trees' values in tree order and checks its bounds at the
+  // same counts as a walk of that row alone, so the stops are the same.
+  constexpr size_t kBlock = 256;
+  const internal::WalkView view = internal::ForestWalkView(forest);
   const TreeNode* nodes = forest.node_table().nodes.data();
-  const uint32_t* bits = forest.node_table().category_bits.data();
-  const uint32_t* counts = forest.category_counts().data();
-  const uint32_t* roots = forest.tree_roots().data();
   const double* values = m->leaf_values.data();
-  const int32_t k = m->outputs;
-  for (size_t r = 0; r < num_rows; ++r) {
-    const float* x = rows + r * m_features;
-    StartScores(*m, sum.data());
-    int32_t used = 0;
-    int32_t label = 0;
-    int32_t next_check = 0;
-    for (;;) {
-      const uint32_t leaf = internal::WalkToLeaf(nodes, bits, counts, roots[used], x);
-      const double* v = values + static_cast<size_t>(nodes[leaf].aux) * k;
-      for (int32_t c = 0; c < k; ++c) sum[c] += v[c];
-      ++used;
-      if (used == trees || (used >= next_check &&
-                            bounds.SettledSkipping(sum.data(), used, ClassOf(*m, sum.data(), threshold),
-                                                   threshold, &next_check))) {
-        break;
-      }
+  const size_t k = static_cast<size_t>(m->outputs);
+  std::vector<double> sums(kBlock * k);
+  int32_t next_check[kBlock];
+  size_t active[kBlock];
+  int32_t leaves[kBlock];
+  bool no_nan[kBlock];
+  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
+    const size_t count = std::min(kBlock, num_rows - begin);
+    const float* block = rows + begin * m_features;
+    size_t live = count;
+    for (size_t i = 0; i < count; ++i) {
+      active[i] = i;
+      next_check[i] = 0;
+      no_nan[i] = internal::NoNaN(block + i * m_features, m_features);
+      StartScores(*m, sums.data() + i * k);
     }
-    label = ClassOf(*m, sum.data(), threshold);
-    out.labels[r] = label;
-    out.trees_used[r] = used;
-    total_trees += used;
+    auto row_ptr = [&active, block, m_features](size_t j) { return block + active[j] * m_features; };
+    auto row_no_nan = [&active, &no_nan](size_t j) { return no_nan[active[j]]; };
+    for (int32_t t = 0; t < trees && live > 0; ++t) {
+      if (view.numeric_only) {
+        view.LeavesMany<true>(t, live, row_ptr, row_no_nan, leaves);
+      } else {
+        view.LeavesMany<false>(t, live, row_ptr, row_no_nan, leaves);
+      }
+      const int32_t used = t + 1;
+      size_t kept = 0;
+      for (size_t j = 0; j < live; ++j) {
+        const size_t i = active[j];
+        double* sum = sums.data() + i * k;
+        const double* v = values + static_cast<size_t>(nodes[leaves[j]].aux) * k;
+        for (size_t c = 0; c < k; ++c) sum[c] += v[c];
+        const bool done = used == trees ||
+                          (used >= next_check[i] &&
+                           bounds.SettledSkipping(sum, used, ClassOf(*m, sum, threshold), threshold, &next_check[i]));
+        if (done) {
+          out.labels[begin + i] = ClassOf(*m, sum, threshold);
+          out.trees_used[begin + i] = used;
+          total_trees += used;
+        } else {
+          active[kept++] = i;
+        }
+      }
+      live = kept;
+    }
   }
   out.mean_trees = num_rows == 0 ? 0.0 : total_trees / static_cast<double>(num_rows);
   return out;

@@ -114,6 +114,25 @@ struct WalkView {
     WalkGroups<kNumericOnly>(count, [root](size_t) { return root; }, row_ptr, no_nan, out);
   }
 
+  /// out[i] = index of the leaf node that `tree` sends row_ptr(i) to, i < count (VoteMany's walk;
+  /// an imported forest reads its leaf values from there).
+  template <bool kNumericOnly, class RowPtr, class NoNaNFn>
+  void LeavesMany(int32_t tree, size_t count, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
+    const uint32_t root = roots[tree];
+    WalkGroups<kNumericOnly, true>(count, [root](size_t) { return root; }, row_ptr, no_nan, out);
+  }
+
+  /// out[j] = index of the leaf node that tree trees[j] sends `row` to, j < count, walking
+  /// kWalkGroup trees at a time (VoteTrees' walk, for a single row).
+  template <bool kNumericOnly>
+  void LeavesOfTrees(const int32_t* trees, size_t count, const float* row, bool no_nan,
+                     int32_t* out) const {
+    const uint32_t* r = roots;
+    WalkGroups<kNumericOnly, true>(count, [r, trees](size_t j) { return r[trees[j]]; },
+                                   [row](size_t) { return row; }, [no_nan](size_t) { return no_nan; },
+                                   out);
+  }
+
   /// out[j] = vote of trees[j] for `row`, j < count, walking kWalkGroup trees at a time (one row
   /// through several trees: their node loads overlap as VoteMany's rows do). `no_nan`: `row` has no
   /// NaN.
@@ -127,9 +146,10 @@ struct WalkView {
   }
 
  private:
-  /// out[i] = the leaf class reached from node root_of(i) by row_ptr(i), i < count, kWalkGroup
-  /// walks at a time; a walk that reaches its leaf waits for the others of its group.
-  template <bool kNumericOnly, class RootOf, class RowPtr, class NoNaNFn>
+  /// out[i] = the leaf class (kLeafIndex: the leaf's node index) reached from node root_of(i) by
+  /// row_ptr(i), i < count, kWalkGroup walks at a time; a walk that reaches its leaf waits for the
+  /// others of its group.
+  template <bool kNumericOnly, bool kLeafIndex = false, class RootOf, class RowPtr, class NoNaNFn>
   void WalkGroups(size_t count, RootOf root_of, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
     size_t i = 0;
     for (; i + kWalkGroup <= count; i += kWalkGroup) {
@@ -169,12 +189,16 @@ struct WalkView {
         }
       }
       for (size_t g = 0; g < kWalkGroup; ++g) {
-        out[i + g] = static_cast<int32_t>(nodes[index[g]].child_or_class);
+        out[i + g] = static_cast<int32_t>(kLeafIndex ? index[g] : nodes[index[g]].child_or_class);
       }
     }
     for (; i < count; ++i) {
-      out[i] = kNumericOnly ? WalkNumeric(nodes, root_of(i), row_ptr(i))
-                            : Walk(nodes, bits, category_counts, root_of(i), row_ptr(i));
+      if (kLeafIndex) {
+        out[i] = static_cast<int32_t>(WalkToLeaf(nodes, bits, category_counts, root_of(i), row_ptr(i)));
+      } else {
+        out[i] = kNumericOnly ? WalkNumeric(nodes, root_of(i), row_ptr(i))
+                              : Walk(nodes, bits, category_counts, root_of(i), row_ptr(i));
+      }
     }
   }
 };

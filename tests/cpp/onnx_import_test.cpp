@@ -104,6 +104,25 @@ TEST_CASE("The exact early exit stops at the first tree where the bounds settle,
   }
 }
 
+TEST_CASE("Soft scores are the same bits whether rows come alone, in threes or in blocks", "[onnx_import]") {
+  const char* fixture = GENERATE("sk_rf_soybean_19class", "xgb_vehicle_softprob_missing", "tiny_all_modes");
+  INFO(fixture);
+  const Forest forest = ImportFixture(fixture);
+  const size_t width = static_cast<size_t>(forest.num_features());
+  const std::vector<float> rows = RowsAroundThresholds(forest, 600);
+  const ScorePrediction batch = MustOk(PredictScoresRows(forest, rows.data(), 600, VoteKind::kSoft));
+  for (size_t r = 0; r < 600; r += 3) {
+    const size_t n = std::min<size_t>(r % 2 == 0 ? 1 : 3, 600 - r);
+    const ScorePrediction few = MustOk(PredictScoresRows(forest, rows.data() + r * width, n, VoteKind::kSoft));
+    for (size_t i = 0; i < n; ++i) {
+      REQUIRE(few.labels[i] == batch.labels[r + i]);
+      for (int32_t c = 0; c < forest.num_classes(); ++c) {
+        REQUIRE(few.scores[i * forest.num_classes() + c] == batch.scores[(r + i) * forest.num_classes() + c]);
+      }
+    }
+  }
+}
+
 TEST_CASE("The margin rule's calibration counts the same errors as predicting with each threshold",
           "[onnx_import]") {
   const char* fixture = GENERATE("sk_rf_soybean_19class", "sk_rf_wdbc_binary_zipmap");
