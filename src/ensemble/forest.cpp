@@ -56,25 +56,59 @@ double Forest::oob_error() const {
 
 size_t Forest::num_nodes() const { return table_.nodes.size(); }
 
+namespace {
+
+// True when `features` carry the names Dataset::FromRowMajor gives columns without names: "x0",
+// "x1", ... in order (positional data).
+bool PositionalNames(const std::vector<FeatureInfo>& features) {
+  for (size_t f = 0; f < features.size(); ++f) {
+    if (features[f].name != "x" + std::to_string(f)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data) {
   const Schema& model = forest.schema();
   if (forest.num_trees() == 0 || forest.num_classes() == 0) {
     return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
   }
   const size_t m = model.features.size();
-  if (data.num_features() != m) {
-    return Status::Error(StatusCode::kColumnMismatch,
-                         "the model has " + std::to_string(m) + " feature columns, the data has " +
-                             std::to_string(data.num_features()));
+  const std::vector<FeatureInfo>& have_features = data.schema().features;
+  // Model feature f reads data column source[f]: matched by name (any order, extra columns
+  // ignored); by position only for unnamed data (x0, x1, ...) of exactly the model's width.
+  std::vector<size_t> source(m);
+  if (PositionalNames(have_features) && !PositionalNames(model.features)) {
+    if (have_features.size() != m) {
+      return Status::Error(StatusCode::kColumnMismatch,
+                           "the model has " + std::to_string(m) + " feature columns, the data has " +
+                               std::to_string(have_features.size()) + " (unnamed columns are read by position)");
+    }
+    for (size_t f = 0; f < m; ++f) source[f] = f;
+  } else {
+    std::unordered_map<std::string, size_t> by_name;
+    for (size_t c = 0; c < have_features.size(); ++c) by_name.emplace(have_features[c].name, c);
+    for (size_t f = 0; f < m; ++f) {
+      auto it = by_name.find(model.features[f].name);
+      if (it == by_name.end()) {
+        return Status::Error(StatusCode::kColumnMismatch,
+                             "the data has no column '" + model.features[f].name + "' (the model has " +
+                                 std::to_string(m) + " feature columns, matched by name)");
+      }
+      source[f] = it->second;
+    }
   }
   // Per categorical feature: data category index -> model category index (by name), or -1.
   std::vector<std::vector<float>> remap(m);
+  bool identity = have_features.size() == m;
   for (size_t f = 0; f < m; ++f) {
+    identity = identity && source[f] == f;
     const FeatureInfo& want = model.features[f];
-    const FeatureInfo& have = data.schema().features[f];
+    const FeatureInfo& have = have_features[source[f]];
     if (want.type != have.type) {
       return Status::Error(StatusCode::kColumnMismatch,
-                           "column " + std::to_string(f) + " ('" + have.name + "') is " +
+                           "column '" + have.name + "' is " +
                                (have.type == FeatureType::kNumeric ? "numeric" : "categorical") +
                                " but the model expects " +
                                (want.type == FeatureType::kNumeric ? "numeric" : "categorical") +
@@ -92,8 +126,17 @@ Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data) 
       }
     }
   }
-  std::vector<float> rows = data.RowMajor();
   const size_t n = data.num_rows();
+  std::vector<float> rows;
+  if (identity) {
+    rows = data.RowMajor();
+  } else {
+    rows.resize(n * m);
+    for (size_t f = 0; f < m; ++f) {
+      const float* column = data.column(source[f]);
+      for (size_t r = 0; r < n; ++r) rows[r * m + f] = column[r];
+    }
+  }
   for (size_t f = 0; f < m; ++f) {
     if (remap[f].empty()) continue;
     for (size_t r = 0; r < n; ++r) {

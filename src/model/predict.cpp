@@ -14,12 +14,13 @@
 namespace urnforest {
 namespace {
 
-// True when rows converted for features `a` fit a model with features `b`: ModelRows reads only
-// the feature count, each feature's type and each categorical feature's categories.
+// True when rows converted for features `a` fit a model with features `b`: ModelRows reads the
+// feature count, each feature's name (columns are matched by name), type and each categorical
+// feature's categories.
 bool SameModelLayout(const std::vector<FeatureInfo>& a, const std::vector<FeatureInfo>& b) {
   if (a.size() != b.size()) return false;
   for (size_t f = 0; f < a.size(); ++f) {
-    if (a[f].type != b[f].type) return false;
+    if (a[f].type != b[f].type || a[f].name != b[f].name) return false;
     if (a[f].type == FeatureType::kCategorical && a[f].categories != b[f].categories) return false;
   }
   return true;

@@ -23,14 +23,16 @@ struct FullVote {
   std::vector<int32_t> labels;  ///< Majority class per row; ties go to the lowest class index.
 };
 /// The rows of `data` in the forest's layout, row-major (rows x num_features floats, NaN = missing),
-/// ready for Forest::TreeVote. Columns are matched by position: `data` must have the forest's
-/// number of features with the same types, else kColumnMismatch. Categorical columns whose category
+/// ready for Forest::TreeVote. Columns are matched by name: every model feature must be a column
+/// of `data` (any order; extra columns are ignored) with the same type, else kColumnMismatch
+/// naming the column. Unnamed data (Dataset::FromRowMajor's default names x0, x1, ...) is read by
+/// position and must have exactly the model's width. Categorical columns whose category
 /// lists differ from the model's are mapped by category name; a category the model never saw
 /// becomes a missing value. kInvalidArgument for a forest without trees.
 Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data);
 
-/// Votes of all trees for every row of `data`. Columns are matched by position: `data` must have
-/// the forest's number of features with the same types, else kColumnMismatch. Categorical columns
+/// Votes of all trees for every row of `data`. Columns are matched as by ModelRows (by name;
+/// unnamed data by position), else kColumnMismatch. Categorical columns
 /// whose category lists differ from the model's are mapped by category name; a category the model
 /// never saw is treated as a missing value. Labels of `data` are ignored. kInvalidArgument for a
 /// forest without trees (default-constructed).
@@ -56,16 +58,16 @@ void AccumulateVotesOf(const Forest& forest, const float* rows, size_t num_rows,
                        const int32_t* trees, size_t num_queried, uint32_t* votes);
 
 /// Rows of a Dataset converted once to a model's layout, for repeated predictions with any model of
-/// the same layout (feature count, types, and categories of categorical features).
+/// the same layout (feature names, count, types, and categories of categorical features).
 struct PreparedRows {
   std::vector<float> values;         ///< num_rows x layout.size() floats, row-major (ModelRows).
   std::vector<uint8_t> without_nan;  ///< Per row: 1 when no value is NaN (RowsWithoutNaN).
   size_t num_rows = 0;
-  /// The features of the model the rows were converted for: ModelRows reads only each feature's
+  /// The features of the model the rows were converted for: ModelRows reads each feature's name,
   /// type and, for categorical features, its categories.
   std::vector<FeatureInfo> layout;
   /// True when these rows are valid input for `forest`: it has trees and classes, and its features
-  /// have the same count, types and categorical categories as `layout`.
+  /// have the same names, count, types and categorical categories as `layout`.
   bool Fits(const Forest& forest) const;
 };
 
