@@ -5,7 +5,7 @@
 import { callChecked, progressRelay } from './errors.js';
 import { Dataset } from './dataset.js';
 import { alphaOption, ruleOption } from './halting.js';
-import { live } from './handles.js';
+import { live, whileInUse } from './handles.js';
 import { learnerSpec } from './learner.js';
 import { requireModule } from './module.js';
 import { memberOption, namesOf, nameOption, optionTables } from './options.js';
@@ -41,11 +41,12 @@ export function runExperiment(options, control) {
   haltingSpec(options, spec);
   pruningSpec(options, spec);
   const progress = progressRelay(ctl.onProgress);
-  const out = callChecked(() => {
+  // The dataset stays alive while onProgress runs: disposing it there is an error naming the call.
+  const out = whileInUse([typeof options.data === 'string' ? undefined : options.data], 'runExperiment', () => callChecked(() => {
     const report = m._runExperiment(spec, dataHandle, progress.fn);
     progress.rethrow();
     return report;
-  });
+  }));
   return JSON.parse(out);
 }
 

@@ -19,6 +19,8 @@ const leakNet = typeof FinalizationRegistry === 'function'
 // instance that made the handle), address (of the handle; 0 until asked)}.
 const HANDLE = Symbol('handle');
 const OWNED = Symbol('owned');
+// The call (e.g. 'runExperiment') using a wrapper while it runs user callbacks; see whileInUse.
+const BUSY = Symbol('busy');
 
 /** Makes `wrapper` (a `kind`: 'Dataset', 'Forest', 'HaltingTable') the owner of embind `handle`. */
 export function adopt(wrapper, handle, kind) {
@@ -50,10 +52,28 @@ export function disposed(wrapper) {
   return wrapper[HANDLE] === null;
 }
 
-/** Frees the handle of `wrapper` (idempotent). */
+/**
+ * Runs `fn()` with `wrappers` (wrappers or undefined) marked as used by the call `what`: a
+ * callback of that call (onProgress) that disposes one of them gets an Error naming the call
+ * instead of freeing memory the call is still reading.
+ */
+export function whileInUse(wrappers, what, fn) {
+  const marked = wrappers.filter((w) => w !== undefined && w !== null && w[BUSY] === undefined);
+  for (const w of marked) w[BUSY] = what;
+  try {
+    return fn();
+  } finally {
+    for (const w of marked) delete w[BUSY];
+  }
+}
+
+/** Frees the handle of `wrapper` (idempotent). Throws while a call uses it (whileInUse). */
 export function release(wrapper) {
   const handle = wrapper[HANDLE];
   if (handle === null) return;
+  if (wrapper[BUSY] !== undefined) {
+    throw new Error(`${wrapper[OWNED].kind} cannot be disposed while ${wrapper[BUSY]} is using it; dispose it after the call returns`);
+  }
   wrapper[HANDLE] = null;
   if (leakNet) leakNet.unregister(wrapper);
   if (wrapper[OWNED].generation === generation) handle.delete();

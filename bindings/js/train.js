@@ -2,7 +2,7 @@
 import { progressRelay } from './errors.js';
 import { Dataset } from './dataset.js';
 import { Forest } from './forest.js';
-import { INTERNAL, live, withNewHandle } from './handles.js';
+import { INTERNAL, live, whileInUse, withNewHandle } from './handles.js';
 import { learnerSpec } from './learner.js';
 import { requireModule } from './module.js';
 import { optionTables } from './options.js';
@@ -40,10 +40,11 @@ export function trainForest(dataset, options) {
   }
   const progress = progressRelay(o.onProgress);
   let result;
-  const handle = withNewHandle(m._ForestHandle, (h) => {
+  // The dataset stays alive while onProgress runs: disposing it there is an error naming the call.
+  const handle = whileInUse([dataset], 'trainForest', () => withNewHandle(m._ForestHandle, (h) => {
     result = h._train(data, spec, progress.fn);
     progress.rethrow();
     return result;
-  });
+  }));
   return new Forest(INTERNAL, handle, result?.emphasis);
 }
