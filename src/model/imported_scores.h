@@ -15,7 +15,7 @@ namespace internal {
 /// sum[0..outputs) = the base values (0 when the model has none).
 void StartScores(const ImportedModel& m, double* sum);
 
-/// The binary single-score threshold: 0.5 for non-negative weights without a transform (a
+/// The binary single-score threshold (0 for other layouts): 0.5 for non-negative weights without a transform (a
 /// probability of the second class), else 0 (a margin). ONNX Runtime's rule, ENCODING.md.
 double SingleScoreThreshold(const ImportedModel& m);
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "ensemble/forest_walk.h"
 #include "model/imported_scores.h"
 
 namespace urnforest {
@@ -48,23 +49,27 @@ double TreeScale(const Forest& forest) {
 // One row walked tree by tree: after each tree, the exact verdict, the partial leader and z_k.
 class RowWalk {
  public:
-  RowWalk(const Forest& forest, const internal::RemainingBounds& bounds, double scale)
+  // `threshold`: internal::SingleScoreThreshold of the forest's model (computed once by the caller:
+  // it reads every leaf).
+  RowWalk(const Forest& forest, const internal::RemainingBounds& bounds, double scale, double threshold)
       : forest_(forest), m_(*forest.imported()), bounds_(bounds), scale_(scale),
-        threshold_(internal::SingleScoreThreshold(m_)), sum_(m_.outputs) {}
+        threshold_(threshold), sum_(m_.outputs) {}
 
   void Start(const float* row) {
     row_ = row;
     used_ = 0;
+    next_check_ = 0;
     internal::StartScores(m_, sum_.data());
   }
   // Adds the next tree; then settled(), exact_label(), leader() and z() describe the state.
-  void Step() {
-    const double* v = internal::LeafValuesOf(forest_, used_, row_);
+  void Step() { Add(internal::LeafValuesOf(forest_, used_, row_)); }
+  // Adds the next tree's leaf values `v` (found by the caller's walk).
+  void Add(const double* v) {
     for (int32_t c = 0; c < m_.outputs; ++c) sum_[c] += v[c];
     ++used_;
     exact_label_ = internal::ClassOf(m_, sum_.data(), threshold_);
     const int32_t t = forest_.num_trees();
-    settled_ = used_ == t || bounds_.Settled(sum_.data(), used_, exact_label_, threshold_);
+    settled_ = used_ == t || bounds_.SettledSkipping(sum_.data(), used_, exact_label_, threshold_, &next_check_);
     double margin;
     if (m_.single_score) {
       // The partial analogue of "s > threshold": the partial sum against k/T of the threshold.
@@ -98,6 +103,7 @@ class RowWalk {
   std::vector<double> sum_;
   const float* row_ = nullptr;
   int32_t used_ = 0;
+  int32_t next_check_ = 0;
   bool settled_ = false;
   int32_t exact_label_ = 0;
   int32_t leader_ = 0;
@@ -117,7 +123,7 @@ Result<MarginCalibration> CalibrateMargin(const Forest& forest, const float* row
   out.wrong.assign(kLambdaCount, 0);
   std::vector<double> trees(kLambdaCount, 0.0);
   const internal::RemainingBounds bounds(forest);
-  RowWalk walk(forest, bounds, out.scale);
+  RowWalk walk(forest, bounds, out.scale, internal::SingleScoreThreshold(*forest.imported()));
   const size_t m = static_cast<size_t>(forest.num_features());
   std::vector<int32_t> answer(kLambdaCount), stop(kLambdaCount);
   for (size_t r = 0; r < num_rows; ++r) {
@@ -178,27 +184,59 @@ Result<ExactHaltResult> PredictSoftMargin(const Forest& forest, const float* row
   const double threshold = MarginThreshold(calibration, alpha);
   if (lambda != nullptr) *lambda = threshold;
   const internal::RemainingBounds bounds(forest);
-  RowWalk walk(forest, bounds, calibration.scale);
   const size_t m = static_cast<size_t>(forest.num_features());
   ExactHaltResult out;
   out.labels.resize(num_rows);
   out.trees_used.resize(num_rows);
   double total = 0.0;
-  for (size_t r = 0; r < num_rows; ++r) {
-    walk.Start(rows + r * m);
-    for (;;) {
-      walk.Step();
-      if (walk.settled()) {
-        out.labels[r] = walk.exact_label();
-        break;
-      }
-      if (walk.z() >= threshold) {
-        out.labels[r] = walk.leader();
-        break;
-      }
+  // Blocks of rows walk each tree together (WalkView::LeavesMany); a row leaves once it stops.
+  // Each row adds its trees in order, so its stop and answer are those of a walk of it alone.
+  constexpr size_t kBlock = 256;
+  const internal::WalkView view = internal::ForestWalkView(forest);
+  const TreeNode* nodes = forest.node_table().nodes.data();
+  const ImportedModel& model = *forest.imported();
+  const size_t k = static_cast<size_t>(model.outputs);
+  std::vector<RowWalk> walks;
+  walks.reserve(kBlock);
+  const double single_threshold = internal::SingleScoreThreshold(model);
+  const size_t walkers = std::min(kBlock, num_rows);
+  for (size_t i = 0; i < walkers; ++i) walks.emplace_back(forest, bounds, calibration.scale, single_threshold);
+  size_t active[kBlock];
+  int32_t leaves[kBlock];
+  bool no_nan[kBlock];
+  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
+    const size_t count = std::min(kBlock, num_rows - begin);
+    const float* block = rows + begin * m;
+    size_t live = count;
+    for (size_t i = 0; i < count; ++i) {
+      active[i] = i;
+      no_nan[i] = internal::NoNaN(block + i * m, m);
+      walks[i].Start(block + i * m);
     }
-    out.trees_used[r] = walk.used();
-    total += walk.used();
+    auto row_ptr = [&active, block, m](size_t j) { return block + active[j] * m; };
+    auto row_no_nan = [&active, &no_nan](size_t j) { return no_nan[active[j]]; };
+    for (int32_t t = 0; t < forest.num_trees() && live > 0; ++t) {
+      if (view.numeric_only) {
+        view.LeavesMany<true>(t, live, row_ptr, row_no_nan, leaves);
+      } else {
+        view.LeavesMany<false>(t, live, row_ptr, row_no_nan, leaves);
+      }
+      size_t kept = 0;
+      for (size_t j = 0; j < live; ++j) {
+        const size_t i = active[j];
+        RowWalk& walk = walks[i];
+        walk.Add(model.leaf_values.data() + static_cast<size_t>(nodes[leaves[j]].aux) * k);
+        const bool settled = walk.settled();
+        if (settled || walk.z() >= threshold) {
+          out.labels[begin + i] = settled ? walk.exact_label() : walk.leader();
+          out.trees_used[begin + i] = walk.used();
+          total += walk.used();
+        } else {
+          active[kept++] = i;
+        }
+      }
+      live = kept;
+    }
   }
   out.mean_trees = num_rows == 0 ? 0.0 : total / static_cast<double>(num_rows);
   return out;

@@ -27,8 +27,11 @@ void StartScores(const ImportedModel& m, double* sum) {
 // ONNX Runtime's binary rule with one stored score: non-negative weights without a transform are
 // a probability of the second class (threshold 0.5), anything else a margin (threshold 0).
 double SingleScoreThreshold(const ImportedModel& m) {
-  if (m.transform != ScoreTransform::kNone) return 0.0;
-  for (double v : m.leaf_values) {
+  // Only the single-score layout reads it; the per-tree smallest values (when derived) stand for
+  // every leaf, so a call costs one pass over the trees rather than over the leaves.
+  if (!m.single_score || m.transform != ScoreTransform::kNone) return 0.0;
+  const std::vector<double>& values = m.tree_low.empty() ? m.leaf_values : m.tree_low;
+  for (double v : values) {
     if (v < 0) return 0.0;
   }
   return 0.5;
