@@ -83,3 +83,16 @@ test('importing urnforest installs no process-wide handlers', async () => {
   await init();
   assert.deepEqual([process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')], before);
 });
+
+test("urnforest/worker's types resolve under TypeScript's default (node10) module resolution too", () => {
+  writeFileSync(join(project, 'consumer.ts'),
+    "import { UrnforestWorker } from 'urnforest/worker';\nimport { init } from 'urnforest';\nconst w: UrnforestWorker | undefined = undefined;\nconsole.log(w, init);\n");
+  const tsc = join(root, 'node_modules', '.bin', 'tsc');
+  execFileSync(tsc, ['--noEmit', '--strict', '--module', 'commonjs', '--target', 'es2022', 'consumer.ts'], { cwd: project, stdio: 'pipe' });
+});
+
+test('the tarball carries the MIT licence', () => {
+  const files = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path);
+  assert.ok(files.includes('LICENSE'));
+  assert.match(readFileSync(join(root, 'LICENSE'), 'utf8'), /^MIT License/);
+});
