@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ensemble/forest_walk.h"
 #include "urnforest/forest.h"
 
 namespace urnforest {
@@ -25,6 +26,54 @@ int32_t ClassOf(const ImportedModel& m, const double* sum, double threshold);
 
 /// The leaf values (m.outputs of them) that tree `tree` gives `row` (num_features floats).
 const double* LeafValuesOf(const Forest& forest, int32_t tree, const float* row);
+
+/// Walks `num_rows` rows in the forest's layout (borrowed) through its trees in generation order,
+/// in blocks of up to kRowBlock rows that go through each tree together (WalkView::LeavesMany), a row
+/// leaving its block's walk once it stops. `start(slot, row)` prepares row `row` in block slot
+/// `slot` (< kRowBlock); after each tree, `step(slot, row, values, used)` adds that tree's leaf values
+/// (ImportedModel::outputs of them) for the row, `used` trees in, and returns true when the row
+/// stops (it must after the last tree). Each row sees its trees in order, so its result is that
+/// of a walk of the row alone. Imported forests only.
+constexpr size_t kRowBlock = 256;  ///< Rows per block of WalkRowsUntilStopped (slots 0..255).
+template <class Start, class Step>
+void WalkRowsUntilStopped(const Forest& forest, const float* rows, size_t num_rows, Start start,
+                          Step step) {
+  constexpr size_t kBlock = kRowBlock;
+  const WalkView view = ForestWalkView(forest);
+  const TreeNode* nodes = forest.node_table().nodes.data();
+  const ImportedModel& m = *forest.imported();
+  const size_t k = static_cast<size_t>(m.outputs);
+  const size_t width = static_cast<size_t>(forest.num_features());
+  size_t active[kBlock];
+  int32_t leaves[kBlock];
+  bool no_nan[kBlock];
+  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
+    const size_t count = num_rows - begin < kBlock ? num_rows - begin : kBlock;
+    const float* block = rows + begin * width;
+    size_t live = count;
+    for (size_t i = 0; i < count; ++i) {
+      active[i] = i;
+      no_nan[i] = NoNaN(block + i * width, width);
+      start(i, begin + i);
+    }
+    auto row_ptr = [&active, block, width](size_t j) { return block + active[j] * width; };
+    auto row_no_nan = [&active, &no_nan](size_t j) { return no_nan[active[j]]; };
+    for (int32_t t = 0; t < forest.num_trees() && live > 0; ++t) {
+      if (view.numeric_only) {
+        view.LeavesMany<true>(t, live, row_ptr, row_no_nan, leaves);
+      } else {
+        view.LeavesMany<false>(t, live, row_ptr, row_no_nan, leaves);
+      }
+      size_t kept = 0;
+      for (size_t j = 0; j < live; ++j) {
+        const size_t i = active[j];
+        const double* v = m.leaf_values.data() + static_cast<size_t>(nodes[leaves[j]].aux) * k;
+        if (!step(i, begin + i, v, t + 1)) active[kept++] = i;
+      }
+      live = kept;
+    }
+  }
+}
 
 /// Fills forest's ImportedModel::tree_low / tree_high from its leaves (imported forests only).
 void FillTreeBounds(Forest* forest);

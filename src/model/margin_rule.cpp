@@ -189,55 +189,24 @@ Result<ExactHaltResult> PredictSoftMargin(const Forest& forest, const float* row
   out.labels.resize(num_rows);
   out.trees_used.resize(num_rows);
   double total = 0.0;
-  // Blocks of rows walk each tree together (WalkView::LeavesMany); a row leaves once it stops.
-  // Each row adds its trees in order, so its stop and answer are those of a walk of it alone.
-  constexpr size_t kBlock = 256;
-  const internal::WalkView view = internal::ForestWalkView(forest);
-  const TreeNode* nodes = forest.node_table().nodes.data();
-  const ImportedModel& model = *forest.imported();
-  const size_t k = static_cast<size_t>(model.outputs);
   std::vector<RowWalk> walks;
-  walks.reserve(kBlock);
-  const double single_threshold = internal::SingleScoreThreshold(model);
-  const size_t walkers = std::min(kBlock, num_rows);
+  const double single_threshold = internal::SingleScoreThreshold(*forest.imported());
+  const size_t walkers = std::min(internal::kRowBlock, num_rows);
+  walks.reserve(walkers);
   for (size_t i = 0; i < walkers; ++i) walks.emplace_back(forest, bounds, calibration.scale, single_threshold);
-  size_t active[kBlock];
-  int32_t leaves[kBlock];
-  bool no_nan[kBlock];
-  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
-    const size_t count = std::min(kBlock, num_rows - begin);
-    const float* block = rows + begin * m;
-    size_t live = count;
-    for (size_t i = 0; i < count; ++i) {
-      active[i] = i;
-      no_nan[i] = internal::NoNaN(block + i * m, m);
-      walks[i].Start(block + i * m);
-    }
-    auto row_ptr = [&active, block, m](size_t j) { return block + active[j] * m; };
-    auto row_no_nan = [&active, &no_nan](size_t j) { return no_nan[active[j]]; };
-    for (int32_t t = 0; t < forest.num_trees() && live > 0; ++t) {
-      if (view.numeric_only) {
-        view.LeavesMany<true>(t, live, row_ptr, row_no_nan, leaves);
-      } else {
-        view.LeavesMany<false>(t, live, row_ptr, row_no_nan, leaves);
-      }
-      size_t kept = 0;
-      for (size_t j = 0; j < live; ++j) {
-        const size_t i = active[j];
-        RowWalk& walk = walks[i];
-        walk.Add(model.leaf_values.data() + static_cast<size_t>(nodes[leaves[j]].aux) * k);
+  internal::WalkRowsUntilStopped(
+      forest, rows, num_rows,
+      [&](size_t slot, size_t row) { walks[slot].Start(rows + row * m); },
+      [&](size_t slot, size_t row, const double* v, int32_t) {
+        RowWalk& walk = walks[slot];
+        walk.Add(v);
         const bool settled = walk.settled();
-        if (settled || walk.z() >= threshold) {
-          out.labels[begin + i] = settled ? walk.exact_label() : walk.leader();
-          out.trees_used[begin + i] = walk.used();
-          total += walk.used();
-        } else {
-          active[kept++] = i;
-        }
-      }
-      live = kept;
-    }
-  }
+        if (!settled && walk.z() < threshold) return false;
+        out.labels[row] = settled ? walk.exact_label() : walk.leader();
+        out.trees_used[row] = walk.used();
+        total += walk.used();
+        return true;
+      });
   out.mean_trees = num_rows == 0 ? 0.0 : total / static_cast<double>(num_rows);
   return out;
 }

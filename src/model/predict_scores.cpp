@@ -323,64 +323,33 @@ Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows
   const int32_t trees = forest.num_trees();
   if (trees == 0) return Invalid("the forest has no trees");
   const internal::RemainingBounds bounds(forest);
-  const size_t m_features = static_cast<size_t>(forest.num_features());
   const double threshold = SingleScoreThreshold(*m);
   ExactHaltResult out;
   out.labels.resize(num_rows);
   out.trees_used.resize(num_rows);
   double total_trees = 0;
-  // Blocks of rows walk each tree together (WalkView::LeavesMany); a row leaves its block's walk
-  // once settled. Every row adds its trees' values in tree order and checks its bounds at the
-  // same counts as a walk of that row alone, so the stops are the same.
-  constexpr size_t kBlock = 256;
-  const internal::WalkView view = internal::ForestWalkView(forest);
-  const TreeNode* nodes = forest.node_table().nodes.data();
-  const double* values = m->leaf_values.data();
   const size_t k = static_cast<size_t>(m->outputs);
-  std::vector<double> sums(kBlock * k);
-  int32_t next_check[kBlock];
-  size_t active[kBlock];
-  int32_t leaves[kBlock];
-  bool no_nan[kBlock];
-  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
-    const size_t count = std::min(kBlock, num_rows - begin);
-    const float* block = rows + begin * m_features;
-    size_t live = count;
-    for (size_t i = 0; i < count; ++i) {
-      active[i] = i;
-      next_check[i] = 0;
-      no_nan[i] = internal::NoNaN(block + i * m_features, m_features);
-      StartScores(*m, sums.data() + i * k);
-    }
-    auto row_ptr = [&active, block, m_features](size_t j) { return block + active[j] * m_features; };
-    auto row_no_nan = [&active, &no_nan](size_t j) { return no_nan[active[j]]; };
-    for (int32_t t = 0; t < trees && live > 0; ++t) {
-      if (view.numeric_only) {
-        view.LeavesMany<true>(t, live, row_ptr, row_no_nan, leaves);
-      } else {
-        view.LeavesMany<false>(t, live, row_ptr, row_no_nan, leaves);
-      }
-      const int32_t used = t + 1;
-      size_t kept = 0;
-      for (size_t j = 0; j < live; ++j) {
-        const size_t i = active[j];
-        double* sum = sums.data() + i * k;
-        const double* v = values + static_cast<size_t>(nodes[leaves[j]].aux) * k;
+  std::vector<double> sums(internal::kRowBlock * k);
+  std::vector<int32_t> next_check(internal::kRowBlock);
+  internal::WalkRowsUntilStopped(
+      forest, rows, num_rows,
+      [&](size_t slot, size_t) {
+        next_check[slot] = 0;
+        StartScores(*m, sums.data() + slot * k);
+      },
+      [&](size_t slot, size_t row, const double* v, int32_t used) {
+        double* sum = sums.data() + slot * k;
         for (size_t c = 0; c < k; ++c) sum[c] += v[c];
         const bool done = used == trees ||
-                          (used >= next_check[i] &&
-                           bounds.SettledSkipping(sum, used, ClassOf(*m, sum, threshold), threshold, &next_check[i]));
+                          (used >= next_check[slot] &&
+                           bounds.SettledSkipping(sum, used, ClassOf(*m, sum, threshold), threshold, &next_check[slot]));
         if (done) {
-          out.labels[begin + i] = ClassOf(*m, sum, threshold);
-          out.trees_used[begin + i] = used;
+          out.labels[row] = ClassOf(*m, sum, threshold);
+          out.trees_used[row] = used;
           total_trees += used;
-        } else {
-          active[kept++] = i;
         }
-      }
-      live = kept;
-    }
-  }
+        return done;
+      });
   out.mean_trees = num_rows == 0 ? 0.0 : total_trees / static_cast<double>(num_rows);
   return out;
 }
