@@ -116,8 +116,8 @@ export class RemoteForest {
   addData(name: string, data: SessionData, control?: JobControl): Promise<RemoteDataInfo>;
   dropData(name: string, control?: JobControl): Promise<void>;
   predict(data: DataRef, options?: undefined, control?: JobControl): Promise<Prediction>;
-  predict(data: DataRef, options: HaltingOptions & { compare?: true }, control?: JobControl): Promise<HaltedPrediction>;
-  predict(data: DataRef, options: HaltingOptions & { compare: false }, control?: JobControl): Promise<HaltedOnlyPrediction>;
+  predict(data: DataRef, options: HaltingOptions & { compare: true }, control?: JobControl): Promise<HaltedPrediction>;
+  predict(data: DataRef, options: HaltingOptions & { compare?: false }, control?: JobControl): Promise<HaltedOnlyPrediction>;
   predict(data: DataRef, options: FixedOrderOptions, control?: JobControl): Promise<HaltedPrediction>;
   trace(data: DataRef, row: number, options: HaltingOptions, control?: JobControl): Promise<VoteTrace>;
   prior(rule: RuleName, options?: { trees?: number }, control?: JobControl): Promise<PriorInfo>;

@@ -212,7 +212,8 @@ Status RunTrain(int argc, char** argv, Output& out) {
 
 Status RunPredict(int argc, char** argv, Output& out) {
   Result<Args> parsed =
-      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "order", "seed", "vote"}, {"json", "proba"});
+      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "order", "seed", "vote"},
+                  {"json", "proba", "compare"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
   Result<std::string> model_path = args.Required("model");
@@ -244,11 +245,20 @@ Status RunPredict(int argc, char** argv, Output& out) {
     vote_kind = v == "soft" ? VoteKind::kSoft : VoteKind::kHard;
   }
   const bool additive = imported != nullptr && imported->kind == ImportedKind::kAdditive;
-  Result<FullVote> vote = additive ? Result<FullVote>(FullVote{})
-                                   : PredictFullRows(f, rows.value().values.data(), rows.value().num_rows);
+  // A halted prediction skips the full vote unless --compare asks for it (its votes and the
+  // disagreement with it): halting's point is not querying every tree.
+  const bool halted = args.Has("rule");
+  const bool compare = args.Flag("compare");
+  if (compare && !halted) {
+    return Status::Error(StatusCode::kInvalidArgument, "option --compare needs --rule");
+  }
+  const bool full_wanted = !halted || compare;
+  Result<FullVote> vote = additive || !full_wanted
+                              ? Result<FullVote>(FullVote{})
+                              : PredictFullRows(f, rows.value().values.data(), rows.value().num_rows);
   if (!vote.ok()) return vote.status();
   std::optional<ScorePrediction> scores;
-  if (imported != nullptr || args.Flag("proba")) {
+  if ((imported != nullptr && full_wanted) || args.Flag("proba")) {
     Result<ScorePrediction> s = PredictScoresRows(f, rows.value().values.data(), rows.value().num_rows, vote_kind);
     if (!s.ok()) return s.status();
     scores = std::move(s).value();
@@ -257,21 +267,22 @@ Status RunPredict(int argc, char** argv, Output& out) {
   const double predict_ms = std::chrono::duration<double, std::milli>(stop - start).count();
 
   const Dataset& d = data.value();
+  const std::vector<int32_t> no_labels;
   const std::vector<int32_t>& full_labels =
-      imported != nullptr ? scores->labels : vote.value().labels;
+      !full_wanted ? no_labels : imported != nullptr ? scores->labels : vote.value().labels;
   std::vector<int32_t> predicted = full_labels;
   // A boosted model's own prediction is its weighted vote; halting (below) counts votes unweighted
   // and its disagreement is measured against the unweighted full vote (what the urn model bounds).
-  if (!f.tree_weights().empty() && !args.Has("rule")) {
+  if (!f.tree_weights().empty() && !halted) {
     Result<WeightedVote> weighted = PredictWeighted(f, d);
     if (!weighted.ok()) return weighted.status();
     predicted = weighted.value().labels;
   }
 
   // Halted (sequential) prediction when a rule is given.
-  const bool halted = args.Has("rule");
   SequentialVoteResult sequential;
   double halted_ms = 0.0;
+  double table_ms = 0.0;  // of halted_ms: building (or reading) the halting table
   bool table_from_store = false;
   double margin_lambda = -1.0;  // the margin rule's threshold, when used
   if (halted) {
@@ -324,7 +335,8 @@ Status RunPredict(int argc, char** argv, Output& out) {
     } else {
       Result<HaltingTable> table = BuildForestTable(f, rule.value(), alpha.value(), 0, &table_from_store);
       if (!table.ok()) return table.status();
-      // The full vote of all trees is `vote` above: not computed again (compare = false).
+      table_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - halted_start).count();
+      // The full vote of all trees, when asked for, is `vote` above: not computed again here.
       Result<HaltedPrediction> result =
           PredictHalted(f, rows.value(), table.value(), vote_options, /*compare=*/false);
       if (!result.ok()) return result.status();
@@ -343,7 +355,7 @@ Status RunPredict(int argc, char** argv, Output& out) {
   out.json.BeginObject();
   out.json.Key("rows").Int(static_cast<int64_t>(d.num_rows()));
   out.json.Key("labels").StringArray(names);
-  if (!additive) out.json.Key("votes").IntArray(vote.value().votes);
+  if (!additive && full_wanted) out.json.Key("votes").IntArray(vote.value().votes);
   if (imported != nullptr || args.Has("vote")) {
     out.json.Key("vote").String(vote_kind == VoteKind::kSoft ? "soft" : "hard");
   }
@@ -366,12 +378,15 @@ Status RunPredict(int argc, char** argv, Output& out) {
     if (margin_lambda >= 0) out.json.Key("lambda").Double(margin_lambda);  // +inf prints null
     out.json.Key("trees_used").IntArray(sequential.trees_used);
     out.json.Key("mean_trees").Double(sequential.MeanTrees());
-    size_t disagree = 0;
-    for (size_t r = 0; r < predicted.size(); ++r) disagree += predicted[r] != full_labels[r];
-    out.json.Key("disagreement")
-        .Double(predicted.empty() ? 0.0 : static_cast<double>(disagree) / predicted.size());
+    if (compare) {
+      size_t disagree = 0;
+      for (size_t r = 0; r < predicted.size(); ++r) disagree += predicted[r] != full_labels[r];
+      out.json.Key("disagreement")
+          .Double(predicted.empty() ? 0.0 : static_cast<double>(disagree) / predicted.size());
+    }
     out.json.Key("confidence").DoubleArray(sequential.confidence);
     out.json.Key("halted_ms").Double(halted_ms);
+    out.json.Key("table_ms").Double(table_ms);
   }
   double accuracy = -1;
   if (d.has_labels()) {

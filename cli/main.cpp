@@ -23,6 +23,7 @@ const CommandEntry kCommands[] = {
     {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
+    {"predict", nullptr, "  [--compare]  (with --rule: also the full vote, its votes and the disagreement)"},
     {"predict", nullptr, "  [--vote soft|hard] [--proba]  (imported forests: --rule margin too)"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
     {"import", urnforest::cli::RunImport, "--onnx FILE.onnx --out MODEL [--features a,b,c] [--classes x,y,z] [--target NAME]"},

@@ -93,7 +93,7 @@ export const app = {
   /** The halting prediction of every test row under opts (HaltedPrediction); null when superseded. */
   predictHalting(opts) {
     return this.ask(`p:${JSON.stringify(opts)}`, 'building the halting table and predicting the test rows',
-      (remote) => remote.predict('test', opts), 'halting');
+      (remote) => remote.predict('test', { ...opts, compare: true }), 'halting');
   },
   /** The trace of test row `row` under opts (VoteTrace), or null when superseded. */
   trace(row, opts) {

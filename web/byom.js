@@ -154,7 +154,7 @@ export function createByomView(app) {
     }
     st.stat = null;
     try {
-      st.stat = st.forest.predict(st.ds, { rule, alpha });
+      st.stat = st.forest.predict(st.ds, { rule, alpha, compare: true });
     } catch (e) {
       $('byom-stat').replaceChildren();
       $('byom-rule-help').textContent = ruleText(rule, alpha);
@@ -234,7 +234,7 @@ export function createByomView(app) {
       st.ds = app.uf.Dataset.fromCSV(st.text, { target: null, schemaOf: st.forest });
       st.full = st.forest.predict(st.ds);
       st.proba = st.forest.predictProba(st.ds);
-      st.exact = st.forest.predict(st.ds, { rule: 'alpha1' });
+      st.exact = st.forest.predict(st.ds, { rule: 'alpha1', compare: true });
     } catch (e) {
       disposeData();
       showModelInfo();

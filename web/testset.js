@@ -112,7 +112,7 @@ export function createTestView(app) {
     let pred;
     try {
       const data = { x: grid, options: { rows: GRID * GRID, cols: 2, featureNames: app.forest.featureNames } };
-      pred = await app.work('predicting the heat-map grid', (remote) => remote.predict(data, opts), 'grid');
+      pred = await app.work('predicting the heat-map grid', (remote) => remote.predict(data, { ...opts, compare: true }), 'grid');
     } catch (e) {
       $('test-heat').replaceChildren(h('p', { class: 'muted small', text: `No heat map: ${errText(e)}` }));
       return;
@@ -160,7 +160,7 @@ export function createTestView(app) {
     const rows = [];
     for (const alpha of alphas) {
       try {
-        const p = await remote.predict('test', { ...opts, alpha });
+        const p = await remote.predict('test', { ...opts, alpha, compare: true });
         rows.push({ alpha, error: errorRate(p.classIndex, labels), disagreement: p.disagreement, meanTrees: p.meanTrees });
       } catch { /* e.g. an alpha the rule cannot use: the point is left out */ }
     }

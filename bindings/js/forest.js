@@ -413,7 +413,7 @@ export class Forest {
     const h = fixed === null
       ? haltingOptions(options, 'predict', numTrees, PREDICT_EXTRA_OPTIONS, this.#orderByDefault(handle))
       : haltingOptions(fixed.rest, 'predict', fixed.ids.length, PREDICT_EXTRA_OPTIONS);
-    const compare = h.extra.compare ?? true;
+    const compare = h.extra.compare ?? false;
     if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
     const vote = this.#voteOption(handle, h.extra.vote, 'predict');
     const imported = this.#importRecord(handle);
@@ -430,6 +430,7 @@ export class Forest {
       ? haltedAnswer(m, addressOf(this), addressOf(dataset), table.address, h, compare)
       : haltedAnswerFixed(m, addressOf(this), addressOf(dataset), table.address, h, fixed.ids);
     const result = readHaltedAnswer(m, answer, this.#names(handle), h);
+    result.table = this.#tables.lastUse;
     if (imported !== null && vote === 'soft' && compare) {
       // The reference is the model's own (soft) prediction, not the trees' majority.
       const soft = callChecked(() => handle._predictScores(data, true)).classIndex;
@@ -451,7 +452,7 @@ export class Forest {
     if (options.vote !== undefined && options.vote !== 'soft') {
       throw new TypeError(`predict: rule 'margin' halts the soft prediction; option 'vote' must be 'soft', got ${describe(options.vote)}`);
     }
-    const compare = options.compare ?? true;
+    const compare = options.compare ?? false;
     if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
     const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
     const h = { rule: 'margin', alpha, trees: numTrees };

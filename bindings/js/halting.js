@@ -62,8 +62,18 @@ export function haltingOptions(options, what, maxTrees, extraKeys = NO_EXTRA_OPT
 
 /** A new internal table handle of validated options `h` for the forest of embind `forestHandle`. */
 export function buildForestTable(forestHandle, h) {
-  return withNewHandle(requireModule()._HaltingTableHandle,
-    (table) => table._buildForForest(forestHandle, h.rule, h.alpha, h.trees));
+  return buildForestTableReporting(forestHandle, h).table;
+}
+
+// buildForestTable with where the table came from: {table, fromStore}.
+function buildForestTableReporting(forestHandle, h) {
+  let fromStore = false;
+  const table = withNewHandle(requireModule()._HaltingTableHandle, (t) => {
+    const r = t._buildForForest(forestHandle, h.rule, h.alpha, h.trees);
+    if (r !== undefined && r !== null && r.fromStore === true) fromStore = true;
+    return r;
+  });
+  return { table, fromStore };
 }
 
 // Halting tables built by predict/trace/expectedCost are cached per forest (least recently used
@@ -75,25 +85,36 @@ const TABLE_CACHE_SIZE = 8;
  * the wasm address of each. The most recently used one is also kept with its options, so that
  * repeated predictions with the same options find it without building the key.
  */
+const CACHED = Object.freeze({ source: 'cached', ms: 0 });
+
 export class TableCache {
+  /** What the last entry() call cost (see entry). */
+  lastUse = CACHED;
   #tables = new Map(); // key -> {table, address (of the table handle, for the plain C entry point)}
   #recent = null;
 
-  /** The entry {table, address} for validated options `h`, built for `forestHandle` on first use. */
+  /**
+   * The entry {table, address, source, ms} for validated options `h`, built for `forestHandle` on
+   * first use. `lastUse` then says what this call cost: {source: 'built' | 'stored' | 'cached', ms}
+   * (ms: building or copying the table, in this call; 0 when cached).
+   */
   entry(forestHandle, h) {
     const recent = this.#recent;
     if (recent !== null && recent.rule === h.rule && recent.alpha === h.alpha && recent.trees === h.trees &&
         this.#tables.get(recent.key) === recent.entry) {
+      this.lastUse = CACHED;
       return recent.entry;
     }
+    this.lastUse = CACHED;
     const key = `${h.rule}|${h.alpha}|${h.trees}`;
     let entry = this.#tables.get(key);
     if (entry !== undefined) {
       this.#tables.delete(key);
       this.#tables.set(key, entry);
     } else {
-      const table = buildForestTable(forestHandle, h);
+      const { table, fromStore } = buildForestTableReporting(forestHandle, h);
       entry = { table, address: table._address() };
+      this.lastUse = { source: fromStore ? 'stored' : 'built', ms: table._buildMs() };
       this.#tables.set(key, entry);
       if (this.#tables.size > TABLE_CACHE_SIZE) {
         const [oldKey, oldest] = this.#tables.entries().next().value;

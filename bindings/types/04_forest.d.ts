@@ -40,12 +40,14 @@ export class Forest {
    * forest (up to 8 per forest, freed by dispose()). Throws TypeError/RangeError on bad options
    * (naming the option; `trees` > numTrees is a RangeError), UrnforestError 'ColumnMismatch' for
    * other columns, 'LimitExceeded' for hyper/1dir/ndir/optimal beyond their class limits
-   * (hyper: ≤ 4 classes; optimal: ≤ 3). By default the full vote of all `trees` is computed too, for
-   * the comparison fields; `compare: false` skips it (only the trees actually queried are walked,
-   * so the saving is real time) and leaves fullClassIndex, fullVotes and disagreement undefined.
+   * (hyper: ≤ 4 classes; optimal: ≤ 3). By default only the trees a row needs are walked and the
+   * result says nothing of the full vote (fullClassIndex, fullVotes and disagreement undefined):
+   * that is the speed halting promises. `compare: true` also computes the full vote of all `trees`
+   * (a cost of about one full prediction) for the comparison fields. `table` says what the halting
+   * table cost this call: built (the first call with these options), cached, or stored with the model.
    */
-  predict(dataset: Dataset, options: HaltingOptions & { compare?: true; vote?: Vote }): HaltedPrediction;
-  predict(dataset: Dataset, options: HaltingOptions & { compare: false; vote?: Vote }): HaltedOnlyPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare: true; vote?: Vote }): HaltedPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare?: false; vote?: Vote }): HaltedOnlyPrediction;
   predict(dataset: Dataset, options: HaltingOptions & { compare?: boolean; vote?: Vote }): HaltedPrediction | HaltedOnlyPrediction;
   predict(dataset: Dataset, options: FixedOrderOptions): HaltedPrediction;
   /**
@@ -163,10 +165,14 @@ export interface MarginOptions {
   rule: 'margin';
   /** Target agreement with the soft prediction, in (0, 1]; default 0.99. */
   alpha?: number;
-  /** Compute the soft prediction too, for disagreement (default true). */
+  /** Compute the soft prediction too, for disagreement (default false). */
   compare?: boolean;
   vote?: 'soft';
 }
 
 /** Forest.predict's result with the margin rule. */
-export type MarginPrediction = Omit<HaltedPrediction, 'rule'> & { rule: 'margin'; lambda: number };
+export type MarginPrediction = Omit<HaltedPrediction, 'rule' | 'fullClassIndex' | 'fullVotes' | 'disagreement'> & {
+  rule: 'margin'; lambda: number;
+  /** With `compare: true` only. */
+  fullClassIndex?: Int32Array; fullVotes?: Uint32Array; disagreement?: number;
+};

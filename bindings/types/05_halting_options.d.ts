@@ -80,6 +80,12 @@ export interface HaltedPrediction {
   disagreement: number;
   /** Mean of treesUsed. */
   meanTrees: number;
+  /**
+   * What the halting table cost this call (table rules only): 'built' on the first call with
+   * these rule/alpha/trees (ms: the build), 'stored' when the model carries it (Forest.storeTable;
+   * ms: the copy), 'cached' afterwards (ms 0).
+   */
+  table?: { source: 'built' | 'stored' | 'cached'; ms: number };
   /** Number of trees queried at most (the table's T). */
   trees: number;
   classNames: string[];

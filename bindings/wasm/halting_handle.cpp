@@ -91,7 +91,9 @@ val HaltingTableHandle::BuildForForest(const ForestHandle& forest, const std::st
   build_ms_ = MsSince(start);
   prior_ = std::move(built.value().prior);
   has_prior_ = true;
-  return val::undefined();
+  val out = val::object();
+  out.set("fromStore", built.value().from_store);
+  return out;
 }
 
 val HaltingTableHandle::Load(const val& bytes) {

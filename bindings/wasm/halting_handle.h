@@ -27,7 +27,8 @@ class HaltingTableHandle {
   val Build(const val& spec);
 
   /// The table of `rule` (a name) for `forest` and `trees` queried trees with the rule's prior
-  /// (BuildForestTableWithPrior: a table stored with the model is used as is).
+  /// (BuildForestTableWithPrior: a table stored with the model is used as is): {fromStore: bool},
+  /// or an error object.
   val BuildForForest(const ForestHandle& forest, const std::string& rule, double alpha,
                      int32_t trees);
 

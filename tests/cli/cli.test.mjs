@@ -47,7 +47,7 @@ test('predict gives class names and accuracy when the file has the target', () =
 test('predict with alpha1 halts early yet always equals the full vote', () => {
   const full = run('predict', '--model', model, '--data', join(datasets, 'wdbc.csv')).doc;
   const { doc } = run('predict', '--model', model, '--data', join(datasets, 'wdbc.csv'),
-    '--rule', 'alpha1');
+    '--rule', 'alpha1', '--compare');
   assert.deepEqual(doc.labels, full.labels);
   assert.equal(doc.disagreement, 0);
   assert.ok(doc.mean_trees < 51);
@@ -56,9 +56,26 @@ test('predict with alpha1 halts early yet always equals the full vote', () => {
 
 test('predict with hyper queries far fewer trees than the forest has', () => {
   const { doc } = run('predict', '--model', model, '--data', join(datasets, 'wdbc.csv'),
-    '--rule', 'hyper', '--alpha', '0.99');
+    '--rule', 'hyper', '--alpha', '0.99', '--compare');
   assert.ok(doc.mean_trees < 15, `mean trees ${doc.mean_trees}`);
   assert.ok(doc.disagreement <= 0.02);
+});
+
+test('a halted predict without --compare skips the full vote: no votes, no disagreement, same answers', () => {
+  const args = ['predict', '--model', model, '--data', join(datasets, 'wdbc.csv'), '--rule', 'hyper', '--alpha', '0.99'];
+  const fast = run(...args).doc;
+  const compared = run(...args, '--compare').doc;
+  assert.equal(fast.disagreement, undefined);
+  assert.equal(fast.votes, undefined);
+  assert.deepEqual(fast.labels, compared.labels);
+  assert.deepEqual(fast.trees_used, compared.trees_used);
+  assert.equal(compared.votes.length, 569 * 2);
+  assert.equal(fast.table_source, 'built');
+  assert.ok(fast.table_ms >= 0 && fast.table_ms <= fast.halted_ms);
+  const { status, doc } = run('predict', '--model', model, '--data', join(datasets, 'wdbc.csv'), '--compare');
+  assert.equal(status, 1);
+  assert.equal(doc.error.code, 'InvalidArgument');
+  assert.match(doc.error.message, /--compare needs --rule/);
 });
 
 test('info describes a saved model', () => {

@@ -49,7 +49,7 @@ test('import prints the model it read; predict --proba gives the source library 
     assert.equal(p.vote, 'soft');
     assert.deepEqual(p.labels, fx.source.predict.map(String));
     p.probabilities.flat().forEach((v, i) => assert.ok(Math.abs(v - fx.source.predict_proba.flat()[i]) <= 1e-5, `${name} [${i}]`));
-    const exact = ok('predict', '--model', model, '--data', csv, '--rule', 'alpha1');
+    const exact = ok('predict', '--model', model, '--data', csv, '--rule', 'alpha1', '--compare');
     assert.deepEqual(exact.labels, p.labels);
     assert.equal(exact.disagreement, 0);
     assert.ok(exact.mean_trees <= fx.n_trees);

@@ -34,11 +34,11 @@ for (const [name, trainOptions, variants] of cases) {
     assert.deepEqual(reloaded.predict(data).labels, full.labels);
     for (const rule of rules) {
       for (const variant of variants) {
-        const args = ['predict', '--model', modelPath, '--data', dataPath, '--rule', rule];
+        const args = ['predict', '--model', modelPath, '--data', dataPath, '--rule', rule, '--compare'];
         if (variant.alpha !== undefined) args.push('--alpha', String(variant.alpha));
         if (variant.order !== undefined) args.push('--order', variant.order, '--seed', String(variant.seed));
         const want = native(args);
-        const got = reloaded.predict(data, { rule, ...variant });
+        const got = reloaded.predict(data, { rule, ...variant, compare: true });
         const what = `${name} ${rule} ${JSON.stringify(variant)}`;
         assert.deepEqual(got.labels, want.labels, what);
         assert.deepEqual(Array.from(got.treesUsed), want.trees_used, what);

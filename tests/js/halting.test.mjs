@@ -85,7 +85,7 @@ test('pstar matches the thesis values and the CLI semantics', () => {
 test('alpha1 halted predictions equal the full vote', () => {
   for (const [forest, data] of [[wdbcForest, wdbc], [irisForest, iris]]) {
     const full = forest.predict(data);
-    const halted = forest.predict(data, { rule: 'alpha1' });
+    const halted = forest.predict(data, { rule: 'alpha1', compare: true });
     assert.deepEqual(halted.classIndex, full.classIndex);
     assert.deepEqual(halted.labels, full.labels);
     assert.deepEqual(halted.fullClassIndex, full.classIndex);
@@ -100,7 +100,7 @@ test('every rule predicts with the documented shapes on wdbc and iris', () => {
   for (const [forest, data] of [[wdbcForest, wdbc], [irisForest, iris]]) {
     const n = data.numRows;
     for (const rule of rules) {
-      const out = forest.predict(data, { rule, alpha: 0.95 });
+      const out = forest.predict(data, { rule, alpha: 0.95, compare: true });
       assert.equal(out.rule, rule);
       assert.equal(out.alpha, 0.95);
       assert.equal(out.trees, forest.numTrees);
@@ -196,7 +196,7 @@ test('the halted result arrays are separate: writing one leaves the others', () 
 test('trace: treesUsed and label equal predict for the same row; votes cover all trees', () => {
   for (const [forest, data] of [[wdbcForest, wdbc], [irisForest, iris]]) {
     for (const options of [{ rule: 'hyper' }, { rule: 'siba', order: 'random', seed: 4 }, { rule: 'infinite', alpha: 0.9, trees: 31 }]) {
-      const out = forest.predict(data, options);
+      const out = forest.predict(data, { ...options, compare: true });
       for (const row of [0, 1, 7, data.numRows - 1]) {
         const trace = forest.trace(data, row, options);
         const T = out.trees;
@@ -390,7 +390,7 @@ test('halted prediction of data with other columns is ColumnMismatch', () => {
 });
 
 test('the halted arrays and each full-vote array can be transferred together in one message', () => {
-  const p = wdbcForest.predict(wdbc, { rule: 'hyper' });
+  const p = wdbcForest.predict(wdbc, { rule: 'hyper', compare: true });
   const want = Array.from(p.fullClassIndex);
   // As the demo's worker posts a heat-map grid: a buffer named twice in a transfer list throws.
   const moved = structuredClone({ t: p.treesUsed, f: p.fullClassIndex, v: p.fullVotes },
@@ -402,12 +402,12 @@ test('the halted arrays and each full-vote array can be transferred together in 
 
 test('an empty dataset gets empty halted answers, with and without the full vote', () => {
   const empty = iris.subset([]);
-  const both = irisForest.predict(empty, { rule: 'siba' });
+  const both = irisForest.predict(empty, { rule: 'siba', compare: true });
   assert.deepEqual([both.classIndex.length, both.treesUsed.length, both.fullClassIndex.length, both.fullVotes.length],
     [0, 0, 0, 0]);
   assert.equal(both.meanTrees, 0);
   assert.equal(both.disagreement, 0);
-  const only = irisForest.predict(empty, { rule: 'siba', compare: false });
+  const only = irisForest.predict(empty, { rule: 'siba' });
   assert.equal(only.classIndex.length, 0);
   assert.equal(only.fullVotes, undefined);
   empty.dispose();

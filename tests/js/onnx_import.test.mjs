@@ -56,7 +56,7 @@ for (const name of fixtures) {
     // predict() gives the model's own (soft) prediction too.
     assert.deepEqual(forest.predict(data).labels, p.labels);
     // The exact early exit answers the soft prediction on every row.
-    const exact = forest.predict(data, { rule: 'alpha1' });
+    const exact = forest.predict(data, { rule: 'alpha1', compare: true });
     assert.deepEqual(Array.from(exact.classIndex), Array.from(p.classIndex));
     assert.equal(exact.disagreement, 0);
     assert.ok(exact.meanTrees <= forest.numTrees);
@@ -106,7 +106,7 @@ test('an imported forest calibrated on unlabeled rows halts with hyper and keeps
   forest.calibrate(data);
   assert.equal(forest.imported.calibrated, true);
   assert.equal(forest.imported.calibrationRows, fx.rows.length);
-  const halted = forest.predict(data, { rule: 'hyper', alpha: 0.99 });
+  const halted = forest.predict(data, { rule: 'hyper', alpha: 0.99, compare: true });
   assert.equal(halted.vote, 'soft');
   assert.ok(halted.meanTrees < forest.numTrees);
   assert.ok(halted.disagreement <= 0.05, `disagreement ${halted.disagreement}`);
@@ -154,10 +154,10 @@ test('the margin rule halts the soft prediction of a calibrated forest and repor
   const data = datasetOf(fx);
   assert.throws(() => forest.predict(data, { rule: 'margin' }), (e) => e.code === 'InvalidArgument' && /calibrate/.test(e.message));
   forest.calibrate(data);
-  const strict = forest.predict(data, { rule: 'margin', alpha: 1 });
+  const strict = forest.predict(data, { rule: 'margin', alpha: 1, compare: true });
   assert.equal(strict.lambda, Infinity);
   assert.equal(strict.disagreement, 0);
-  const loose = forest.predict(data, { rule: 'margin', alpha: 0.9 });
+  const loose = forest.predict(data, { rule: 'margin', alpha: 0.9, compare: true });
   assert.ok(Number.isFinite(loose.lambda));
   assert.ok(loose.meanTrees < strict.meanTrees, `${loose.meanTrees} < ${strict.meanTrees}`);
   // On the calibration rows themselves, the chosen threshold's disagreement is what was measured.

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 async function halting(forest: Forest, data: Dataset): Promise<void> {
   const names: readonly RuleName[] = rules;
   const opts: HaltingOptions = { rule: names[2], alpha: 0.95, order: 'random', seed: 3n, trees: 51 };
-  const out: HaltedPrediction = forest.predict(data, opts);
+  const out: HaltedPrediction = forest.predict(data, { ...opts, compare: true });
   const used: Int32Array = out.treesUsed;
   const conf: Float64Array = out.confidence;
   const early: Uint8Array = out.haltedEarly;
@@ -71,6 +71,9 @@ async function halting(forest: Forest, data: Dataset): Promise<void> {
   const only: HaltedOnlyPrediction = forest.predict(data, { rule: 'hyper', compare: false });
   const onlyUsed: number = only.meanTrees + only.treesUsed.length;
   const onlyFull: undefined = only.fullClassIndex;
+  const fast: HaltedOnlyPrediction = forest.predict(data, { rule: 'hyper', alpha: 0.99 });
+  const tableCost: number | undefined = fast.table?.ms;
+  const tableSource: 'built' | 'stored' | 'cached' | undefined = fast.table?.source;
   const trace: VoteTrace = forest.trace(data, 0, { rule: 'siba' });
   const traceParts: [Int32Array, Int32Array, Float64Array, number, boolean, number, string, number, Uint32Array] = [
     trace.trees, trace.votes, trace.confidence, trace.treesUsed, trace.haltedEarly, trace.classIndex, trace.label,
