@@ -10,6 +10,7 @@
 #include "ensemble/boost.h"
 #include "ensemble/bootstrap.h"
 #include "ensemble/forest_access.h"
+#include "ensemble/grow_bagged.h"
 #include "ensemble/tree_grower_params.h"
 #include "ensemble/voteboost_grow.h"
 #include "tree/cart.h"
@@ -113,7 +114,11 @@ bool PrunesTrees(const TrainOptions& options) {
           options.voteboost.base == VoteBoostBase::kPrunedCart);
 }
 
-Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressFn progress) {
+namespace {
+
+// Train's trees first .. first + count - 1 (all of them unless a part is asked for).
+Result<Forest> TrainTrees(const Dataset& data, const TrainOptions& options, int32_t first,
+                          int32_t count, const ProgressFn& progress, const TrainExecution& execution) {
   Status status = ValidateOptions(options, data.num_features());
   if (!status.ok()) return status;
   if (!data.has_labels()) {
@@ -172,29 +177,41 @@ Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressF
   params.mtry = ResolveMtry(options, static_cast<int32_t>(data.num_features()));
   params.max_depth = options.max_depth;
   params.min_leaf = options.min_leaf;
-  internal::TreeGrower builder(td, row_major.data(), params,
-                                 internal::CostComplexityOf(options.pruning));
-
-  const size_t num_features = data.num_features();
-  std::vector<uint32_t> weights(rows);
-  const uint32_t n = static_cast<uint32_t>(rows);
-  for (int32_t t = 0; t < options.num_trees; ++t) {
-    internal::Rng rng = internal::Rng::ForStream(options.seed, static_cast<uint64_t>(t));
-    internal::DrawBootstrap(&rng, n, weights.data());
-    uint32_t root = 0;
-    status = builder.Grow(weights.data(), &rng, &ForestAccess::table(forest), &root);
-    if (!status.ok()) return status;
-    ForestAccess::tree_roots(forest).push_back(root);
-    for (size_t r = 0; r < rows; ++r) {
-      if (weights[r] != 0) continue;
-      const int32_t vote = forest.TreeVote(t, row_major.data() + r * num_features);
-      ++ForestAccess::oob_votes(forest)[r * num_classes + vote];
-    }
-    if (progress && !progress(t + 1, options.num_trees)) {
-      return Status::Error(StatusCode::kInvalidArgument, "cancelled");
-    }
+  internal::BaggedTreesPlan plan;
+  plan.first = first;
+  plan.count = count;
+  plan.threads = execution.threads;
+  if (count != options.num_trees) {
+    ForestAccess::options(forest).num_trees = count;
+    ForestAccess::source_trees(forest).resize(static_cast<size_t>(count));
+    for (int32_t i = 0; i < count; ++i) ForestAccess::source_trees(forest)[i] = static_cast<uint32_t>(first + i);
   }
+  ForestAccess::tree_roots(forest).reserve(static_cast<size_t>(count));
+  status = internal::GrowBaggedTrees(td, row_major.data(), params, options, plan, progress, &forest);
+  if (!status.ok()) return status;
   return forest;
+}
+
+}  // namespace
+
+Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressFn progress,
+                     const TrainExecution& execution) {
+  return TrainTrees(data, options, 0, options.num_trees, progress, execution);
+}
+
+Result<Forest> TrainForestPart(const Dataset& data, const TrainOptions& options, int32_t first,
+                               int32_t count, ProgressFn progress, const TrainExecution& execution) {
+  if (options.ensemble != EnsembleKind::kRandomForest && options.ensemble != EnsembleKind::kBagging) {
+    return InvalidOption("ensemble", "must be rf or bagging to train a part of a forest (boosted "
+                                     "trees depend on the trees before them)");
+  }
+  if (first < 0 || count < 1 || first >= options.num_trees || count > options.num_trees - first) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "a part of a forest of " + std::to_string(options.num_trees) +
+                             " trees must lie in trees 0.." + std::to_string(options.num_trees - 1) +
+                             ", got " + std::to_string(count) + " trees from tree " + std::to_string(first));
+  }
+  return TrainTrees(data, options, first, count, progress, execution);
 }
 
 }  // namespace urnforest

@@ -99,6 +99,16 @@ enum class MtryRule : uint8_t {
 /// false cancels the run, which then fails with kInvalidArgument "cancelled". May be empty.
 using ProgressFn = std::function<bool(int32_t done, int32_t total)>;
 
+/// How a training run executes. Nothing here is stored in the model: its bytes are identical for
+/// every value.
+struct TrainExecution {
+  /// Threads growing the trees of a bagging or random forest (each tree's randomness comes from
+  /// (seed, tree index), so the split of trees over threads does not matter): 0 = every hardware
+  /// thread, 1 = the calling thread only. AdaBoost and vote-boosting grow one tree after another.
+  /// WebAssembly builds always use one thread (the JS worker spreads a run over workers instead).
+  int32_t threads = 0;
+};
+
 /// Training options; every field has a sensible default.
 struct TrainOptions {
   EnsembleKind ensemble = EnsembleKind::kRandomForest;
@@ -182,10 +192,29 @@ bool PrunesTrees(const TrainOptions& options);
 /// names the option, e.g. "option mtry must be in 0..20 ..."; or no feature columns),
 /// kLimitExceeded (more than 2^31 nodes or 2^30 categorical bit-set words), or
 /// kInvalidArgument("cancelled") when `progress` returns false. `progress` (may be empty) is
-/// called after each kept tree with (trees done, options.num_trees); it is not stored in the model.
+/// called on the calling thread as trees are kept, with (trees done, options.num_trees); it is not
+/// stored in the model. `execution` says how many threads grow the trees.
 /// The returned Forest is declared in urnforest/forest.h (include it to use the result). The
 /// algorithm (random streams, CART growing, AdaBoost, vote-boosting) is described in
 /// docs/design.md, "Training".
-Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressFn progress = {});
+Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressFn progress = {},
+                     const TrainExecution& execution = {});
+
+/// Trees first .. first + count - 1 of the forest Train(data, options) grows, as a forest of
+/// `count` trees (options().num_trees = count; source_trees() = first .. first + count - 1, as if
+/// pruned from the whole) whose out-of-bag votes count only those trees: bagging and random forests
+/// only (their trees are independent). For spreading one run over processes or Web Workers; join
+/// the parts with MergeForestParts. Fails as Train, and with kInvalidArgument for another ensemble
+/// or a range outside 0 .. options.num_trees - 1. `progress` gets (trees done, count).
+Result<Forest> TrainForestPart(const Dataset& data, const TrainOptions& options, int32_t first,
+                               int32_t count, ProgressFn progress = {},
+                               const TrainExecution& execution = {});
+
+/// The forest Train(data, options) returns, byte for byte, from parts of it (TrainForestPart, or
+/// their bytes reloaded) given in tree order: the parts must cover trees 0 .. options.num_trees - 1
+/// exactly once, in order, and agree on options (but num_trees), schema and training labels. Fails
+/// with kInvalidArgument naming the first part that does not fit; kLimitExceeded as Train. The
+/// parts are only read.
+Result<Forest> MergeForestParts(const std::vector<const Forest*>& parts);
 
 }  // namespace urnforest
