@@ -83,7 +83,7 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
       $('classify-table').replaceChildren();
       delete $('classify-table').dataset.rows;
       summary(`${name} could not be classified.`);
-      showError($('classify-error'), e, `${name}: `);
+      showError($('classify-error'), e, `${name} could not be classified`);
       return;
     }
     if (!msg || my !== generation) return;
@@ -135,7 +135,7 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
       clearError($('classify-error'));
       useLoadedModel(new Uint8Array(buf)).then(() => {
         summary(`Loaded ${file.name}: ${app.forest.numTrees} trees, classes ${app.forest.classNames.join(', ')}.`);
-      }, (err) => showError($('classify-error'), err, `${file.name}: `));
+      }, (err) => showError($('classify-error'), err, `${file.name} is not a model this page can load`));
     });
   });
   $('download-preds').addEventListener('click', () => {
