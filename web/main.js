@@ -3,6 +3,7 @@
 // from the serving origin and a user's file stays in this page.
 import { init } from '/dist/index.js';
 import { app, showError, clearError } from './app.js';
+import { linkCitations } from './cite.js';
 import { sentence } from './explain.js';
 import { loadChoice, readLocalFile, describeData } from './data_panel.js';
 import { cancelTraining, ensembleChanged, train, useLoadedModel } from './train_panel.js';
@@ -43,6 +44,7 @@ async function main() {
   createPriorView(app);
   createClassifyView(app, { useLoadedModel, showError, clearError });
   createByomView(app);
+  linkCitations(document.body);
 
   try {
     await loadChoice($('dataset').value);

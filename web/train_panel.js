@@ -6,6 +6,7 @@ import { h, pct } from './charts.js';
 import { gridValue } from './emphasis.js';
 import { shuffledRows } from './math.js';
 import { app, clearError, showError } from './app.js';
+import { linkCitations } from './cite.js';
 import { sentence } from './explain.js';
 import { useModelOrder } from './rule_bar.js';
 
@@ -39,9 +40,9 @@ function trainOptions({ trees, seed, mtry }) {
 function emphasisValue() { return gridValue(app.uf, Number($('vb-a').value)); }
 
 const ENSEMBLE_HELP = {
-  rf: 'Breiman 2001: each tree on a bootstrap sample, mtry random features tried per split; plain majority vote.',
-  bagging: 'Breiman 1996: each tree on a bootstrap sample with every feature; plain majority vote.',
-  adaboost: 'Freund & Schapire 1997 (SAMME beyond 2 classes): each tree on a resample weighted towards the rows the ' +
+  rf: 'Breiman 2001 [Bre01]: each tree on a bootstrap sample, mtry random features tried per split; plain majority vote.',
+  bagging: 'Breiman 1996 [Bre96]: each tree on a bootstrap sample with every feature; plain majority vote.',
+  adaboost: 'Freund & Schapire 1997 [FS97] (SAMME [ZZRH09] beyond 2 classes): each tree on a resample weighted towards the rows the ' +
     'earlier trees got wrong; weighted vote. Halting counts unweighted votes.',
   voteboost: 'Sabzevari, Martínez-Muñoz & Suárez 2018 ([SMS18] §3): row weights g(p) = p^(a−1)(1−p)^(b−1) of the ' +
     'share p of earlier trees voting for the row\'s leading class; a = b = 1 is the random forest, a > 1 ' +
@@ -58,6 +59,7 @@ export function ensembleChanged() {
   $('vb-a-out').textContent = $('vb-cv').checked ? 'chosen by CV' : String(a);
   $('vb-a').setAttribute('aria-valuetext', $('vb-cv').checked ? 'chosen by cross-validation' : `a = b = ${a}`);
   $('ensemble-help').textContent = ENSEMBLE_HELP[ensemble] ?? '';
+  linkCitations($('ensemble-help'));
 }
 
 const CV_FOLDS = 10; // SelectEmphasisByCV's stratified folds ([SMS18] §4.2)

@@ -1,7 +1,7 @@
 // The posterior picture: after t draws, where the full vote of all T trees will end ([SSM16] §2), as the
 // library computes it (forest.posterior). Two classes: P(T₁ | drawn) over the final votes for the first
 // class; more: P(class is the strict winner of the full vote | drawn), the posterior's `win`.
-import { classColor, fmt, frame, h, s } from '../charts.js';
+import { classColor, classKey, fmt, frame, h, s } from '../charts.js';
 import { MAX_POSTERIOR_TALLIES, numTallies } from '../math.js';
 
 /**
@@ -37,7 +37,9 @@ function winners(post, names) {
     xTicks: [], yTicks: [0, 0.2, 0.4, 0.6, 0.8, 1], yFormat: (v) => v.toFixed(1) });
   for (let i = 0; i < l; i++) {
     f.plot.append(s('rect', { x: f.x(i) + 6, y: f.y(post.win[i]), width: f.x(1) - f.x(0) - 12, height: f.y(0) - f.y(post.win[i]), fill: classColor(i) }));
-    f.plot.append(s('text', { x: f.x(i + 0.5), y: f.y(0) + 16, 'text-anchor': 'middle', class: 'small' }, names[i].slice(0, 12)));
+    // Names when they fit under the bars; the classes' letters (as on the marbles and in the tally) when not.
+    const label = l <= 5 ? names[i].slice(0, Math.floor(64 / l)) : classKey(i);
+    f.plot.append(s('text', { x: f.x(i + 0.5), y: f.y(0) + 16, 'text-anchor': 'middle', class: 'small' }, label, s('title', {}, names[i])));
   }
   return f.root;
 }
