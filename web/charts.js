@@ -74,10 +74,15 @@ export function frame(opts) {
   }
   axes.append(s('line', { x1: m.l, x2: w - m.r, y1: hh - m.b, y2: hh - m.b, class: 'axis' }));
   axes.append(s('line', { x1: m.l, x2: m.l, y1: m.t, y2: hh - m.b, class: 'axis' }));
-  if (opts.xLabel) axes.append(s('text', { x: (m.l + w - m.r) / 2, y: hh - 6, 'text-anchor': 'middle', class: 'label' }, opts.xLabel));
+  // Axis labels never run past the picture: a label longer than its axis is shortened (full text as a tooltip).
+  const fit = (text, length) => {
+    const max = Math.floor(length / 6.6);
+    return text.length <= max ? [text] : [`${text.slice(0, max - 1)}…`, s('title', {}, text)];
+  };
+  if (opts.xLabel) axes.append(s('text', { x: (m.l + w - m.r) / 2, y: hh - 6, 'text-anchor': 'middle', class: 'label' }, ...fit(opts.xLabel, w - 8)));
   if (opts.yLabel) {
     axes.append(s('text', { x: 12, y: (m.t + hh - m.b) / 2, 'text-anchor': 'middle', class: 'label',
-      transform: `rotate(-90 12 ${(m.t + hh - m.b) / 2})` }, opts.yLabel));
+      transform: `rotate(-90 12 ${(m.t + hh - m.b) / 2})` }, ...fit(opts.yLabel, hh - m.b - m.t + 24)));
   }
   root.append(axes);
   const plot = s('g', { class: 'plot' });

@@ -149,6 +149,7 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
     if (truth && labelled) {
       text += ` The file has the true labels: accuracy ${pct(correct / labelled)} (${correct} of ${labelled} rows)` +
         (halting ? `, ${pct(correctFull / labelled)} with all ${numTrees} trees.` : '.');
+      if (csv !== null) text += ' Rows the model was trained on are easy for it, so on a file that contains them this accuracy is optimistic.';
     } else {
       text += ' The file has no label column, so the accuracy cannot be measured.';
     }

@@ -128,8 +128,17 @@ test('iris: every view, desktop and phone', async () => {
   await everyView('iris');
 });
 
-test('vehicle with 301 trees: a rule that cannot run explains itself and offers one that can', async () => {
+test('vehicle with 301 trees: every view; the optimal rule (once a raw limit banner here) runs in the urn', async () => {
   await train('vehicle', 301);
+  await settle();
+  await page.selectOption('#rule', 'optimal');
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('#urn').dataset.state) &&
+    document.querySelector('#urn').dataset.rule === 'optimal', null, { timeout: 90_000 });
+  assert.equal(await page.getAttribute('#urn', 'data-state'), 'ready', await page.textContent('#urn-unavailable'));
+  assert.equal(await page.isHidden('#urn-unavailable'), true);
+  await page.click('#urn-finish');
+  await page.locator('#urn-view').screenshot({ path: join(SHOTS, 'vehicle301-desktop-urn-optimal.png') });
+  await page.selectOption('#rule', 'siba');
   await settle();
   await page.click('#urn-finish');
   await classifyLabelled('vehicle');

@@ -51,11 +51,18 @@ function winners(post, names) {
  * defines its own confidence}. "P* from these bars" is the posterior's win of the drawn tally's strict leader
  * (0 on a tie).
  */
+/** A count in words a student reads: 4,598,126 or "about 9.2 × 10^20". */
+function bigNumber(n) {
+  if (n < 1e9) return Math.round(n).toLocaleString('en-GB');
+  const e = Math.floor(Math.log10(n));
+  return `about ${(n / 10 ** e).toFixed(1)} × 10^${e}`;
+}
+
 export function render(container, { post, names, T, drawn, libConf, ownConfidence }) {
   const l = names.length;
   if (!post) {
     container.replaceChildren(h('p', { class: 'muted small', text: numTallies(l, T) > MAX_POSTERIOR_TALLIES
-      ? `With ${l} classes the ${numTallies(l, T).toExponential(1)} possible final tallies are too many to list; the rule's P* (right) still applies.`
+      ? `With ${l} classes and ${T} trees there are ${bigNumber(numTallies(l, T))} possible final tallies, too many to list here; the rule's P* (next picture) still applies.`
       : 'No final-tally prior for this rule.' }));
     container.dataset.drawn = String(drawn);
     return;
