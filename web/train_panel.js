@@ -85,15 +85,22 @@ function showProgress(phase, fraction, text) {
 
 /**
  * Runs one training job in the trainer worker; `onTrees(fraction, now)` gets the library's per-tree
- * progress. Resolves to {result, trainMs} (trainMs: from the first tree job to serialising, in the worker).
+ * progress. Resolves to {result, trainMs, treesMs} (trainMs: from the training's start to serialising, in the
+ * worker; treesMs: the time all its trees took, from the progress of the trees, or null).
  */
 async function trainJob(data, options, signal, onTrees) {
   let trainStart = null;
   let trainEnd = null;
   let last = 0;
+  let first = null; // [time, fraction] of the first tree reported, and of the latest
+  let latest = null;
   const onProgress = ({ stage, fraction }) => {
     const now = performance.now();
     if (stage === 'train' && trainStart === null) trainStart = now;
+    if (stage === 'train' && fraction > 0) {
+      if (first === null) first = [now, fraction];
+      latest = [now, fraction];
+    }
     if (stage === 'serialize' && trainEnd === null) trainEnd = now;
     if (stage !== 'train' || (now - last < 40 && fraction < 1)) return;
     last = now;
@@ -101,7 +108,10 @@ async function trainJob(data, options, signal, onTrees) {
   };
   const started = performance.now();
   const result = await trainer.train(data, options, { signal, onProgress });
-  return { result, trainMs: (trainEnd ?? performance.now()) - (trainStart ?? started) };
+  const trainMs = (trainEnd ?? performance.now()) - (trainStart ?? started);
+  // Time per tree from the trees' own progress (a fresh worker's start-up is not in it).
+  const span = first !== null && latest[1] > first[1] ? (latest[0] - first[0]) / (latest[1] - first[1]) : null;
+  return { result, trainMs, treesMs: span };
 }
 
 /**
@@ -117,7 +127,7 @@ async function trainWithCV(data, options, signal, trees) {
   const probeOptions = { ...options, trees: probeTrees, voteboost: { ...options.voteboost, a: 1 } };
   const probe = await trainJob(data, probeOptions, signal, () => {});
   // Each CV ensemble has `trees` trees on (folds − 1)/folds of the rows; the final one all of them.
-  const perTree = Math.max(0.05, probe.trainMs / probeTrees);
+  const perTree = Math.max(0.02, (probe.treesMs ?? probe.trainMs) / probeTrees);
   const cvTrees = grid * CV_FOLDS * trees * ((CV_FOLDS - 1) / CV_FOLDS);
   const cvShare = cvTrees / (cvTrees + trees);
   const estimate = perTree * cvTrees;

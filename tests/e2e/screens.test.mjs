@@ -111,7 +111,8 @@ async function classifyLabelled(dataset) {
   const { readFileSync } = await import('node:fs');
   const csv = readFileSync(join(repoRoot, 'datasets', `${dataset}.csv`));
   await page.setInputFiles('#classify-file', { name: `${dataset}.csv`, mimeType: 'text/csv', buffer: csv });
-  await page.waitForFunction(() => document.querySelector('#classify-table')?.dataset.rows > 0, null, { timeout: 60_000 });
+  await page.waitForFunction((name) => document.querySelector('#classify-summary').textContent.includes(`rows of ${name} classified`),
+    `${dataset}.csv`, { timeout: 60_000 });
   const head = await page.$$eval('#classify-table th', (ths) => ths.map((t) => t.textContent));
   assert.ok(head.includes('true label'), `columns: ${head}`);
   assert.match(await page.textContent('#classify-summary'), /accuracy/i);
@@ -157,11 +158,11 @@ test('soybean (19 classes): colours and letters tell the classes apart', async (
 
 test('vote-boosting with a = b chosen by cross-validation: the progress bar moves while it cross-validates', async () => {
   await page.setViewportSize(WIDTHS.desktop);
-  await page.selectOption('#dataset', 'iris');
+  await page.selectOption('#dataset', 'wdbc');
   await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'ready');
   await page.selectOption('#ensemble', 'voteboost');
   await page.setChecked('#vb-cv', true);
-  await page.fill('#trees', '21');
+  await page.fill('#trees', '51');
   await page.evaluate(() => {
     const bar = document.querySelector('#progress');
     window.__progress = [];
@@ -171,7 +172,7 @@ test('vote-boosting with a = b chosen by cross-validation: the progress bar move
   await page.click('#train');
   await page.waitForFunction(() => document.querySelector('#progress')?.dataset.phase === 'cv');
   await page.waitForFunction(() => window.__progress.filter((p) => p.phase === 'cv').length >= 3, null, { timeout: 60_000 });
-  await page.locator('#data-view').screenshot({ path: join(SHOTS, 'iris-desktop-data-cross-validating.png') });
+  await page.locator('#data-view').screenshot({ path: join(SHOTS, 'wdbc-desktop-data-cross-validating.png') });
   await page.waitForFunction(() => ['ok', 'error'].includes(document.querySelector('#status')?.dataset.state), null, { timeout: 120_000 });
   assert.equal(await page.getAttribute('#status', 'data-state'), 'ok', await page.textContent('#status'));
   const events = await page.evaluate(() => window.__progress);
@@ -180,10 +181,10 @@ test('vote-boosting with a = b chosen by cross-validation: the progress bar move
   console.log(`# ${cv.length} progress updates while cross-validating, from ${values[0].toFixed(3)} to ${values.at(-1).toFixed(3)}`);
   assert.ok(new Set(values).size >= 3, `the bar moved during cross-validation: ${values}`);
   for (let i = 1; i < values.length; i++) assert.ok(values[i] >= values[i - 1], `the bar never moves back: ${values}`);
-  assert.match(cv[0].text, /^Cross-validating a = b: \d+ values × 10 folds = \d+ ensembles of 21 trees/);
+  assert.match(cv[0].text, /^Cross-validating a = b: \d+ values × 10 folds = \d+ ensembles of 51 trees/);
   assert.ok(events.some((p) => p.phase === 'train'), 'then the final forest\'s trees');
   assert.equal(events.at(-1).phase, 'done');
-  assert.match(await page.textContent('#status'), /^Trained 21 vote-boosted trees in [\d.]+ m?s\. .* Cross-validation chose a = b = [\d.]+\.$/);
+  assert.match(await page.textContent('#status'), /^Trained 51 vote-boosted trees in [\d.]+ m?s\. .* Cross-validation chose a = b = [\d.]+\.$/);
   await page.selectOption('#ensemble', 'rf');
 });
 
