@@ -51,11 +51,12 @@ function winners(post, names) {
  * defines its own confidence}. "P* from these bars" is the posterior's win of the drawn tally's strict leader
  * (0 on a tie).
  */
-/** A count in words a student reads: 4,598,126 or "about 9.2 × 10^20". */
+/** A count a student reads: 4,598,126 or "about 9.2 × 10²⁰". */
 function bigNumber(n) {
   if (n < 1e9) return Math.round(n).toLocaleString('en-GB');
   const e = Math.floor(Math.log10(n));
-  return `about ${(n / 10 ** e).toFixed(1)} × 10^${e}`;
+  const sup = String(e).replace(/\d/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
+  return `about ${(n / 10 ** e).toFixed(1)} × 10${sup}`;
 }
 
 export function render(container, { post, names, T, drawn, libConf, ownConfidence }) {
