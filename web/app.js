@@ -3,6 +3,7 @@
 // subscribe with app.onModel / app.onRule. The page's thread only keeps a copy of the model for cheap reads
 // (names, sizes, out-of-bag votes, the full vote of the test rows); everything slow runs in the worker.
 import { h } from './charts.js';
+import { sentence } from './explain.js';
 import { UrnforestWorker } from '/dist/worker.js';
 import { MAX_POSTERIOR_TALLIES, numTallies } from './math.js';
 
@@ -134,19 +135,32 @@ export const app = {
   },
   onModel(fn) { this.modelListeners.push(fn); },
   onRule(fn) { this.ruleListeners.push(fn); },
-  setStatus(text) { $('status').textContent = text; },
+  /**
+   * The status line a student reads: `state` ('loading' | 'ready' | 'training' | 'ok' | 'error', also in
+   * data-state for tests), a sentence, and optional machine-readable numbers as data-* attributes.
+   */
+  setStatus(state, text, data = {}) {
+    const el = $('status');
+    el.textContent = text;
+    for (const key of Object.keys(el.dataset)) delete el.dataset[key];
+    el.dataset.state = state;
+    for (const [key, value] of Object.entries(data)) el.dataset[key] = String(value);
+  },
 };
 
-/** Renders an error (UrnforestError code, line, column) into an alert box. */
-export function showError(box, e, context = '') {
+/**
+ * Renders an error into an alert box as sentences: `heading` (what failed, e.g. "mine.csv cannot be read"),
+ * where (line and column of the file), the library's message, and its code in small print (to look up in
+ * docs/api.md; also in data-code for tests).
+ */
+export function showError(box, e, heading = 'Something went wrong') {
   box.hidden = false;
   box.replaceChildren();
   const code = e?.code ?? e?.name ?? 'Error';
   box.dataset.code = code;
-  const where = e?.line > 0 ? ` at line ${e.line}${e.column > 0 ? `, column ${e.column}` : ''}` : '';
-  // The library's message repeats the code and position ("CsvRaggedRow: line 3, column 3: ..."): show them once.
-  const message = String(e?.message ?? e).replace(/^\w+: (line \d+(, column \d+)?: )?/, '');
-  box.append(h('strong', { text: `${context}${code}${where}` }), h('br'), document.createTextNode(message));
+  const where = e?.line > 0 ? ` (line ${e.line}${e.column > 0 ? `, column ${e.column}` : ''})` : '';
+  box.append(h('strong', { text: `${heading}${where}.` }), ' ', document.createTextNode(sentence(e)),
+    h('span', { class: 'code', text: ` Error code: ${code}.` }));
 }
 
 export function clearError(box) {

@@ -74,10 +74,15 @@ export function frame(opts) {
   }
   axes.append(s('line', { x1: m.l, x2: w - m.r, y1: hh - m.b, y2: hh - m.b, class: 'axis' }));
   axes.append(s('line', { x1: m.l, x2: m.l, y1: m.t, y2: hh - m.b, class: 'axis' }));
-  if (opts.xLabel) axes.append(s('text', { x: (m.l + w - m.r) / 2, y: hh - 6, 'text-anchor': 'middle', class: 'label' }, opts.xLabel));
+  // Axis labels never run past the picture: a label longer than its axis is shortened (full text as a tooltip).
+  const fit = (text, length) => {
+    const max = Math.floor(length / 6.6);
+    return text.length <= max ? [text] : [`${text.slice(0, max - 1)}…`, s('title', {}, text)];
+  };
+  if (opts.xLabel) axes.append(s('text', { x: (m.l + w - m.r) / 2, y: hh - 6, 'text-anchor': 'middle', class: 'label' }, ...fit(opts.xLabel, w - 8)));
   if (opts.yLabel) {
     axes.append(s('text', { x: 12, y: (m.t + hh - m.b) / 2, 'text-anchor': 'middle', class: 'label',
-      transform: `rotate(-90 12 ${(m.t + hh - m.b) / 2})` }, opts.yLabel));
+      transform: `rotate(-90 12 ${(m.t + hh - m.b) / 2})` }, ...fit(opts.yLabel, hh - m.b - m.t + 24)));
   }
   root.append(axes);
   const plot = s('g', { class: 'plot' });
@@ -90,11 +95,34 @@ export function linePath(points) {
   return points.map(([px, py], i) => `${i ? 'L' : 'M'}${px.toFixed(2)} ${py.toFixed(2)}`).join('');
 }
 
-// Okabe–Ito colours (safe for colour-blind readers), then evenly spaced hues for many classes.
-const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8C6D1F', '#000000'];
+// Class colours: Okabe–Ito's eight (safe for colour-blind readers) first, then 18 of Green-Armytage's
+// "colour alphabet" ([GA10] in the page's references) picked greedily so that every pair of the 26
+// differs by at least 21 in CIE L*a*b* (ΔE76): 26 classes stay apart. Every class also has a letter
+// (classKey), drawn on marbles and swatches, so colour is never the only cue.
+const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8C6D1F', '#000000',
+  '#740AFF', '#9DCC00', '#4C005C', '#FFCC99', '#808080', '#C20088', '#5EF1F2', '#FF0010', '#2BCE48', '#FFE100',
+  '#426600', '#990000', '#003380', '#F0A3FF', '#005C31', '#0075DC', '#FFA8BB', '#993F00'];
 export function classColor(k) {
   if (k < PALETTE.length) return PALETTE[k];
   return `hsl(${Math.round((k * 137.508) % 360)} 55% 45%)`;
+}
+
+/** The letter of class k: A … Z, then 27, 28, … */
+export function classKey(k) { return k < 26 ? String.fromCharCode(65 + k) : String(k + 1); }
+
+/** Black or white, whichever reads better on classColor(k). */
+export function classInk(k) {
+  const c = classColor(k);
+  if (!c.startsWith('#')) return '#fff';
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16) / 255);
+  return 0.299 * r + 0.587 * g + 0.114 * b > 0.55 ? '#000' : '#fff';
+}
+
+/** A round swatch of class k with its letter (HTML; colours applied by paintSwatches). */
+export function classSwatch(k) {
+  const el = h('span', { class: 'swatch key', 'data-color': classColor(k), 'aria-hidden': 'true', text: classKey(k) });
+  el.dataset.ink = classInk(k);
+  return el;
 }
 
 /** A viridis-like ramp, t in [0, 1] → colour. */
@@ -115,7 +143,10 @@ export function legend(items) {
 
 /** Applies data-color attributes of swatches through CSSOM (allowed by the CSP, unlike style="" text). */
 export function paintSwatches(root) {
-  for (const el of root.querySelectorAll('[data-color]')) el.style.background = el.dataset.color;
+  for (const el of root.querySelectorAll('[data-color]')) {
+    el.style.background = el.dataset.color;
+    if (el.dataset.ink) el.style.color = el.dataset.ink;
+  }
 }
 
 export function fmt(x, digits = 3) {
@@ -142,11 +173,4 @@ export function slowGate(container, text, label, run) {
 /** Replaces each container's picture with a placeholder while the worker computes the new one. */
 export function pending(...containers) {
   for (const el of containers) el.replaceChildren(h('p', { class: 'muted small pending', text: 'Computing in the background…' }));
-}
-
-/** "Code: message" for an error, without repeating the code when the message already starts with it. */
-export function errText(e) {
-  const code = e?.code ?? e?.name ?? 'Error';
-  const msg = e?.message ?? String(e);
-  return msg.startsWith(code) ? msg : `${code}: ${msg}`;
 }

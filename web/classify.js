@@ -1,6 +1,7 @@
 // View 6, classify privately: the trained (or loaded) model labels the user's rows inside the page; the
 // predictions and the model bytes are downloaded as blob: URLs made here (no network request).
-import { fmt, h } from './charts.js';
+import { fmt, h, pct } from './charts.js';
+import { showRuleProblem } from './rule_bar.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -69,6 +70,7 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
   async function classify(csv, name) {
     const my = ++generation;
     clearError($('classify-error'));
+    showRuleProblem($('classify-rule-note'), null);
     if (!app.forest) { summary('Train or load a model first.'); return; }
     const opts = app.haltingOptions();
     const numTrees = app.forest.numTrees;
@@ -83,39 +85,98 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
       $('classify-table').replaceChildren();
       delete $('classify-table').dataset.rows;
       summary(`${name} could not be classified.`);
-      showError($('classify-error'), e, `${name}: `);
+      showError($('classify-error'), e, `${name} could not be classified`);
       return;
     }
     if (!msg || my !== generation) return;
     const { full, halting, haltingError, numRows } = msg;
-    if (haltingError) showError($('classify-error'), haltingError, 'Halting rule: ');
+    showRuleProblem($('classify-rule-note'), haltingError, opts.rule);
+    const truth = trueLabels(csv, numRows);
     const header = ['row', 'predicted'];
-    if (halting) header.push('trees_used', 'confidence', 'full_vote', 'agrees');
-    else header.push(...full.classNames.map((c) => `votes_${c}`));
+    const shown = ['row', 'predicted'];
+    if (truth) { header.push('true_label', 'correct'); shown.push('true label', 'correct'); }
+    if (halting) {
+      header.push('trees_used', 'confidence', 'full_vote', 'agrees');
+      shown.push('trees used', 'confidence', 'all trees say', 'same as all trees');
+    } else {
+      header.push(...full.classNames.map((c) => `votes_${c}`));
+      shown.push(...full.classNames.map((c) => `votes for ${c}`));
+    }
     const l = full.classNames.length;
     const rows = [];
+    let correct = 0;
+    let correctFull = 0;
+    let labelled = 0;
     for (let i = 0; i < numRows; i++) {
-      if (halting) {
-        rows.push([String(i + 1), halting.labels[i], String(halting.treesUsed[i]), fmt(halting.confidence[i], 4),
-          full.labels[i], halting.classIndex[i] === full.classIndex[i] ? 'yes' : 'no']);
-      } else {
-        rows.push([String(i + 1), full.labels[i], ...Array.from(full.votes.subarray(i * l, (i + 1) * l), String)]);
+      const predicted = halting ? halting.labels[i] : full.labels[i];
+      const row = [String(i + 1), predicted];
+      if (truth) {
+        const known = truth[i] !== null;
+        row.push(known ? truth[i] : '', known ? (predicted === truth[i] ? 'yes' : 'no') : '');
+        if (known) {
+          labelled++;
+          if (predicted === truth[i]) correct++;
+          if (full.labels[i] === truth[i]) correctFull++;
+        }
       }
+      if (halting) {
+        row.push(String(halting.treesUsed[i]), fmt(halting.confidence[i], 4), full.labels[i],
+          halting.classIndex[i] === full.classIndex[i] ? 'yes' : 'no');
+      } else {
+        row.push(...Array.from(full.votes.subarray(i * l, (i + 1) * l), String));
+      }
+      rows.push(row);
     }
     result = { name: name.replace(/\.[^.]*$/, ''), header, rows };
     const table = h('table', { class: 'data' });
     const head = table.createTHead().insertRow();
-    for (const c of header) head.append(h('th', { scope: 'col', text: c }));
+    for (const c of shown) head.append(h('th', { scope: 'col', text: c }));
     const body = table.createTBody();
+    const correctCol = truth ? 3 : -1;
     for (const r of rows.slice(0, 25)) {
       const tr = body.insertRow();
-      for (const c of r) tr.append(h('td', { text: c }));
+      r.forEach((c, j) => tr.append(h('td', { text: c, class: j === correctCol && c ? (c === 'yes' ? 'ok' : 'bad') : null })));
     }
     $('classify-table').replaceChildren(table);
     $('classify-table').dataset.rows = String(rows.length);
+    if (truth && labelled) $('classify-table').dataset.accuracy = String(correct / labelled);
+    else delete $('classify-table').dataset.accuracy;
     $('download-preds').disabled = false;
-    summary(`${rows.length} rows of ${name} classified${halting ? ` with ${opts.rule} at α = ${opts.alpha}: ${fmt(halting.meanTrees, 1)} trees per row on average instead of ${numTrees}` : ' by the full vote'}.` +
-      (rows.length > 25 ? ' The table shows the first 25; the download has all.' : ''));
+    const fileName = csv === null ? 'the held-out test rows' : name;
+    let text = `${rows.length} rows of ${fileName} classified` + (halting
+      ? ` with the ${opts.rule} rule at α = ${opts.alpha}: ${fmt(halting.meanTrees, 1)} trees per row on average instead of ${numTrees}.`
+      : ' by the vote of all trees.');
+    if (truth && labelled) {
+      text += ` The file has the true labels: accuracy ${pct(correct / labelled)} (${correct} of ${labelled} rows)` +
+        (halting ? `, ${pct(correctFull / labelled)} with all ${numTrees} trees.` : '.');
+      if (csv !== null) text += ' Rows the model was trained on are easy for it, so on a file that contains them this accuracy is optimistic.';
+    } else {
+      text += ' The file has no label column, so the accuracy cannot be measured.';
+    }
+    if (rows.length > 25) text += ' The table shows the first 25 rows; the download has all of them.';
+    summary(text);
+  }
+
+  /**
+   * The true class name of each row when the rows carry the model's label column (null when not, and null
+   * for a row whose label is missing): the test rows' labels, or the CSV read on this page against the model.
+   */
+  function trueLabels(csv, numRows) {
+    if (csv === null) {
+      const names = app.testDs.classNames;
+      return Array.from(app.testLabels, (k) => (k >= 0 ? names[k] : null));
+    }
+    let data = null;
+    try {
+      data = app.uf.Dataset.fromCSV(csv, { schemaOf: app.forest });
+      if (!data.hasLabels || data.numRows !== numRows) return null;
+      const names = data.classNames;
+      return Array.from(data.labels(), (k) => (k >= 0 ? names[k] : null));
+    } catch {
+      return null; // no label column (or unreadable here): predictions only
+    } finally {
+      data?.dispose();
+    }
   }
 
   $('classify-file').addEventListener('change', (e) => {
@@ -135,7 +196,7 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
       clearError($('classify-error'));
       useLoadedModel(new Uint8Array(buf)).then(() => {
         summary(`Loaded ${file.name}: ${app.forest.numTrees} trees, classes ${app.forest.classNames.join(', ')}.`);
-      }, (err) => showError($('classify-error'), err, `${file.name}: `));
+      }, (err) => showError($('classify-error'), err, `${file.name} is not a model this page can load`));
     });
   });
   $('download-preds').addEventListener('click', () => {

@@ -3,6 +3,7 @@
 import { h } from './charts.js';
 import { GENERATED, generate, previewCSV } from './math.js';
 import { app, clearError, showError } from './app.js';
+import { sentence } from './explain.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -54,12 +55,12 @@ export function describeData() {
     $('mtry').max = String(data.numFeatures);
     clearError(box);
     $('train').disabled = false;
-    app.setStatus('ready');
+    app.setStatus('ready', `${app.name} is ready: choose an ensemble and press Train forest.`);
   } catch (e) {
     $('data-summary').textContent = `${app.name}: cannot be read.`;
-    showError(box, e, `${app.name}: `);
+    showError(box, e, `${app.name} cannot be read`);
     $('train').disabled = true;
-    app.setStatus(`error ${e.code ?? e.name} ${e.message}`);
+    app.setStatus('error', `${app.name} cannot be read: ${sentence(e)}`);
   }
 }
 
@@ -73,9 +74,9 @@ export async function loadChoice(value) {
   }
   $('data-summary').textContent = `Loading ${value}…`;
   $('train').disabled = true; // until the new data set is read (describeData enables it)
-  app.setStatus('loading');
+  app.setStatus('loading', `Loading ${value}…`);
   const response = await fetch(`../datasets/${value}.csv`);
-  if (!response.ok) throw new Error(`${value}.csv: HTTP ${response.status}`);
+  if (!response.ok) throw new Error(`${value}.csv could not be fetched from this page's server (HTTP status ${response.status})`);
   useText(await response.text(), `${value}.csv`);
 }
 
@@ -87,6 +88,6 @@ export function readLocalFile(file) {
     const head = headerCells(text);
     useText(text, file.name, { is2d: head.length === 3 });
   };
-  reader.onerror = () => showError($('data-error'), { code: 'FileRead', message: reader.error?.message ?? 'cannot read the file' });
+  reader.onerror = () => showError($('data-error'), { code: 'FileRead', message: reader.error?.message ?? 'the browser could not read the file' }, `${file.name} cannot be opened`);
   reader.readAsText(file);
 }

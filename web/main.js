@@ -3,6 +3,8 @@
 // from the serving origin and a user's file stays in this page.
 import { init } from '/dist/index.js';
 import { app, showError, clearError } from './app.js';
+import { linkCitations } from './cite.js';
+import { sentence } from './explain.js';
 import { loadChoice, readLocalFile, describeData } from './data_panel.js';
 import { cancelTraining, ensembleChanged, train, useLoadedModel } from './train_panel.js';
 import { createRuleBar } from './rule_bar.js';
@@ -21,11 +23,11 @@ async function main() {
   try {
     app.uf = await init(); // before the views: the emphasis sliders read the library's grid
   } catch (e) {
-    app.setStatus(`error ${e.code ?? e.name} ${e.message}`);
-    showError($('data-error'), e);
+    app.setStatus('error', `The library could not start in this browser: ${sentence(e)}`);
+    showError($('data-error'), e, 'The library could not start');
     return;
   }
-  $('dataset').addEventListener('change', (e) => loadChoice(e.target.value).catch((err) => showError($('data-error'), err)));
+  $('dataset').addEventListener('change', (e) => loadChoice(e.target.value).catch((err) => showError($('data-error'), err, 'The data set could not be loaded')));
   $('file').addEventListener('change', (e) => { if (e.target.files[0]) readLocalFile(e.target.files[0]); });
   $('target').addEventListener('change', describeData);
   $('train').addEventListener('click', train);
@@ -42,12 +44,13 @@ async function main() {
   createPriorView(app);
   createClassifyView(app, { useLoadedModel, showError, clearError });
   createByomView(app);
+  linkCitations(document.body);
 
   try {
     await loadChoice($('dataset').value);
   } catch (e) {
-    app.setStatus(`error ${e.code ?? e.name} ${e.message}`);
-    showError($('data-error'), e);
+    app.setStatus('error', `The data set could not be loaded: ${sentence(e)}`);
+    showError($('data-error'), e, 'The data set could not be loaded');
   }
 }
 

@@ -2,7 +2,8 @@
 // the smoothed histogram of 'hyper' and the fitted Dirichlet priors ('1dir', 'ndir') over the final tallies
 // (forest.posterior of the empty tally, their parameters from forest.prior(rule)), and how each prior moves
 // the halting staircase (forest.haltingTable).
-import { classColor, errText, fmt, frame, h, linePath, pending, s, slowGate } from './charts.js';
+import { classColor, fmt, frame, h, linePath, pending, s, slowGate } from './charts.js';
+import { sentence } from './explain.js';
 import { MAX_POSTERIOR_TALLIES, numTallies } from './math.js';
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +23,26 @@ function statisticOf(post, stat) {
   const out = new Float64Array(post.numTrees + 1);
   for (let k = 0; k < post.probability.length; k++) out[stat(post.tallies.subarray(k * l, (k + 1) * l))] += post.probability[k];
   return out;
+}
+
+const betas = (c) => `β = (${Array.from(c.beta).map((b) => fmt(b, 2)).join(', ')})`;
+
+/** One sentence per fitted prior: its kind and parameters (forest.prior(rule).components). */
+function describePrior(rule, prior, names) {
+  const parts = prior.components;
+  if (rule === '1dir') {
+    return `1dir: one Dirichlet distribution over the vote shares, ${betas(parts[0])}; values below 1 mean the trees ` +
+      'usually agree (votes near unanimous).';
+  }
+  if (rule === 'ndir' && parts.length === names.length) {
+    return 'ndir: one Dirichlet per training class, weighted by how often the class occurs: ' +
+      parts.map((c, i) => `${names[i]} (weight ${fmt(c.weight, 2)}) ${betas(c)}`).join('; ') + '.';
+  }
+  if (rule === 'hyper') {
+    return `hyper: the smoothed out-of-bag histogram itself, stored as a mixture of ${parts.length} components ` +
+      '(the bars and the line on the left).';
+  }
+  return `${rule}: a mixture of ${parts.length} Dirichlet components.`;
 }
 
 export function createPriorView(app) {
@@ -84,11 +105,8 @@ export function createPriorView(app) {
         if (prior === null || final === null) return; // the model changed meanwhile
         if (prior instanceof Error) throw prior;
         if (final) curves.push({ label, cls, values: statisticOf(final, stat) });
-        if (prior.components?.length && rule !== 'siba') {
-          params.push(`${rule}: ` + prior.components.map((c) =>
-            `${prior.components.length > 1 ? `w=${fmt(c.weight, 2)} ` : ''}β=(${Array.from(c.beta).map((b) => fmt(b, 2)).join(', ')})`).join('; '));
-        }
-      } catch (e) { params.push(`${rule}: ${e.message}`); }
+        if (prior.components?.length && rule !== 'siba') params.push(describePrior(rule, prior, names));
+      } catch (e) { params.push(`${rule}: this prior cannot be fitted here. ${sentence(e)}`); }
     }
     const yMax = Math.max(...hist, ...curves.flatMap((c) => Array.from(c.values))) * 1.08 || 1;
     const xLabel = l === 2 ? `OOB votes for ${names[0]}, rescaled to T = ${T}` : `votes for the OOB winner, rescaled to T = ${T}`;
@@ -107,7 +125,9 @@ export function createPriorView(app) {
     const legend = h('ul', { class: 'legend' }, h('li', {}, h('span', { class: 'swatch raw' }), `raw OOB histogram (${rows} training rows)`),
       ...curves.map((c) => h('li', {}, h('span', { class: `swatch line ${c.cls}` }), c.label)));
     $('prior-hist').replaceChildren(f.root, legend);
-    $('prior-params').textContent = params.length ? `Fitted parameters: ${params.join(' · ')}` : '';
+    $('prior-params').replaceChildren(...(params.length ? [h('summary', { text: 'The fitted priors, in numbers' }),
+      h('ul', {}, ...params.map((p) => h('li', { text: p })))] : []));
+    $('prior-params').hidden = params.length === 0;
     $('prior-caption').textContent = l === 2
       ? 'Bars: share of training rows whose out-of-bag votes, rescaled to T, give class 0 that many votes (raw). Lines: the priors over the final tally.'
       : 'With more than two classes the picture shows the leading class\'s final count (raw bars, prior lines).';
@@ -123,7 +143,7 @@ export function createPriorView(app) {
     const alpha = app.haltingOptions().alpha;
     if (l >= 4 && force !== true) {
       slowGate($('prior-stairs'), `With ${l} classes each halting table takes seconds to build (in a worker: the page stays usable).`,
-        'Compare the staircases', () => renderStairs(true).catch((e) => note(`${errText(e)}`)));
+        'Compare the staircases', () => renderStairs(true).catch((e) => note(`The staircases cannot be drawn: ${sentence(e)}`)));
       return;
     }
     // Class c leads, a rival r gets every other vote; for each rival count m, the fewest votes c needs to stop.
@@ -180,8 +200,8 @@ export function createPriorView(app) {
   function render() {
     if (!app.forest || !app.testDs) return;
     note(null);
-    renderHistogram().catch((e) => note(`${errText(e)}`));
-    renderStairs().catch((e) => note(`${errText(e)}`));
+    renderHistogram().catch((e) => note(`The prior cannot be drawn: ${sentence(e)}`));
+    renderStairs().catch((e) => note(`The staircases cannot be drawn: ${sentence(e)}`));
   }
 
   app.onModel(() => {

@@ -2,7 +2,8 @@
 // reordered by a heuristic (forest.order on the training rows) and the error of the first u trees, u = 1..T
 // (forest.errorCurve), on the training and the held-out rows, against the same curves in training order.
 // The pruning point keep = round(0.2 T) is marked. Both run in the compute worker.
-import { errText, fmt, frame, h, linePath, pct, pending, s } from './charts.js';
+import { fmt, frame, h, linePath, pct, pending, s } from './charts.js';
+import { sentence } from './explain.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -77,7 +78,7 @@ export function createPruningView(app) {
       const msg = await app.work('ordering the trees', (remote) => curves(remote, ordering, app.forest.numTrees), 'pruning');
       if (msg) draw({ ...msg, ordering });
     } catch (e) {
-      message(`No pruning curve: ${errText(e)}`);
+      message(`The pruning curve cannot be computed: ${sentence(e)}`);
     } finally {
       box.removeAttribute('aria-busy');
     }

@@ -2,11 +2,14 @@
 // order a model needs is the library's: RemoteForest.info.defaultOrder (random for vote-boosting), never
 // decided here.
 import { app } from './app.js';
+import { h } from './charts.js';
+import { linkCitations } from './cite.js';
+import { RULE_NAMES, ruleProblem } from './explain.js';
 
 const $ = (id) => document.getElementById(id);
 
 const RULE_HELP = {
-  siba: 'Urn model with a uniform prior over final tallies (= SIBA, Hernández-Lobato et al. 2009). Depends only on T, the number of classes and α.',
+  siba: 'Urn model with a uniform prior over final tallies (SIBA [HMS09]). Depends only on T, the number of classes and α.',
   hyper: 'Urn model with the smoothed histogram of out-of-bag votes as prior (HYPER, [SSM16] §3): one table per class.',
   '1dir': 'Urn model with one Dirichlet distribution fitted to the out-of-bag vote fractions.',
   ndir: 'Urn model with a mixture of Dirichlets, one fitted per training class.',
@@ -25,6 +28,7 @@ export function showRuleHelp() {
     text += ' Caution: it models the trees as independent draws, which boosted trees are not (vote-boosting with a = b = 1 excepted).';
   }
   $('rule-help').textContent = text;
+  linkCitations($('rule-help'));
 }
 
 /**
@@ -38,6 +42,27 @@ export function useModelOrder(defaultOrder) {
   $('order').querySelector('option[value="generation"]').disabled = forced;
   $('order-note').hidden = !forced;
   showRuleHelp();
+}
+
+/** Switches the rule bar to `rule`, as if the student had picked it. */
+export function useRule(rule) {
+  $('rule').value = rule;
+  ruleChanged();
+}
+
+/**
+ * Fills the warning box `el` with why `rule` cannot run on the current model (error `e`) and buttons that
+ * switch to rules that can; `el` empty and hidden when `e` is null.
+ */
+export function showRuleProblem(el, e, rule) {
+  el.hidden = !e;
+  el.replaceChildren();
+  delete el.dataset.code;
+  if (!e) return;
+  const { text, alternatives } = ruleProblem(e, { rule, numTrees: app.forest?.numTrees ?? 0, numClasses: app.forest?.numClasses ?? 0 });
+  el.dataset.code = e.code ?? e.name ?? 'Error';
+  el.append(h('p', { text }), h('div', { class: 'buttons' }, ...alternatives.map((r) =>
+    h('button', { type: 'button', class: 'secondary', text: `Use ${RULE_NAMES[r]}`, onclick: () => useRule(r) }))));
 }
 
 function ruleChanged() {

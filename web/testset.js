@@ -1,6 +1,8 @@
 // View 3, the whole test set: trees used per row, speed-up, disagreement, error versus alpha, the expected
 // cost predicted from training data, and for 2-D data a heat map of trees needed over the plane ([HMS11] Fig. 4).
-import { errText, fmt, frame, h, linePath, pct, pending, s, slowGate, viridis } from './charts.js';
+import { sentence } from './explain.js';
+import { showRuleProblem } from './rule_bar.js';
+import { fmt, frame, h, linePath, pct, pending, s, slowGate, viridis } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
 const ALPHAS = [0.6, 0.8, 0.9, 0.95, 0.99, 0.995, 0.999, 1];
@@ -9,11 +11,7 @@ const GRID = 56;
 export function createTestView(app) {
   let generation = 0;
 
-  function note(message) {
-    const el = $('test-unavailable');
-    el.hidden = !message;
-    el.textContent = message ?? '';
-  }
+  function note(error, rule) { showRuleProblem($('test-unavailable'), error, rule); }
 
   function errorRate(classIndex, labels) {
     let wrong = 0;
@@ -114,7 +112,7 @@ export function createTestView(app) {
       const data = { x: grid, options: { rows: GRID * GRID, cols: 2, featureNames: app.forest.featureNames } };
       pred = await app.work('predicting the heat-map grid', (remote) => remote.predict(data, { ...opts, compare: true }), 'grid');
     } catch (e) {
-      $('test-heat').replaceChildren(h('p', { class: 'muted small', text: `No heat map: ${errText(e)}` }));
+      $('test-heat').replaceChildren(h('p', { class: 'muted small', text: `The heat map cannot be drawn: ${sentence(e)}` }));
       return;
     }
     if (!pred || my !== generation) return;
@@ -174,7 +172,7 @@ export function createTestView(app) {
     const opts = app.haltingOptions();
     let pred;
     try { pred = await app.predictHalting(opts); } catch (e) {
-      if (my === generation) note(`This rule cannot be used here: ${errText(e)}`);
+      if (my === generation) note(e, opts.rule);
       return;
     }
     if (!pred || my !== generation) return;
@@ -201,7 +199,7 @@ export function createTestView(app) {
     try {
       sweep = await app.work('sweeping α (one table per value)', (remote) => sweepAlphas(remote, opts, alphas), 'sweep');
     } catch (e) {
-      $('test-alpha').replaceChildren(h('p', { class: 'muted small', text: `No sweep: ${errText(e)}` }));
+      $('test-alpha').replaceChildren(h('p', { class: 'muted small', text: `Error versus α cannot be computed: ${sentence(e)}` }));
     }
     $('test-alpha').removeAttribute('aria-busy');
     await Promise.all([heat, cost]);

@@ -2,10 +2,12 @@
 // progress and cancel), then the model's lifecycle: the page loads a copy of the bytes for cheap reads and
 // the compute worker holds the model (a RemoteForest) with the test and training rows for every other view.
 import { UrnforestWorker } from '/dist/worker.js';
-import { pct } from './charts.js';
+import { h, pct } from './charts.js';
 import { gridValue } from './emphasis.js';
 import { shuffledRows } from './math.js';
 import { app, clearError, showError } from './app.js';
+import { linkCitations } from './cite.js';
+import { sentence } from './explain.js';
 import { useModelOrder } from './rule_bar.js';
 
 const $ = (id) => document.getElementById(id);
@@ -38,9 +40,9 @@ function trainOptions({ trees, seed, mtry }) {
 function emphasisValue() { return gridValue(app.uf, Number($('vb-a').value)); }
 
 const ENSEMBLE_HELP = {
-  rf: 'Breiman 2001: each tree on a bootstrap sample, mtry random features tried per split; plain majority vote.',
-  bagging: 'Breiman 1996: each tree on a bootstrap sample with every feature; plain majority vote.',
-  adaboost: 'Freund & Schapire 1997 (SAMME beyond 2 classes): each tree on a resample weighted towards the rows the ' +
+  rf: 'Breiman 2001 [Bre01]: each tree on a bootstrap sample, mtry random features tried per split; plain majority vote.',
+  bagging: 'Breiman 1996 [Bre96]: each tree on a bootstrap sample with every feature; plain majority vote.',
+  adaboost: 'Freund & Schapire 1997 [FS97] (SAMME [ZZRH09] beyond 2 classes): each tree on a resample weighted towards the rows the ' +
     'earlier trees got wrong; weighted vote. Halting counts unweighted votes.',
   voteboost: 'Sabzevari, Martínez-Muñoz & Suárez 2018 ([SMS18] §3): row weights g(p) = p^(a−1)(1−p)^(b−1) of the ' +
     'share p of earlier trees voting for the row\'s leading class; a = b = 1 is the random forest, a > 1 ' +
@@ -57,6 +59,100 @@ export function ensembleChanged() {
   $('vb-a-out').textContent = $('vb-cv').checked ? 'chosen by CV' : String(a);
   $('vb-a').setAttribute('aria-valuetext', $('vb-cv').checked ? 'chosen by cross-validation' : `a = b = ${a}`);
   $('ensemble-help').textContent = ENSEMBLE_HELP[ensemble] ?? '';
+  linkCitations($('ensemble-help'));
+}
+
+const CV_FOLDS = 10; // SelectEmphasisByCV's stratified folds ([SMS18] §4.2)
+
+/** A duration for a student: "3.5 ms", "840 ms", "12.3 s". */
+export function duration(ms) {
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The progress bar and its sentence. `phase`: 'read' | 'probe' | 'cv' | 'train' | 'done' | 'failed' |
+ * 'cancelled' (also in data-phase); every update bumps data-updates (the tests count them).
+ */
+function showProgress(phase, fraction, text) {
+  const bar = $('progress');
+  if (fraction !== null) bar.value = Math.min(1, Math.max(0, fraction));
+  $('progress-text').textContent = text;
+  bar.dataset.phase = phase;
+  bar.dataset.updates = String(Number(bar.dataset.updates ?? 0) + 1);
+}
+
+/**
+ * Runs one training job in the trainer worker; `onTrees(fraction, now)` gets the library's per-tree
+ * progress. Resolves to {result, trainMs, treesMs} (trainMs: from the training's start to serialising, in the
+ * worker; treesMs: the time all its trees took, from the progress of the trees, or null).
+ */
+async function trainJob(data, options, signal, onTrees) {
+  let trainStart = null;
+  let trainEnd = null;
+  let last = 0;
+  let first = null; // [time, fraction] of the first tree reported, and of the latest
+  let latest = null;
+  const onProgress = ({ stage, fraction }) => {
+    const now = performance.now();
+    if (stage === 'train' && trainStart === null) trainStart = now;
+    if (stage === 'train' && fraction > 0) {
+      if (first === null) first = [now, fraction];
+      latest = [now, fraction];
+    }
+    if (stage === 'serialize' && trainEnd === null) trainEnd = now;
+    if (stage !== 'train' || (now - last < 40 && fraction < 1)) return;
+    last = now;
+    onTrees(fraction, now);
+  };
+  const started = performance.now();
+  const result = await trainer.train(data, options, { signal, onProgress });
+  const trainMs = (trainEnd ?? performance.now()) - (trainStart ?? started);
+  // Time per tree from the trees' own progress (a fresh worker's start-up is not in it).
+  const span = first !== null && latest[1] > first[1] ? (latest[0] - first[0]) / (latest[1] - first[1]) : null;
+  return { result, trainMs, treesMs: span };
+}
+
+/**
+ * Vote-boosting with a = b chosen by cross-validation: the library trains grid × folds ensembles before
+ * the final one and reports progress only for the final one's trees (SelectEmphasisByCV takes no progress
+ * callback). So the page first times a few trees of the same kind, estimates the cross-validation's time
+ * from them, moves the bar by that estimate (saying so) while it runs, then follows the final trees.
+ */
+async function trainWithCV(data, options, signal, trees) {
+  const grid = app.uf.emphasisGrid().length;
+  const probeTrees = Math.min(trees, 15);
+  showProgress('probe', 0, `Timing ${probeTrees} trees to estimate the cross-validation…`);
+  const probeOptions = { ...options, trees: probeTrees, voteboost: { ...options.voteboost, a: 1 } };
+  const probe = await trainJob(data, probeOptions, signal, () => {});
+  // Each CV ensemble has `trees` trees on (folds − 1)/folds of the rows; the final one all of them.
+  const perTree = Math.max(0.02, (probe.treesMs ?? probe.trainMs) / probeTrees);
+  const cvTrees = grid * CV_FOLDS * trees * ((CV_FOLDS - 1) / CV_FOLDS);
+  const cvShare = cvTrees / (cvTrees + trees);
+  const estimate = perTree * cvTrees;
+  const cvStart = performance.now();
+  let finalPhase = false;
+  const tick = () => {
+    if (finalPhase) return;
+    const elapsed = performance.now() - cvStart;
+    const done = Math.min(0.97, elapsed / estimate);
+    const left = Math.max(0, estimate - elapsed);
+    showProgress('cv', done * cvShare, `Cross-validating a = b: ${grid} values × ${CV_FOLDS} folds = ${grid * CV_FOLDS} ensembles` +
+      ` of ${trees} trees, about ${Math.round(done * 100)} % done (estimated${left > 1500 ? `, ${duration(left)} left` : ''}).`);
+  };
+  tick();
+  const timer = setInterval(tick, 200);
+  try {
+    const job = await trainJob(data, options, signal, (fraction) => {
+      if (fraction <= 0) return;
+      finalPhase = true;
+      showProgress('train', cvShare + (1 - cvShare) * fraction, `Training the final forest: ${Math.round(fraction * trees)} / ${trees} trees`);
+    });
+    return job;
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** Trains on the training rows of the current data set in the worker, then installs the model. */
@@ -78,50 +174,44 @@ export async function train() {
   const options = trainOptions({ trees, seed, mtry });
   const text = app.text;
   const target = $('target').value || undefined;
+  const data = { csv: text, options: target ? { target } : {}, rows: trainRows };
 
   const controller = new AbortController();
   training = controller;
   $('train').disabled = true;
   $('cancel').hidden = false;
-  $('progress').value = 0;
-  $('progress-text').textContent = 'starting the worker…';
+  $('progress').dataset.updates = '0';
+  showProgress('read', 0, 'Reading the data in the background…');
   clearError($('data-error'));
-  app.setStatus('training');
+  app.setStatus('training', `Training ${trees} trees in the background; the page stays usable.`);
   const started = performance.now();
-  let trainStart = null;
-  let trainEnd = null;
-  let last = 0;
-  const onProgress = ({ stage, fraction }) => {
-    const now = performance.now();
-    if (stage === 'train' && trainStart === null) trainStart = now;
-    if (stage === 'serialize' && trainEnd === null) trainEnd = now;
-    if (stage !== 'train' || (now - last < 40 && fraction < 1)) return;
-    last = now;
-    $('progress').value = fraction;
-    $('progress-text').textContent = `${Math.round(fraction * trees)} / ${trees} trees`;
-  };
-  let result;
+  let job;
   try {
-    result = await trainer.train({ csv: text, options: target ? { target } : {}, rows: trainRows }, options,
-      { signal: controller.signal, onProgress });
+    if (options.voteboost?.a === 'cv') {
+      job = await trainWithCV(data, options, controller.signal, trees);
+    } else {
+      job = await trainJob(data, options, controller.signal,
+        (fraction) => showProgress('train', fraction, `${Math.round(fraction * trees)} / ${trees} trees`));
+    }
   } catch (e) {
     if (training !== controller) return; // cancelled
     finishTraining();
-    $('progress-text').textContent = 'failed';
-    showError($('data-error'), e, 'Training failed: ');
-    app.setStatus(`error ${e.code ?? e.name} ${e.message}`);
+    showProgress('failed', null, 'Training failed.');
+    showError($('data-error'), e, 'Training failed');
+    app.setStatus('error', `Training failed: ${sentence(e)}`);
     return;
   }
   finishTraining();
   const roundTrip = performance.now() - started;
-  const trainMs = (trainEnd ?? performance.now()) - (trainStart ?? started);
-  $('progress').value = 1;
-  $('progress-text').textContent = `done: ${trees} trees`;
+  const { result } = job;
+  const { trainMs } = job; // with cross-validation: from its start (the worker's first progress event)
+  showProgress('done', 1, `Done: ${trees} trees.`);
   try {
-    await useModel(result.bytes, { trainMs, roundTrip, ensemble: options.ensemble, testRows, trainRows, text, target });
+    await useModel(result.bytes, { trainMs, roundTrip, ensemble: options.ensemble, testRows, trainRows, text, target,
+      chosen: result.emphasisSelection?.chosen });
   } catch (e) {
-    showError($('data-error'), e, 'Loading the model failed: ');
-    app.setStatus(`error ${e.code ?? e.name} ${e.message}`);
+    showError($('data-error'), e, 'The trained model could not be loaded');
+    app.setStatus('error', `The trained model could not be loaded: ${sentence(e)}`);
   }
 }
 
@@ -130,11 +220,11 @@ export function cancelTraining() {
   if (!controller) return;
   finishTraining();
   controller.abort();
-  $('progress-text').textContent = 'cancelled';
-  app.setStatus('ready');
+  showProgress('cancelled', null, 'Cancelled.');
+  app.setStatus('ready', 'Training cancelled. Change the options and train again when you like.');
 }
 
-const ENSEMBLE_NAMES = { rf: 'Random forest', bagging: 'Bagging', adaboost: 'AdaBoost', voteboost: 'Vote-boosting' };
+const ENSEMBLE_NAMES = { rf: 'Random forest', bagging: 'Bagged ensemble', adaboost: 'AdaBoost ensemble', voteboost: 'Vote-boosted ensemble' };
 
 /**
  * Drops the previous model and everything computed for it, then loads `bytes` on the page and in the compute
@@ -163,8 +253,10 @@ async function replaceModel(bytes, ensemble, rows = null) {
   return true;
 }
 
+const TREE_NOUNS = { rf: 'random-forest trees', bagging: 'bagged trees', adaboost: 'AdaBoost trees', voteboost: 'vote-boosted trees' };
+
 /** Installs a trained model: metrics on the held-out rows, then every view redraws. */
-async function useModel(bytes, { trainMs, roundTrip, ensemble, testRows, trainRows, text, target }) {
+async function useModel(bytes, { trainMs, roundTrip, ensemble, testRows, trainRows, text, target, chosen }) {
   const size = bytes.length;
   if (!await replaceModel(bytes, ensemble, { text, target, testRows, trainRows })) return;
   const forest = app.forest;
@@ -178,19 +270,25 @@ async function useModel(bytes, { trainMs, roundTrip, ensemble, testRows, trainRo
   let correct = 0;
   for (let i = 0; i < app.testLabels.length; i++) if (app.fullTest.classIndex[i] === app.testLabels[i]) correct++;
   const accuracy = correct / app.testLabels.length;
-  $('m-accuracy').textContent = `${pct(accuracy)} (${app.testLabels.length} rows)`;
+  $('m-accuracy').replaceChildren(pct(accuracy), h('small', { text: ` on ${app.testLabels.length} rows` }));
   // Boosted trees are drawn with weights set by the earlier trees' votes on every row, out-of-bag rows
   // included, so their OOB votes are not an unbiased error estimate (docs/voteboost.md).
   const boosted = ensemble === 'adaboost' || ensemble === 'voteboost';
-  $('m-oob').textContent = pct(forest.oobError) + (boosted ? ' (not unbiased for boosting)' : '');
-  $('m-time').textContent = `${trainMs.toFixed(0)} ms`;
-  $('m-time').title = `train ${trainMs.toFixed(1)} ms; with parsing and messaging ${roundTrip.toFixed(1)} ms`;
+  $('m-oob').replaceChildren(pct(forest.oobError), boosted ? h('small', { text: ' biased for boosting' }) : '');
+  $('m-time').textContent = duration(trainMs);
+  $('m-time').title = `Training ${duration(trainMs)}; with reading the data and messaging ${duration(roundTrip)}.`;
   $('m-time').dataset.ms = trainMs.toFixed(1);
   $('m-time').dataset.roundTripMs = roundTrip.toFixed(1);
-  $('m-model').textContent = `${ENSEMBLE_NAMES[ensemble] ?? ensemble}: ${forest.numTrees} trees, ${forest.numNodes} nodes, ` +
-    `${(size / 1024).toFixed(0)} KiB (${app.name})`;
-  app.setStatus(`ok trees=${forest.numTrees} accuracy=${accuracy.toFixed(4)} oob=${forest.oobError.toFixed(4)} ` +
-    `ms=${trainMs.toFixed(1)} ensemble=${ensemble}`);
+  const kib = size / 1024;
+  $('m-model').textContent = `${ENSEMBLE_NAMES[ensemble] ?? ensemble} of ${forest.numTrees} trees` +
+    `${chosen !== undefined ? ` (a = b = ${chosen}, chosen by cross-validation)` : ''} · ` +
+    `${forest.numNodes.toLocaleString('en-GB')} nodes · ${kib < 1024 ? `${kib.toFixed(0)} KiB` : `${(kib / 1024).toFixed(1)} MiB`} · ` +
+    `trained on ${trainRows.length} rows of ${app.name}`;
+  app.setStatus('ok', `Trained ${forest.numTrees} ${TREE_NOUNS[ensemble] ?? 'trees'} in ${duration(trainMs)}. ` +
+    `Test accuracy ${pct(accuracy)}, out-of-bag error ${pct(forest.oobError)}` +
+    `${boosted ? ' (optimistic for boosting)' : ''}.` +
+    `${chosen !== undefined ? ` Cross-validation chose a = b = ${chosen}.` : ''}`,
+  { trees: forest.numTrees, accuracy: accuracy.toFixed(4), oob: forest.oobError.toFixed(4), ms: trainMs.toFixed(1), ensemble });
   modelReady();
 }
 
@@ -206,9 +304,11 @@ export async function useLoadedModel(bytes) {
   if (!await replaceModel(bytes, '')) return;
   const { weighted } = app.remote.info;
   app.ensemble = weighted ? 'adaboost' : '';
-  $('m-accuracy').textContent = '— (loaded model)';
+  $('m-accuracy').textContent = '—';
   $('m-oob').textContent = pct(app.forest.oobError);
   $('m-time').textContent = '—';
-  $('m-model').textContent = `${app.forest.numTrees} trees, ${app.forest.numNodes} nodes (loaded)`;
+  $('m-model').textContent = `A model loaded from a file: ${app.forest.numTrees} trees, ` +
+    `${app.forest.numNodes.toLocaleString('en-GB')} nodes. Classify rows with it in view 6.`;
+  app.setStatus('ok', `Loaded a model of ${app.forest.numTrees} trees from a file.`, { trees: app.forest.numTrees });
   modelReady();
 }

@@ -37,7 +37,7 @@ before(async () => {
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text().slice(0, 300)}`); });
   await page.goto(server.url);
-  await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'ready');
+  await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'ready');
 });
 
 after(async () => {

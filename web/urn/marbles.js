@@ -1,6 +1,6 @@
 // The urn picture: one marble per tree vote in a jar; the marbles drawn so far sit in the tray, in the
 // order the trees were asked. Built once per trace (the marbles then move by CSS transitions).
-import { classColor, s, svgRoot } from '../charts.js';
+import { classColor, classInk, classKey, s, svgRoot } from '../charts.js';
 import { rng } from '../math.js';
 import { reuse } from './reuse.js';
 
@@ -42,10 +42,14 @@ function build(T, row) {
     const tx = TRAY.x + (k % trayCols) * cell + cell / 2;
     const ty = TRAY.y + Math.floor(k / trayCols) * cell + cell / 2;
     const c = s('circle', { cx: ux, cy: uy, r, class: 'marble hidden' });
-    c.dataset.dx = String(tx - ux);
-    c.dataset.dy = String(ty - uy);
-    g.append(c);
-    marbles.push(c);
+    // Drawn marbles carry their class's letter when there is room for it (colour is not the only cue).
+    const key = r >= 5 ? s('text', { x: ux, y: uy + r * 0.38, 'text-anchor': 'middle', class: 'marble-key' }) : null;
+    if (key) key.style.fontSize = `${Math.min(11, r * 1.15).toFixed(1)}px`;
+    const m = s('g', { class: 'marble-g' }, c, key);
+    m.dataset.dx = String(tx - ux);
+    m.dataset.dy = String(ty - uy);
+    g.append(m);
+    marbles.push({ m, c, key });
   }
   svg.append(g);
   return { root: svg, marbles };
@@ -58,16 +62,21 @@ function build(T, row) {
  */
 export function render(container, { votes, row, drawn, peek }) {
   const { marbles } = reuse(container, votes, () => build(votes.length, row));
-  marbles.forEach((m, k) => {
+  marbles.forEach(({ m, c, key }, k) => {
     const color = classColor(votes[k]);
+    const shown = k < drawn || peek;
     if (k < drawn) {
-      m.setAttribute('class', 'marble drawn');
-      m.style.fill = color;
+      c.setAttribute('class', 'marble drawn');
       m.style.transform = `translate(${m.dataset.dx}px, ${m.dataset.dy}px)`;
     } else {
-      m.setAttribute('class', `marble ${peek ? 'peek' : 'hidden'}`);
-      m.style.fill = peek ? color : '';
+      c.setAttribute('class', `marble ${peek ? 'peek' : 'hidden'}`);
       m.style.transform = '';
+    }
+    c.style.fill = shown ? color : '';
+    if (key) {
+      key.textContent = shown ? classKey(votes[k]) : '';
+      key.style.fill = classInk(votes[k]);
+      key.style.opacity = k < drawn ? '1' : '0.6';
     }
   });
 }

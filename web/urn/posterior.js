@@ -1,7 +1,7 @@
 // The posterior picture: after t draws, where the full vote of all T trees will end ([SSM16] §2), as the
 // library computes it (forest.posterior). Two classes: P(T₁ | drawn) over the final votes for the first
 // class; more: P(class is the strict winner of the full vote | drawn), the posterior's `win`.
-import { classColor, fmt, frame, h, s } from '../charts.js';
+import { classColor, classKey, fmt, frame, h, s } from '../charts.js';
 import { MAX_POSTERIOR_TALLIES, numTallies } from '../math.js';
 
 /**
@@ -37,7 +37,9 @@ function winners(post, names) {
     xTicks: [], yTicks: [0, 0.2, 0.4, 0.6, 0.8, 1], yFormat: (v) => v.toFixed(1) });
   for (let i = 0; i < l; i++) {
     f.plot.append(s('rect', { x: f.x(i) + 6, y: f.y(post.win[i]), width: f.x(1) - f.x(0) - 12, height: f.y(0) - f.y(post.win[i]), fill: classColor(i) }));
-    f.plot.append(s('text', { x: f.x(i + 0.5), y: f.y(0) + 16, 'text-anchor': 'middle', class: 'small' }, names[i].slice(0, 12)));
+    // Names when they fit under the bars; the classes' letters (as on the marbles and in the tally) when not.
+    const label = l <= 5 ? names[i].slice(0, Math.floor(64 / l)) : classKey(i);
+    f.plot.append(s('text', { x: f.x(i + 0.5), y: f.y(0) + 16, 'text-anchor': 'middle', class: 'small' }, label, s('title', {}, names[i])));
   }
   return f.root;
 }
@@ -49,11 +51,19 @@ function winners(post, names) {
  * defines its own confidence}. "P* from these bars" is the posterior's win of the drawn tally's strict leader
  * (0 on a tie).
  */
+/** A count a student reads: 4,598,126 or "about 9.2 × 10²⁰". */
+function bigNumber(n) {
+  if (n < 1e9) return Math.round(n).toLocaleString('en-GB');
+  const e = Math.floor(Math.log10(n));
+  const sup = String(e).replace(/\d/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
+  return `about ${(n / 10 ** e).toFixed(1)} × 10${sup}`;
+}
+
 export function render(container, { post, names, T, drawn, libConf, ownConfidence }) {
   const l = names.length;
   if (!post) {
     container.replaceChildren(h('p', { class: 'muted small', text: numTallies(l, T) > MAX_POSTERIOR_TALLIES
-      ? `With ${l} classes the ${numTallies(l, T).toExponential(1)} possible final tallies are too many to list; the rule's P* (right) still applies.`
+      ? `With ${l} classes and ${T} trees there are ${bigNumber(numTallies(l, T))} possible final tallies, too many to list here; the rule's P* (next picture) still applies.`
       : 'No final-tally prior for this rule.' }));
     container.dataset.drawn = String(drawn);
     return;

@@ -1,7 +1,7 @@
 // The staircase: the halting table on the tally lattice, one cell per tally (a, b) of the first draws,
 // shaded where the table stops; the row's draw walks a path through it. Built once per row and rule (one
 // batch of halts() in the worker); each draw only moves the path.
-import { classColor, frame, linePath, s } from '../charts.js';
+import { classColor, frame, h, linePath, paintSwatches, s } from '../charts.js';
 import { reuse } from './reuse.js';
 
 /**
@@ -32,10 +32,10 @@ export function lattice(trace, l) {
 
 function build({ N, c, r, cells, halts, names }) {
   const l = names.length;
-  const xName = l === 2 ? `votes for ${names[0]}` : `votes for other classes (shading: all on ${names[r]})`;
+  const xName = l === 2 ? `votes for ${names[0]}` : 'votes for the other classes';
   const yName = l === 2 ? `votes for ${names[1]}` : `votes for ${names[c]}`;
   const f = frame({ w: 420, h: 340, x: [0, N + 1], y: [0, N + 1], xLabel: xName, yLabel: yName, title: 'Halting table on the tally lattice',
-    margin: { l: 44, b: 40, r: 112 } });
+    margin: { l: 44, b: 40, r: 14 } });
   const cw = f.x(1) - f.x(0);
   const stopCells = [[], []]; // per side: SVG path data of the cells where the table stops
   const openCells = [];
@@ -47,17 +47,19 @@ function build({ N, c, r, cells, halts, names }) {
   const sideColor = l === 2 ? [classColor(0), classColor(1)] : [classColor(r), classColor(c)];
   f.plot.append(s('path', { d: openCells.join(''), class: 'cell open' }));
   stopCells.forEach((side, i) => f.plot.append(s('path', { d: side.join(''), class: 'cell stop', fill: sideColor[i] })));
-  const lx = f.x(N + 1) + 8;
-  f.plot.append(s('rect', { x: lx, y: f.y(N + 1), width: 10, height: 10, class: 'cell stop', fill: sideColor[1] }));
-  f.plot.append(s('text', { x: lx + 14, y: f.y(N + 1) + 9, class: 'small' }, `stop: ${(l === 2 ? names[1] : names[c]).slice(0, 11)}`));
-  f.plot.append(s('rect', { x: lx, y: f.y(N + 1) + 16, width: 10, height: 10, class: 'cell stop', fill: sideColor[0] }));
-  f.plot.append(s('text', { x: lx + 14, y: f.y(N + 1) + 25, class: 'small' }, `stop: ${(l === 2 ? names[0] : names[r]).slice(0, 11)}`));
-  f.plot.append(s('rect', { x: lx, y: f.y(N + 1) + 32, width: 10, height: 10, class: 'cell open' }));
-  f.plot.append(s('text', { x: lx + 14, y: f.y(N + 1) + 41, class: 'small' }, 'keep drawing'));
   const path = s('path', { class: 'path' });
   const dot = s('circle', { r: Math.max(3, cw * 0.45), class: 'dot' });
   f.plot.append(path, dot);
-  return { root: f.root, f, path, dot };
+  // The legend is HTML below the picture, so long class names wrap instead of being cut off.
+  const [first, second] = l === 2 ? [0, 1] : [c, r];
+  const legend = h('ul', { class: 'legend' },
+    h('li', {}, h('span', { class: 'swatch cell-stop', 'data-color': classColor(first) }), `stop: ${names[first]}`),
+    h('li', {}, h('span', { class: 'swatch cell-stop', 'data-color': classColor(second) }),
+      `stop: ${names[second]}${l > 2 ? ' (the other classes\' votes all counted for it)' : ''}`),
+    h('li', {}, h('span', { class: 'swatch cell-open' }), 'keep drawing'));
+  paintSwatches(legend);
+  const root = h('div', {}, f.root, legend);
+  return { root, f, path, dot };
 }
 
 /**

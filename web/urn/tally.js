@@ -1,6 +1,6 @@
 // The running tally: votes per class among the marbles drawn so far, and once halted the full vote of all
 // trees beside it.
-import { classColor, h, paintSwatches } from '../charts.js';
+import { classColor, classSwatch, h, paintSwatches } from '../charts.js';
 
 /**
  * Draws the tally table into `container`. data: {names: class names, tally: votes per class drawn so far,
@@ -16,7 +16,7 @@ export function render(container, { names, tally, fullVotes, drawn, halted }) {
   const body = list.createTBody();
   for (const i of order) {
     const tr = body.insertRow();
-    tr.append(h('th', { scope: 'row' }, h('span', { class: 'swatch', 'data-color': classColor(i) }), names[i]));
+    tr.append(h('th', { scope: 'row' }, classSwatch(i), names[i]));
     tr.append(h('td', { class: 'num', text: String(tally[i]) }));
     const bar = h('span', { class: 'bar', 'data-color': classColor(i) });
     bar.style.width = `${(100 * tally[i]) / max}%`;

@@ -23,7 +23,7 @@ export function render(container, { names, trace, drawn, alpha, halted, treesUse
       h('p', { class: agrees ? 'ok' : 'bad' },
         `The full vote of all ${T} trees says ${names[trace.fullClassIndex]} (${sorted.slice(0, 2).join('–')}): `,
         h('strong', { text: agrees ? 'it agrees ✓' : 'it disagrees ✗ (this is the rare 1 − α case)' })),
-      h('p', { class: 'muted small', text: `Library: treesUsed = ${treesUsed} for this row (forest.predict); marbles drawn = ${drawn}.` }),
+      h('p', { class: 'muted small', text: `The library's prediction for this row (forest.predict) also stops after ${treesUsed} trees; ${drawn} marbles drawn here.` }),
     );
   } else if (drawn === 0) {
     container.replaceChildren(h('p', {}, `${T} marbles, colours unknown until drawn. Press Play or Step.`));

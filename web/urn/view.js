@@ -4,7 +4,9 @@
 // forest.posterior for the posterior over final tallies ([SSM16] §2) and each class's chance to win.
 // This file holds the state machine (row, rule, draws, playback); each picture is a render(container, data)
 // of its own module: marbles.js, tally.js, verdict.js, posterior.js, pstar.js, staircase.js.
-import { errText, h, pending } from '../charts.js';
+import { h, pending } from '../charts.js';
+import { sentence } from '../explain.js';
+import { showRuleProblem } from '../rule_bar.js';
 import { indexOfMax } from '../math.js';
 import * as marbles from './marbles.js';
 import * as posterior from './posterior.js';
@@ -44,11 +46,9 @@ export function createUrnView(app) {
     view.timer = null;
   }
 
-  function unavailable(message) {
+  function unavailable(error, rule) {
     stop();
-    const note = $('urn-unavailable');
-    note.hidden = !message;
-    note.textContent = message ?? '';
+    showRuleProblem($('urn-unavailable'), error, rule);
   }
 
   // ---- loading a row --------------------------------------------------------------------------
@@ -97,7 +97,7 @@ export function createUrnView(app) {
       $('urn-random').disabled = false;
       root.dataset.rule = opts.rule;
       setState('error');
-      unavailable(`This rule cannot be used here: ${errText(e)}`);
+      unavailable(e, opts.rule);
       renderAll();
       return;
     }
@@ -113,7 +113,7 @@ export function createUrnView(app) {
     setState('ready');
     renderAll();
     buildStaircase(my).catch((e) => {
-      $('urn-lattice').replaceChildren(h('p', { class: 'muted small', text: `No table: ${errText(e)}` }));
+      $('urn-lattice').replaceChildren(h('p', { class: 'muted small', text: `The halting table cannot be drawn for this row: ${sentence(e)}` }));
     });
   }
 
