@@ -12,6 +12,7 @@ Tables 4-6, jobs from bench/voteboost.py).
 
 Usage (from the repository root, after `scripts/build.sh native`):
     /usr/bin/python3 bench/reproduce.py            # reduced protocol, <= 30 min on 2 idle cores
+                                                   # (the pruning section always runs [Sot11]'s)
     /usr/bin/python3 bench/reproduce.py --full     # the papers' protocol (100 partitions everywhere)
     /usr/bin/python3 bench/reproduce.py --only pruning,voteboost   # re-run sections (or job names)
     /usr/bin/python3 bench/reproduce.py --report-only   # rebuild the report from docs/reproduction/*.json
@@ -570,10 +571,16 @@ def write_report(docs, full, seed, sections):
         lines.append("| " + " | ".join(row) + " |")
     lines += [""] + table_b(docs)
     lines += ["## [Sot11] Tables 3.1–3.5: static and double pruning", "",
-              "Bagging and AdaBoost (M1 by resampling, unpruned CART), T = 101, α = 0.99, real data by "
-              "stratified 10-fold CV (" + ("10" if full else "3") + " repetitions), synthetic problems "
-              "300 training / 2,000 test rows (" + ("100" if full else "10") + " samples). Every arm of a "
-              "data set trains the same forests (same partitions and seeds). Cells: ours mean±sd over "
+              "The thesis's protocol ([Sot11] §3.3, p. 27; docs/pruning.md \"Protocol\"), whatever the "
+              "other sections' protocol: bagging and AdaBoost (M1 by resampling) of T = 101 CART trees "
+              "pruned by minimal cost-complexity (alpha by 10-fold CV on each tree's sample, 1-SE rule; "
+              "`--tree-pruning cv`), real data by 10 × 10-fold stratified CV (100 partitions), the "
+              "ordering (boosting-based for bagging, greedy SDP for AdaBoost) evaluated on each training "
+              "part, the first 21 (bagging) or 51 (AdaBoost) trees kept, SIBP at α = 0.99 with the table "
+              "of the kept size; synthetic extra rows 100 samples of 300 training / 2,000 test rows. "
+              "Every arm of a data set trains the same forests (same partitions and seeds). The "
+              "\"unpruned\" columns are the same arms with unpruned trees (what this section ran "
+              "before), kept because they show what the base trees change. Cells: ours mean±sd over "
               "partitions (thesis mean±sd) mark.", ""]
     lines += pruning.report(docs)
     lines += ["## [SMS18]: vote-boosting versus AdaBoost under label noise", ""]
