@@ -17,7 +17,8 @@ namespace urnforest::cli {
 
 Status RunPrune(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(argc, argv, 2,
-                                    {"model", "ordering", "keep", "data", "curve-data", "out", "backfit", "mdm-p"},
+                                    {"model", "ordering", "keep", "data", "curve-data", "out", "backfit", "mdm-p",
+                                     "on"},
                                     {"json"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -41,6 +42,9 @@ Status RunPrune(int argc, char** argv, Output& out) {
   Result<double> mdm_p = args.Real("mdm-p", 0.075, 0.0, 1.0);
   if (!mdm_p.ok()) return mdm_p.status();
   options.mdm_p = mdm_p.value();
+  Result<OrderingSource> on = ParseOrderingSource(args.Get("on", "data"));
+  if (!on.ok()) return on.status();
+  options.on = on.value();
 
   Result<Forest> forest = LoadModel(model_path.value());
   if (!forest.ok()) return forest.status();
@@ -59,7 +63,9 @@ Status RunPrune(int argc, char** argv, Output& out) {
   Result<VoteMatrix> matrix = ComputeVoteMatrix(f, data.value());
   if (!matrix.ok()) return matrix.status();
   const auto voted = std::chrono::steady_clock::now();
-  Result<std::vector<int32_t>> order = OrderTrees(matrix.value(), options);
+  Result<std::vector<int32_t>> order = options.on == OrderingSource::kData
+                                           ? OrderTrees(matrix.value(), options)
+                                           : OrderForest(f, data.value(), options);
   if (!order.ok()) return order.status();
   const auto ordered = std::chrono::steady_clock::now();
   Result<std::vector<double>> curve = ErrorCurve(matrix.value(), order.value());
@@ -93,6 +99,8 @@ Status RunPrune(int argc, char** argv, Output& out) {
 
   out.json.BeginObject();
   out.json.Key("ordering").String(OrderingName(options.ordering));
+  out.json.Key("on").String(OrderingSourceName(options.on));
+  out.json.Key("warnings").StringArray(OrderingWarnings(f, d, options));
   out.json.Key("kept").Int(k);
   out.json.Key("trees").Int(T);
   out.json.Key("order").IntArray(order.value());
@@ -118,6 +126,9 @@ Status RunPrune(int argc, char** argv, Output& out) {
                 OrderingName(options.ordering), k, T, curve.value()[k - 1], T,
                 curve.value().back(), before.size(), after.size(), out_path.value().c_str());
   out.text = line;
+  for (const std::string& warning : OrderingWarnings(f, d, options)) {
+    out.text += "warning: " + warning + "\n";
+  }
   return Status::Ok();
 }
 

@@ -31,8 +31,8 @@ const CommandEntry kCommands[] = {
     {"export", urnforest::cli::RunExport, "--model MODEL --onnx OUT.onnx"},
     {"prune", urnforest::cli::RunPrune,
      "--model MODEL --data TRAIN.csv --ordering early|reduce-error|complementarity|margin-distance|"
-     "orientation|boosting|kappa|greedy-sdp [--keep K] [--curve-data TEST.csv] [--backfit N] [--mdm-p P]\n"
-     "            --out MODEL2"},
+     "orientation|boosting|kappa|greedy-sdp [--on data|oob] [--keep K] [--curve-data TEST.csv] [--backfit N]\n"
+     "            [--mdm-p P] --out MODEL2"},
     {"table", urnforest::cli::RunTable,
      "--rule R --alpha A (--trees T --classes L | --model MODEL [--store --out MODEL2])"},
     {"pstar", urnforest::cli::RunPStar,

@@ -1,7 +1,9 @@
 // View 5c, static pruning by ordered aggregation ([Sot11] Fig. 3.1): the trained ensemble's trees
-// reordered by a heuristic (forest.order on the training rows) and the error of the first u trees, u = 1..T
-// (forest.errorCurve), on the training and the held-out rows, against the same curves in training order.
-// The pruning point keep = round(0.2 T) is marked. Both run in the compute worker.
+// reordered by a heuristic (forest.order) and the error of the first u trees, u = 1..T (forest.errorCurve),
+// on the training and the held-out rows, against the same curves in training order. The papers order bagged
+// CART pruned by cost-complexity on the training rows (docs/pruning.md "Protocol"); trees grown to purity are
+// each right on their in-bag rows, so for them the view orders on out-of-bag votes where the core can
+// ('boosting', 'early') and says why. The pruning point keep = round(0.2 T) is marked. Runs in the worker.
 import { fmt, frame, h, linePath, pct, pending, s } from './charts.js';
 import { sentence } from './explain.js';
 
@@ -9,6 +11,25 @@ const $ = (id) => document.getElementById(id);
 
 /** Trees kept by static pruning: the first 20 % of the ordered ensemble (at least one). */
 export function pruneKeep(T) { return Math.max(1, Math.round(0.2 * T)); }
+
+/**
+ * What the ordering is evaluated on for a model with `learner` (forest.learner) and `ordering`, and why:
+ * { on: 'data' | 'oob', note }. Trees grown to purity (no cost-complexity pruning, depth or leaf limit)
+ * fit their bootstrap samples, so their training votes cannot tell them apart.
+ */
+export function orderingBase(learner, ordering) {
+  const pure = learner.treePruning === 'none' && learner.maxDepth === 0 && learner.minLeaf <= 1;
+  if (!pure) {
+    return { on: 'data', note: 'Ordered on the training rows, as the papers do with bagged CART pruned by cost-complexity.' };
+  }
+  const bootstrap = learner.ensemble === 'rf' || learner.ensemble === 'bagging';
+  const why = 'These trees are unpruned: each is right on the training rows it was grown on, so their training votes ' +
+    'barely tell them apart (the training curves sit near 0).';
+  if (bootstrap && (ordering === 'boosting' || ordering === 'early')) {
+    return { on: 'oob', note: `${why} Ordered on out-of-bag votes instead: each tree is judged on the training rows its bootstrap sample left out. The papers' base is bagged CART pruned by cost-complexity (treePruning 'cv').` };
+  }
+  return { on: 'data', note: `${why} This ordering can only use the training votes here, so it has little to choose from; the papers' base is bagged CART pruned by cost-complexity (treePruning 'cv'), and the boosting-based ordering can use out-of-bag votes.` };
+}
 
 export function createPruningView(app) {
   const box = $('pruning');
@@ -18,7 +39,7 @@ export function createPruningView(app) {
     box.dataset.state = 'empty';
   }
 
-  function draw({ train, test, trainBase, testBase, ordering, ms }) {
+  function draw({ train, test, trainBase, testBase, ordering, ms, base }) {
     const T = train.length;
     const keep = pruneKeep(T);
     const all = [train, test, trainBase, testBase];
@@ -50,17 +71,19 @@ export function createPruningView(app) {
     box.dataset.points = String(T);
     box.dataset.keep = String(keep);
     box.dataset.ordering = ordering;
+    box.dataset.on = base.on;
     $('prune-readout').textContent = `Test error with all ${T} trees: ${pct(test[T - 1])}; the first ${keep} trees in ` +
-      `${ordering} order: ${pct(test[keep - 1])} (training order: ${pct(testBase[keep - 1])}). Ordering took ${fmt(ms, 0)} ms in the worker.`;
+      `${ordering} order: ${pct(test[keep - 1])} (training order: ${pct(testBase[keep - 1])}). Ordering took ${fmt(ms, 0)} ms in the worker. ` +
+      base.note;
   }
 
   /**
    * The trees' order by `ordering` on the training rows and the error curves it gives on the training and
    * test rows, with the same curves in training order (the reference every ordering is compared with).
    */
-  async function curves(remote, ordering, T) {
+  async function curves(remote, ordering, T, on) {
     const t0 = performance.now();
-    const order = await remote.order('train', { ordering });
+    const order = await remote.order('train', { ordering, on });
     const [train, test] = await Promise.all([remote.errorCurve('train', order), remote.errorCurve('test', order)]);
     const ms = performance.now() - t0;
     const asTrained = Int32Array.from({ length: T }, (_, i) => i);
@@ -72,11 +95,12 @@ export function createPruningView(app) {
     if (!app.forest) { message('Train a model to see its pruning curve.'); return; }
     if (!app.testDs) { message('A model loaded from a file has no training rows to order its trees with.'); return; }
     const ordering = $('prune-ordering').value;
+    const base = orderingBase(app.forest.learner, ordering);
     box.dataset.state = 'building';
     box.setAttribute('aria-busy', 'true');
     try {
-      const msg = await app.work('ordering the trees', (remote) => curves(remote, ordering, app.forest.numTrees), 'pruning');
-      if (msg) draw({ ...msg, ordering });
+      const msg = await app.work('ordering the trees', (remote) => curves(remote, ordering, app.forest.numTrees, base.on), 'pruning');
+      if (msg) draw({ ...msg, ordering, base });
     } catch (e) {
       message(`The pruning curve cannot be computed: ${sentence(e)}`);
     } finally {

@@ -296,24 +296,33 @@ export class Forest {
   /**
    * Ordered aggregation: the order of all trees (Int32Array, a permutation of 0..numTrees-1) by
    * `options.ordering` (one of `orderings`; default 'boosting') evaluated on labelled `dataset`
-   * (normally the training data). Options: backfit 0..100 (reduce-error only; 0), mdmP in (0, 1)
-   * (margin-distance only; 0.075).
+   * (normally the training data). Options: on 'data' (default: every tree's vote on `dataset`) or
+   * 'oob' (each tree scored on the training rows its bootstrap left out; `dataset` must be the
+   * exact training set of a random forest or bagging model; orderings 'early' and 'boosting'),
+   * backfit 0..100 (reduce-error only; 0), mdmP in (0, 1) (margin-distance only; 0.075).
+   * orderReport() gives the same order with the warnings that apply (docs/pruning.md).
    */
   order(dataset, options) {
     const handle = live(this, 'Forest');
-    if (!(dataset instanceof Dataset)) throw new TypeError(`order: dataset must be a Dataset, got ${describe(dataset)}`);
-    const data = live(dataset, 'Dataset');
-    const o = optionsObject(options, 'order');
-    rejectUnknown(o, ['ordering', 'backfit', 'mdmP'], 'order');
-    const spec = {};
-    if (o.ordering !== undefined) spec.ordering = nameOption(o.ordering, namesOf('orderings'), 'ordering');
-    if (o.backfit !== undefined) spec.backfit = intOption(o.backfit, 'backfit', 0, 100);
-    if (o.mdmP !== undefined) {
-      if (typeof o.mdmP !== 'number') throw new TypeError(`mdmP must be a number, got ${describe(o.mdmP)}`);
-      if (!(o.mdmP > 0 && o.mdmP < 1)) throw new RangeError(`mdmP must be in (0, 1), got ${o.mdmP}`);
-      spec.mdmP = o.mdmP;
-    }
-    return callChecked(() => handle._order(data, spec));
+    const data = live(orderDataset(dataset, 'order'), 'Dataset');
+    return callChecked(() => handle._order(data, orderSpec(options, 'order')));
+  }
+
+  /**
+   * order() with what it was evaluated on and its warnings: { order: Int32Array, on: 'data' |
+   * 'oob', warnings: string[] }. Today's warning: ordering trees grown to purity (no 'cv' tree
+   * pruning, no depth or leaf limit) on their own training data, where every tree is right on its
+   * in-bag rows, so the ordering has little to choose from; the papers order bagged CART pruned by
+   * cost-complexity (treePruning 'cv'), and out-of-bag votes or held-out data are the honest
+   * alternatives.
+   */
+  orderReport(dataset, options) {
+    const handle = live(this, 'Forest');
+    const data = live(orderDataset(dataset, 'orderReport'), 'Dataset');
+    const spec = orderSpec(options, 'orderReport');
+    const order = callChecked(() => handle._order(data, spec));
+    const warnings = callChecked(() => handle._orderingWarnings(data, spec));
+    return { order, on: spec.on ?? 'data', warnings };
   }
 
   /**
@@ -532,4 +541,25 @@ function fixedOrderOption(options, numTrees) {
   if (options.seed !== undefined) throw new TypeError("seed applies to order 'random', not 'fixed'");
   const { order, fixedOrder, ...rest } = options;
   return { ids, rest };
+}
+
+function orderDataset(dataset, what) {
+  if (!(dataset instanceof Dataset)) throw new TypeError(`${what}: dataset must be a Dataset, got ${describe(dataset)}`);
+  return dataset;
+}
+
+// The core's ordering spec from order()'s options (names checked here, values by the core).
+function orderSpec(options, what) {
+  const o = optionsObject(options, what);
+  rejectUnknown(o, ['ordering', 'on', 'backfit', 'mdmP'], what);
+  const spec = {};
+  if (o.ordering !== undefined) spec.ordering = nameOption(o.ordering, namesOf('orderings'), 'ordering');
+  if (o.on !== undefined) spec.on = nameOption(o.on, ['data', 'oob'], 'on');
+  if (o.backfit !== undefined) spec.backfit = intOption(o.backfit, 'backfit', 0, 100);
+  if (o.mdmP !== undefined) {
+    if (typeof o.mdmP !== 'number') throw new TypeError(`mdmP must be a number, got ${describe(o.mdmP)}`);
+    if (!(o.mdmP > 0 && o.mdmP < 1)) throw new RangeError(`mdmP must be in (0, 1), got ${o.mdmP}`);
+    spec.mdmP = o.mdmP;
+  }
+  return spec;
 }

@@ -107,6 +107,12 @@ export class Forest {
    */
   order(dataset: Dataset, options?: OrderOptions): Int32Array;
   /**
+   * order() plus `on` and `warnings` (ordering unpruned trees on their own training data warns:
+   * every tree is right on its in-bag rows; prune the trees with treePruning 'cv', or order on
+   * 'oob' votes or held-out data).
+   */
+  orderReport(dataset: Dataset, options?: OrderOptions): OrderReport;
+  /**
    * Static pruning: a NEW Forest of trees order[0..keep) in that order (the caller disposes it).
    * With `training` (the exact training set) a random forest's or bagging's OOB votes are recomputed.
    */

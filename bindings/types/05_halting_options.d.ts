@@ -59,6 +59,21 @@ export interface OrderOptions {
   backfit?: number;
   /** margin-distance only: coordinate of the reference point, in (0, 1); default 0.075. */
   mdmP?: number;
+  /**
+   * The votes the ordering is evaluated on: 'data' (default; every tree on `dataset`) or 'oob'
+   * (each tree on the training rows its bootstrap left out; `dataset` must be the exact training
+   * set of a random forest or bagging model; orderings 'early' and 'boosting' only).
+   */
+  on?: 'data' | 'oob';
+}
+
+/** Forest.orderReport(): the order with what it was evaluated on and the warnings that apply. */
+export interface OrderReport {
+  /** Permutation of 0..numTrees-1, as order() returns. */
+  order: Int32Array;
+  on: 'data' | 'oob';
+  /** Plain-English warnings (empty when none), e.g. unpruned trees ordered on their own training data. */
+  warnings: string[];
 }
 
 export interface HaltedPrediction {

@@ -124,18 +124,40 @@ val ForestHandle::PredictWeightedRows(const DatasetHandle& data) const {
   return out;
 }
 
-val ForestHandle::Order(const DatasetHandle& data, const val& spec) const {
+namespace {
+
+// OrderingOptions from the keys `spec` has (ordering, on: names; backfit, mdmP).
+Result<OrderingOptions> OrderingOptionsOf(const val& spec) {
   OrderingOptions options;
   if (Has(spec, "ordering")) {
     Result<Ordering> ordering = ParseOrdering(spec["ordering"].as<std::string>());
-    if (!ordering.ok()) return ErrorObject(ordering.status());
+    if (!ordering.ok()) return ordering.status();
     options.ordering = ordering.value();
+  }
+  if (Has(spec, "on")) {
+    Result<OrderingSource> on = ParseOrderingSource(spec["on"].as<std::string>());
+    if (!on.ok()) return on.status();
+    options.on = on.value();
   }
   if (Has(spec, "backfit")) options.backfit_passes = spec["backfit"].as<int32_t>();
   if (Has(spec, "mdmP")) options.mdm_p = spec["mdmP"].as<double>();
-  Result<std::vector<int32_t>> order = OrderForest(forest_, data.data(), options);
+  return options;
+}
+
+}  // namespace
+
+val ForestHandle::Order(const DatasetHandle& data, const val& spec) const {
+  Result<OrderingOptions> options = OrderingOptionsOf(spec);
+  if (!options.ok()) return ErrorObject(options.status());
+  Result<std::vector<int32_t>> order = OrderForest(forest_, data.data(), options.value());
   if (!order.ok()) return ErrorObject(order.status());
   return CopyOut(order.value());
+}
+
+val ForestHandle::OrderingWarningsOf(const DatasetHandle& data, const val& spec) const {
+  Result<OrderingOptions> options = OrderingOptionsOf(spec);
+  if (!options.ok()) return ErrorObject(options.status());
+  return StringArray(OrderingWarnings(forest_, data.data(), options.value()));
 }
 
 val ForestHandle::ErrorCurveOf(const DatasetHandle& data, const val& order) const {
@@ -311,6 +333,7 @@ void RegisterForest() {
       .function("_treeWeights", &ForestHandle::TreeWeights)
       .function("_learnerOptions", &ForestHandle::LearnerOptions)
       .function("_order", &ForestHandle::Order)
+      .function("_orderingWarnings", &ForestHandle::OrderingWarningsOf)
       .function("_errorCurve", &ForestHandle::ErrorCurveOf)
       .function("_loadPruned", &ForestHandle::LoadPruned, allow_raw_pointers())
       .function("_defaultOrder", &ForestHandle::DefaultOrder)

@@ -59,9 +59,13 @@ class ForestHandle {
   /// Float64Array rows x classes} or an error object.
   val PredictWeightedRows(const DatasetHandle& data) const;
 
-  /// Int32Array order of all trees on labelled `data` by the keys `spec` has (ordering: a name,
-  /// backfit, mdmP; OrderingOptions' defaults for the others), or an error object.
+  /// Int32Array order of all trees on labelled `data` by the keys `spec` has (ordering and on:
+  /// names, backfit, mdmP; OrderingOptions' defaults for the others), or an error object.
   val Order(const DatasetHandle& data, const val& spec) const;
+
+  /// Array of strings: OrderingWarnings for ordering on `data` with `spec` (as Order), or an
+  /// error object.
+  val OrderingWarningsOf(const DatasetHandle& data, const val& spec) const;
 
   /// Float64Array: error of the first u trees of `order` on labelled `data`, u = 1..order.length.
   val ErrorCurveOf(const DatasetHandle& data, const val& order) const;

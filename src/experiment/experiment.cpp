@@ -120,6 +120,7 @@ struct PartitionSeries {
   std::vector<double> full_error, full_a1, oob_error, proxy_error;
   std::vector<double> weighted_error;  // AdaBoost's own (weighted) vote
   std::vector<double> full_unweighted_error, pruned_error;
+  std::vector<double> leaves_per_tree;  // of the ensemble the rules run on
 };
 
 /// One partition of RunExperiment: one method per numbered step, run in order by Run. Appends to
@@ -290,6 +291,8 @@ Status PartitionRun::Prune() {
   }
   const Forest& ensemble = options_.prune ? pruned_ : forest_;
   T_ = ensemble.num_trees();
+  // Binary trees: n nodes have (n + 1) / 2 leaves, so T trees with N nodes have (N + T) / 2.
+  series_->leaves_per_tree.push_back(0.5 * static_cast<double>(ensemble.num_nodes() + T_) / T_);
   Result<std::vector<int32_t>> pruned_votes = options_.prune
                                                   ? ComputeRowVotes(pruned_, split_.test)
                                                   : Result<std::vector<int32_t>>(full_votes_);
@@ -480,6 +483,9 @@ Result<ExperimentResult> RunExperiment(const ExperimentOptions& options,
   result.weighted_error = Aggregate(series.weighted_error);
   result.full_unweighted_error = Aggregate(series.full_unweighted_error);
   if (options.prune) result.pruned_error = Aggregate(series.pruned_error);
+  result.full_error_by_partition = series.full_error;
+  result.pruned_error_by_partition = series.pruned_error;
+  result.leaves_per_tree = Aggregate(series.leaves_per_tree);
   if (series.proxy_error.empty()) result.proxy_error = MeanStd{kNaN, kNaN, 0};
   for (RuleResult& rr : result.rules) {
     if (!rr.available) continue;

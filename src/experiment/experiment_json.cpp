@@ -122,6 +122,11 @@ void WriteExperimentJson(const ExperimentOptions& options, const ExperimentResul
     json.Key("weighted_error");
     WriteMeanStd(json, r.weighted_error);
   }
+  json.Key("error_by_partition").DoubleArray(r.full_error_by_partition);
+  if (!options.prune) {
+    json.Key("leaves_per_tree");
+    WriteMeanStd(json, r.leaves_per_tree);
+  }
   if (options.train.ensemble == EnsembleKind::kAdaBoost) {
     json.Key("unweighted_error");  // the plurality of the same trees, which halting approximates
     WriteMeanStd(json, r.full_unweighted_error);
@@ -133,6 +138,9 @@ void WriteExperimentJson(const ExperimentOptions& options, const ExperimentResul
     json.Key("ordering").String(OrderingName(options.ordering.ordering));
     json.Key("error");
     WriteMeanStd(json, r.pruned_error);
+    json.Key("error_by_partition").DoubleArray(r.pruned_error_by_partition);
+    json.Key("leaves_per_tree");
+    WriteMeanStd(json, r.leaves_per_tree);
     json.EndObject();
   }
   json.Key("rules");

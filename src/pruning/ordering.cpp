@@ -260,6 +260,7 @@ Result<std::vector<int32_t>> OrderTrees(const VoteMatrix& matrix, const Ordering
 
 Result<std::vector<int32_t>> OrderForest(const Forest& forest, const Dataset& data,
                                          const OrderingOptions& options) {
+  if (options.on == OrderingSource::kOutOfBag) return internal::OrderForestOutOfBag(forest, data, options);
   Result<VoteMatrix> matrix = ComputeVoteMatrix(forest, data);
   if (!matrix.ok()) return matrix.status();
   return OrderTrees(matrix.value(), options);

@@ -14,6 +14,10 @@ std::vector<int32_t> OrderReduceError(const VoteMatrix& m, int32_t backfit_passe
 std::vector<int32_t> OrderComplementarity(const VoteMatrix& m);
 std::vector<int32_t> OrderKappa(const VoteMatrix& m);
 
+/// OrderForest with OrderingSource::kOutOfBag (pruning/ordering_oob.cpp).
+Result<std::vector<int32_t>> OrderForestOutOfBag(const Forest& forest, const Dataset& data,
+                                                 const OrderingOptions& options);
+
 /// Tree with the fewest wrong rows (ties: lowest index).
 int32_t LowestErrorTree(const VoteMatrix& m);
 

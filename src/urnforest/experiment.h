@@ -205,6 +205,14 @@ struct ExperimentResult {
   /// The full ensemble's own combiner error (= full_error except for AdaBoost, whose full_error
   /// is the weighted vote's and this the unweighted plurality's, which halting approximates).
   MeanStd full_unweighted_error;
+  /// Per-partition values behind full_error and pruned_error (percent, partition order; the
+  /// latter empty without ExperimentOptions::prune), for paired comparisons between runs that
+  /// share partitions and seeds.
+  std::vector<double> full_error_by_partition;
+  std::vector<double> pruned_error_by_partition;
+  /// Mean number of leaves per tree of the ensemble the rules run on (the pruned one with
+  /// ExperimentOptions::prune), averaged over partitions.
+  MeanStd leaves_per_tree;
   /// Index into `rules` of (alpha index, rule index).
   size_t RuleIndex(size_t alpha_index, size_t rule_index, size_t num_rules) const {
     return alpha_index * num_rules + rule_index;

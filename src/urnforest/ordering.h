@@ -45,9 +45,30 @@ Result<Ordering> ParseOrdering(const std::string& name);
 /// The ordering names in enum order (OrderingName of 0..kNumOrderings-1).
 const std::vector<std::string>& OrderingNames();
 
+/// Which votes an ordering is evaluated on (OrderingOptions::on). Names (OrderingSourceName):
+/// "data", "oob".
+enum class OrderingSource : int32_t {
+  /// Every tree's vote on every row of the given labelled data (the thesis's choice, [Sot11]
+  /// §2.2.1: "over the training set"). Honest for trees pruned by cost-complexity (which err on
+  /// their own training rows) or for held-out data; see OrderingWarnings.
+  kData = 0,
+  /// Out-of-bag votes: tree t is scored only on the training rows its bootstrap sample left out
+  /// (replayed from the model's seed, as PruneForest does). Needs the exact training data and a
+  /// random forest or bagging model; implemented for the "early" and "boosting" orderings.
+  kOutOfBag = 1,
+};
+
+/// "data" or "oob". Never null.
+const char* OrderingSourceName(OrderingSource source);
+
+/// Parses "data" or "oob". Fails with kInvalidArgument naming the string.
+Result<OrderingSource> ParseOrderingSource(const std::string& name);
+
 /// What to compute.
 struct OrderingOptions {
   Ordering ordering = Ordering::kBoosting;
+  /// The votes the ordering is evaluated on (OrderForest only; OrderTrees takes a matrix).
+  OrderingSource on = OrderingSource::kData;
   /// reduce-error only: back-fitting passes after each addition (each pass tries to replace every
   /// selected tree by the pool tree that most improves the voted accuracy; a replacement is kept
   /// only when it strictly improves it). 0 = no back-fitting (the default). 0..100.
@@ -64,10 +85,33 @@ struct OrderingOptions {
 /// matrix: no rows).
 Result<std::vector<int32_t>> OrderTrees(const VoteMatrix& matrix, const OrderingOptions& options);
 
-/// Convenience: ComputeVoteMatrix(forest, data) then OrderTrees. `data` is normally the training
-/// data (the model does not store it). Fails like both.
+/// ComputeVoteMatrix(forest, data) then OrderTrees, or with options.on == kOutOfBag the
+/// out-of-bag ordering (see OrderingSource; `data` must then be the exact training set). `data` is
+/// normally the training data (the model does not store it). Fails like both, and with
+/// kInvalidArgument for kOutOfBag on an ordering other than early and boosting, an AdaBoost,
+/// vote-boosted or imported model, or with kShapeMismatch when `data` is not the training set.
 Result<std::vector<int32_t>> OrderForest(const Forest& forest, const Dataset& data,
                                          const OrderingOptions& options);
+
+/// Boosting-based ordering on out-of-bag votes (OrderForest with OrderingSource::kOutOfBag): the
+/// weights live on the training rows as in Eqs. 2.10-2.12, but candidate k's weighted error is
+/// taken over its own out-of-bag rows only (normalised by their weight), and the selected tree
+/// reweights only its out-of-bag rows (w / 2 eps wrong, w / 2 (1 - eps) right, so their total is
+/// kept); eps of 0 or >= 0.5 resets the weights to uniform, a tree with no out-of-bag row scores
+/// eps = 1. `in_bag` is tree-major, T x N (nonzero = row r is in tree t's bootstrap sample).
+/// Fails with kShapeMismatch on sizes.
+Result<std::vector<int32_t>> OrderBoostingOutOfBag(const VoteMatrix& matrix,
+                                                   const std::vector<uint8_t>& in_bag);
+
+/// Warnings about ordering `forest` on `data` with `options` (empty when there is nothing to
+/// say), in plain English for the CLI's and JS's `warnings` fields. Today one: ordering trees
+/// grown to purity (no cost-complexity pruning, max_depth and min_leaf at their defaults) on their
+/// own training data with an ordering other than "early": every tree is right on its in-bag rows
+/// (about 63 % of them), so the training votes barely tell the trees apart and the ordering has
+/// little to choose from. The papers order bagged CART pruned by cost-complexity ([Sot11] §3.3,
+/// docs/pruning.md "Protocol"); out-of-bag votes or held-out data are the honest alternatives.
+std::vector<std::string> OrderingWarnings(const Forest& forest, const Dataset& data,
+                                          const OrderingOptions& options);
 
 /// The default pruning size: ceil(0.2 * T), at least 1; 21 for T = 101 as the thesis's OB21
 /// (round(0.2 * 101) would be 20, so "round(0.2 T) = 21" in the notes cannot be taken literally).

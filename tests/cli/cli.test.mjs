@@ -237,6 +237,28 @@ test('prune keeps the first K trees of an ordering and writes a smaller model', 
   assert.equal(bad.doc.error.code, 'InvalidArgument');
 });
 
+test('prune warns when unpruned trees are ordered on their own training data and orders on out-of-bag votes with --on oob', () => {
+  const bagged = join(tmp, 'sonar-bag-oob.urnf');
+  const pruned = join(tmp, 'sonar-bag-oob21.urnf');
+  const sonar = join(datasets, 'sonar.csv');
+  assert.equal(run('train', '--data', sonar, '--ensemble', 'bagging', '--trees', '31', '--out', bagged).status, 0);
+  const onData = run('prune', '--model', bagged, '--data', sonar, '--ordering', 'boosting', '--out', pruned).doc;
+  assert.equal(onData.on, 'data');
+  assert.equal(onData.warnings.length, 1);
+  assert.match(onData.warnings[0], /in-bag/);
+  const onOob = run('prune', '--model', bagged, '--data', sonar, '--on', 'oob', '--out', pruned).doc;
+  assert.equal(onOob.on, 'oob');
+  assert.deepEqual(onOob.warnings, []);
+  assert.deepEqual([...onOob.order].sort((a, b) => a - b), [...Array(31).keys()]);
+  const kappa = run('prune', '--model', bagged, '--data', sonar, '--ordering', 'kappa', '--on', 'oob', '--out', pruned);
+  assert.equal(kappa.doc.error.code, 'InvalidArgument');
+  const bogus = run('prune', '--model', bagged, '--data', sonar, '--on', 'bag', '--out', pruned);
+  assert.equal(bogus.doc.error.code, 'InvalidArgument');
+  const cvModel = join(tmp, 'sonar-bagcv.urnf');
+  assert.equal(run('train', '--data', sonar, '--ensemble', 'bagging', '--trees', '5', '--tree-pruning', 'cv', '--out', cvModel).status, 0);
+  assert.deepEqual(run('prune', '--model', cvModel, '--data', sonar, '--out', pruned).doc.warnings, []);
+});
+
 test('train --ensemble adaboost stores tree weights and predicts with them', () => {
   const boosted = join(tmp, 'sonar-boost.urnf');
   const { status, doc } = run('train', '--data', join(datasets, 'sonar.csv'), '--ensemble',

@@ -295,6 +295,8 @@ test('static pruning: the error curve has one point per tree and marks keep = ro
   assert.equal(await page.getAttribute('#pruning', 'data-keep'), '10');
   assert.equal(await page.locator('#pruning svg path[data-points="51"]').count(), 4, 'train and test curves, ordered and as trained');
   assert.equal(await page.locator('#pruning svg line.keep').count(), 1);
+  assert.equal(await page.getAttribute('#pruning', 'data-on'), 'oob', 'unpruned trees are ordered on out-of-bag votes');
+  assert.match(await page.textContent('#prune-readout'), /out-of-bag/);
   await page.selectOption('#prune-ordering', 'reduce-error');
   await page.waitForSelector('#pruning[data-state="ready"][data-ordering="reduce-error"]');
   assert.match(await page.textContent('#prune-readout'), /the first 10 trees in reduce-error order/);

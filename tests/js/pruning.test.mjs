@@ -118,6 +118,31 @@ test('prune with the training data writes the same bytes as the CLI', () => {
   data.dispose();
 });
 
+test('orderReport warns when unpruned trees are ordered on their own training data, and on: oob orders on out-of-bag votes as the CLI', () => {
+  const data = uf.Dataset.fromCSV(readDataset('sonar'));
+  const unpruned = uf.trainForest(data, { ensemble: 'bagging', trees: 21, seed: 2 });
+  const report = unpruned.orderReport(data);
+  assert.equal(report.on, 'data');
+  assert.equal(report.warnings.length, 1);
+  assert.match(report.warnings[0], /in-bag/);
+  assert.deepEqual(report.order, unpruned.order(data));
+  const oob = unpruned.orderReport(data, { on: 'oob' });
+  assert.equal(oob.on, 'oob');
+  assert.deepEqual(oob.warnings, []);
+  const modelPath = join(dir, 'sonar-bag.ufm');
+  writeFileSync(modelPath, unpruned.toBytes());
+  const doc = native(['prune', '--model', modelPath, '--data', csvPath('sonar'), '--on', 'oob', '--out', join(dir, 'sonar-oob.ufm')]);
+  assert.deepEqual(Array.from(oob.order), doc.order);
+  assert.deepEqual(doc.warnings, []);
+  assert.throws(() => unpruned.order(data, { on: 'oob', ordering: 'kappa' }), (e) => e instanceof uf.UrnforestError && e.code === 'InvalidArgument');
+  assert.throws(() => unpruned.order(data, { on: 'bag' }), (e) => e instanceof RangeError && /on/.test(e.message));
+  const pruned = uf.trainForest(data, { ensemble: 'bagging', trees: 5, seed: 2, treePruning: 'cv' });
+  assert.deepEqual(pruned.orderReport(data).warnings, []);
+  pruned.dispose();
+  unpruned.dispose();
+  data.dispose();
+});
+
 test('pruning and fixed-order options are validated by name', () => {
   const data = uf.Dataset.fromCSV(readDataset('iris'));
   const forest = uf.trainForest(data, { trees: 9 });

@@ -1,7 +1,7 @@
 // Compiled by `tsc --noEmit --strict` like types_check.ts: the API's additions (posterior,
 // defaultOrder, haltsMany, emphasisWeights, emphasisGrid, RemoteForest#posterior) type-check as documented.
 import {
-  init, Dataset, Forest, trainForest, haltingTable, emphasisWeights, emphasisGrid,
+  init, Dataset, Forest, trainForest, type OrderReport, haltingTable, emphasisWeights, emphasisGrid,
   type ImportedInfo, type ProbabilityPrediction, type Vote, type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
 } from 'urnforest';
 import { UrnforestWorker } from 'urnforest/worker';
@@ -35,3 +35,8 @@ const probabilities: Float64Array = proba.probabilities;
 const softHalted = imported.predict(Dataset.fromCSV('a,b\n1,2\n', { target: null }), { rule: 'alpha1', vote: 'soft' });
 const softVote: Vote | undefined = softHalted.vote;
 console.log(info, vote, probabilities, softVote);
+const report: OrderReport = forest.orderReport(data, { ordering: 'boosting', on: 'oob' });
+const reportWarnings: string[] = report.warnings;
+const reportOn: 'data' | 'oob' = report.on;
+const oobOrder: Int32Array = forest.order(data, { on: 'oob' });
+console.log(reportWarnings, reportOn, oobOrder);
