@@ -55,7 +55,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(
       argc, argv, 2,
       {"data", "target", "train", "test", "ensemble", "trees", "mtry", "mtry-rule", "alpha",
-       "rules", "folds", "repeats", "holdout", "seed", "proxy-trees", "samples",
+       "rules", "folds", "repeats", "holdout", "seed", "threads", "proxy-trees", "samples",
        // vote-boosting and label noise
        "noise", "cv-trees", "max-depth", URNFOREST_BASE_LEARNER_OPTIONS,
        // double pruning, boosting
@@ -183,6 +183,9 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   Result<int64_t> seed = args.Int("seed", static_cast<int64_t>(options.seed), 0, INT64_MAX);
   if (!seed.ok()) return seed.status();
   options.seed = static_cast<uint64_t>(seed.value());
+  Result<int64_t> threads = args.Int("threads", 0, 0, 4096);
+  if (!threads.ok()) return threads.status();
+  options.threads = static_cast<int32_t>(threads.value());
   Result<int64_t> proxy = args.Int("proxy-trees", options.proxy_trees, 0, TrainOptions::kMaxTrees);
   if (!proxy.ok()) return proxy.status();
   options.proxy_trees = static_cast<int32_t>(proxy.value());

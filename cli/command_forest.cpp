@@ -82,7 +82,7 @@ Status RunTrain(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(
       argc, argv, 2,
       {"data", "target", "ensemble", "boosting", "trees", "mtry", "max-depth", "min-leaf", "seed",
-       "class-order", "out", "store-tables", URNFOREST_BASE_LEARNER_OPTIONS},
+       "class-order", "out", "store-tables", "threads", URNFOREST_BASE_LEARNER_OPTIONS},
       {"json"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -151,7 +151,11 @@ Status RunTrain(int argc, char** argv, Output& out) {
     options.voteboost.a = selection.chosen;
     options.voteboost.b = 0.0;
   }
-  Result<Forest> forest = Train(data.value(), options);
+  TrainExecution execution;
+  Result<int64_t> threads = args.Int("threads", 0, 0, 4096);
+  if (!threads.ok()) return threads.status();
+  execution.threads = static_cast<int32_t>(threads.value());
+  Result<Forest> forest = Train(data.value(), options, {}, execution);
   const auto stop = std::chrono::steady_clock::now();
   if (!forest.ok()) return forest.status();
   const double train_ms = std::chrono::duration<double, std::milli>(stop - start).count();

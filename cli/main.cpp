@@ -20,6 +20,7 @@ const CommandEntry kCommands[] = {
     {"train", urnforest::cli::RunTrain,
      "--data FILE.csv [--target NAME] [--ensemble rf|bagging|adaboost|voteboost] [--boosting resample|reweight] "
      "[--trees N] [--mtry N] [--max-depth D] [--min-leaf N] [--seed S] [--store-tables R:A[,R:A...]] --out MODEL"},
+    {"train", nullptr, "  [--threads N]  (0 = every core, the default; the model bytes do not depend on it)"},
     {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
@@ -47,7 +48,7 @@ const CommandEntry kCommands[] = {
      "  [--ensemble rf|bagging] [--trees 101] [--mtry N] [--mtry-rule sqrt|log2|log2plus1]"},
     {"experiment", nullptr,
      "  [--alpha 0.99[,A2...]] [--rules alpha1,siba,hyper,1dir,ndir,infinite,optimal] [--seed S]"},
-    {"experiment", nullptr, "  [--proxy-trees N] [--samples N] [--quiet]"},
+    {"experiment", nullptr, "  [--proxy-trees N] [--samples N] [--threads N] [--quiet]"},
     {"experiment", nullptr,
      "  [--ensemble adaboost|voteboost --emphasis A|cv --base random|unpruned|stump --cv-trees N "
      "--max-depth D] [--noise 0.2]"},

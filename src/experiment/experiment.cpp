@@ -239,7 +239,9 @@ Result<std::vector<int32_t>> PartitionRun::Alpha1Trees(const std::vector<int32_t
 
 Status PartitionRun::Ensemble() {
   train_.seed = Seed(0x666F72657374);
-  Result<Forest> forest_or = Train(split_.train, train_);
+  TrainExecution execution;
+  execution.threads = options_.threads;
+  Result<Forest> forest_or = Train(split_.train, train_, {}, execution);
   if (!forest_or.ok()) return forest_or.status();
   forest_ = std::move(forest_or).value();
   full_T_ = forest_.num_trees();
@@ -318,7 +320,9 @@ Status PartitionRun::Proxy() {
   TrainOptions big = train_;
   big.num_trees = options_.proxy_trees;
   big.seed = Seed(0x70726F7879);
-  Result<Forest> proxy = Train(split_.train, big);
+  TrainExecution execution;
+  execution.threads = options_.threads;
+  Result<Forest> proxy = Train(split_.train, big, {}, execution);
   if (!proxy.ok()) return proxy.status();
   Result<FullVote> proxy_vote = PredictFull(proxy.value(), split_.test);
   if (!proxy_vote.ok()) return proxy_vote.status();

@@ -56,6 +56,9 @@ struct ExperimentOptions {
   std::vector<double> alphas = {0.99};
   std::vector<HaltingRule> rules = {HaltingRule::kAlpha1, HaltingRule::kSiba, HaltingRule::kHyper};
   uint64_t seed = 1;  ///< Partitions, synthetic samples and forests all derive from it.
+  /// Threads growing each partition's trees (TrainExecution::threads: 0 = every core). Results do
+  /// not depend on it.
+  int32_t threads = 0;
   /// > 0: also train an independent ensemble of this many trees ([HMS11] §4: a 10,000-tree proxy
   /// of the infinite ensemble) per partition and report agreement with it. Expensive.
   int32_t proxy_trees = 0;

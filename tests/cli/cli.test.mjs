@@ -372,3 +372,15 @@ test('experiment rejects bad pruning options by name', () => {
     assert.ok(doc.error.message.includes(name), doc.error.message);
   }
 });
+
+test('train --threads gives the same model bytes for 1, 2 and every core', () => {
+  const paths = ['1', '2', '0'].map((n) => {
+    const path = join(tmp, `threads${n}.urnf`);
+    const { status } = run('train', '--data', join(datasets, 'soybean.csv'), '--trees', '31', '--threads', n, '--out', path);
+    assert.equal(status, 0);
+    return path;
+  });
+  const [one, ...rest] = paths.map((p) => readFileSync(p));
+  for (const other of rest) assert.ok(one.equals(other));
+  assert.equal(run('train', '--data', join(datasets, 'iris.csv'), '--threads', '-1', '--out', join(tmp, 'x.urnf')).doc.error.code, 'InvalidArgument');
+});
