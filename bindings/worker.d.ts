@@ -49,8 +49,14 @@ export interface TableResult {
  * Failures reject with the same errors as the main-thread API (TypeError, RangeError, UrnforestError).
  */
 export class UrnforestWorker {
-  /** `url`: the worker script (default: `worker_thread.js` next to this module). */
-  constructor(options?: { url?: string | URL });
+  /**
+   * `url`: the worker script (default: `worker_thread.js` next to this module). `threads`: worker threads
+   * one `train` of a random forest or bagging may use (1..256; default: navigator.hardwareConcurrency, at
+   * most 16): its trees are split into blocks grown in parallel and merged into the same bytes as one thread.
+   */
+  constructor(options?: { url?: string | URL; threads?: number });
+  /** The `threads` option. */
+  readonly threads: number;
   /** Trains in the worker. `options` are TrainOptions without onProgress (use `control.onProgress`). */
   train(data: WorkerData, options?: Omit<TrainOptions, 'onProgress'>, control?: JobControl): Promise<TrainResult>;
   /** forest.haltingTable(options) for `model` bytes, or haltingTable(options) without a model. */

@@ -1,13 +1,13 @@
 // urnforest/worker: the script that runs inside a Web Worker or a Node worker_threads Worker.
 // Not a public entry: bindings/worker/ (built into dist/worker.js) starts it. One job at a time; messages:
-//   in:  {id, op: 'train' | 'haltingTable' | 'expectedCost' | 'experiment', ...arguments}
+//   in:  {id, op: 'train' | 'trainPart' | 'mergeParts' | 'haltingTable' | 'expectedCost' | 'experiment', ...arguments}
 //   in:  {id, op: 'session', session, method, args, restore?}: a call on a model held here (sessions, below)
 //   in:  {id, op: 'release', session}: frees a session's model, data sets and tables
 //   out: {id, type: 'progress', stage, fraction} | {id, type: 'result', value} | {id, type: 'error', error}
 // Results are plain data (model / table bytes, numbers, typed arrays): wasm handles cannot cross threads.
 // Typed arrays in a result are transferred, not copied.
 // Keep in sync with bindings/worker/.
-import { init, Dataset, Forest, HaltingTable, trainForest, haltingTable, runExperiment } from './index.js';
+import { init, Dataset, Forest, HaltingTable, trainForest, trainForestPart, haltingTable, runExperiment } from './index.js';
 
 // No top-level await here (bundlers build workers as classic scripts): set up, then say 'ready'.
 const isNode = typeof process === 'object' && process.versions && process.versions.node && typeof self === 'undefined';
@@ -85,6 +85,38 @@ const jobs = {
       }
     } finally {
       dataset.dispose();
+    }
+  },
+
+  // Trees first .. first + count - 1 of the forest `train` would grow (one part of a run spread over
+  // workers): {bytes} of the part.
+  trainPart({ data, options, first, count }, progress) {
+    progress('load', 0);
+    const dataset = loadDataset(data);
+    try {
+      progress('train', 0);
+      const part = trainForestPart(dataset, { ...options, onProgress: (done) => { progress('train', done / count); } },
+        { first, count });
+      try {
+        const bytes = part.toBytes();
+        return { value: { bytes }, transfer: [bytes.buffer] };
+      } finally {
+        part.dispose();
+      }
+    } finally {
+      dataset.dispose();
+    }
+  },
+
+  // The whole forest from its parts' bytes, as `train` returns it.
+  mergeParts({ parts }, progress) {
+    progress('merge', 0);
+    const forest = Forest.mergeParts(parts);
+    try {
+      const bytes = forest.toBytes();
+      return { value: { bytes, oobError: forest.oobError, numTrees: forest.numTrees }, transfer: [bytes.buffer] };
+    } finally {
+      forest.dispose();
     }
   },
 

@@ -57,6 +57,19 @@ export class Forest {
   }
 
   /**
+   * The forest trainForest grows, from the bytes (toBytes) of its parts (trainForestPart) given in
+   * tree order; the same bytes as training it whole. Errors: 'InvalidArgument' naming the part that
+   * does not fit (out of order, overlapping, another run), 'CorruptModel' for bytes that are not a model.
+   */
+  static mergeParts(parts) {
+    const m = requireModule();
+    if (!Array.isArray(parts) || parts.length === 0 || !parts.every((p) => p instanceof Uint8Array)) {
+      throw new TypeError(`Forest.mergeParts: parts must be a non-empty array of Uint8Array, got ${describe(parts)}`);
+    }
+    return new Forest(INTERNAL, withNewHandle(m._ForestHandle, (h) => h._mergeParts(parts)));
+  }
+
+  /**
    * Imports a tree-ensemble classifier exported to ONNX (`TreeEnsembleClassifier`, ai.onnx.ml
    * opsets 1 and 3: scikit-learn and Spark MLlib forests, XGBoost and LightGBM boosters; see
    * docs/import.md). `options.featureNames` names the model's input columns in order (ONNX keeps

@@ -16,11 +16,11 @@ import { HaltingTable, haltingTable, pstar, rules } from './halting.js';
 import { generators, runExperiment } from './experiment.js';
 import { emphasisGridOf, emphasisWeights } from './emphasis.js';
 import { loadModule, requireModule } from './module.js';
-import { trainForest } from './train.js';
+import { trainForest, trainForestPart } from './train.js';
 
 export {
-  UrnforestError, Dataset, Forest, orderings, trainForest, rules, HaltingTable, haltingTable, pstar, generators,
-  runExperiment, emphasisWeights,
+  UrnforestError, Dataset, Forest, orderings, trainForest, trainForestPart, rules, HaltingTable, haltingTable, pstar,
+  generators, runExperiment, emphasisWeights,
 };
 
 /** Heap statistics of the wasm module: {heapBytes: size of wasm memory, inUse: bytes allocated}. */
@@ -47,6 +47,6 @@ export function init() {
 }
 
 const api = Object.freeze({
-  Dataset, Forest, HaltingTable, trainForest, haltingTable, pstar, rules, UrnforestError, memoryStats, init,
-  orderings, runExperiment, generators, emphasisWeights, emphasisGrid,
+  Dataset, Forest, HaltingTable, trainForest, trainForestPart, haltingTable, pstar, rules, UrnforestError, memoryStats,
+  init, orderings, runExperiment, generators, emphasisWeights, emphasisGrid,
 });

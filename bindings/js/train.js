@@ -25,19 +25,7 @@ const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'min
  */
 export function trainForest(dataset, options) {
   const m = requireModule();
-  if (!(dataset instanceof Dataset)) throw new TypeError(`trainForest: dataset must be a Dataset, got ${describe(dataset)}`);
-  const data = live(dataset, 'Dataset');
-  const o = optionsObject(options, 'trainForest');
-  rejectUnknown(o, TRAIN_OPTIONS, 'trainForest');
-  const spec = {};
-  learnerSpec(o, spec, 2 ** 31 - 1);
-  if (o.trees !== undefined) spec.trees = intOption(o.trees, 'trees', 1, optionTables().limits.maxTrees);
-  if (o.mtry !== undefined) spec.mtry = intOption(o.mtry, 'mtry', 0, data._numFeatures());
-  if (o.minLeaf !== undefined) spec.minLeaf = intOption(o.minLeaf, 'minLeaf', 1, 2 ** 31 - 1);
-  if (o.seed !== undefined) [spec.seedHi, spec.seedLo] = seedHalves(o.seed);
-  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
-    throw new TypeError(`onProgress must be a function, got ${describe(o.onProgress)}`);
-  }
+  const { data, o, spec } = trainSpec(dataset, options, 'trainForest');
   const progress = progressRelay(o.onProgress);
   let result;
   // The dataset stays alive while onProgress runs: disposing it there is an error naming the call.
@@ -47,4 +35,46 @@ export function trainForest(dataset, options) {
     return result;
   }));
   return new Forest(INTERNAL, handle, result?.emphasis);
+}
+
+/**
+ * Trees `part.first` .. `part.first + part.count - 1` of the forest trainForest(dataset, options)
+ * grows ('rf' and 'bagging' only: their trees are independent, each drawn from (seed, tree index)),
+ * as a Forest of `part.count` trees whose out-of-bag votes count only those trees. Train the parts
+ * anywhere (other workers, other machines), then join their bytes with Forest.mergeParts: the result
+ * is trainForest's forest, byte for byte. The worker's `threads` option does this for you.
+ */
+export function trainForestPart(dataset, options, part) {
+  const m = requireModule();
+  const { data, o, spec } = trainSpec(dataset, options, 'trainForestPart');
+  const p = optionsObject(part, 'trainForestPart');
+  rejectUnknown(p, ['first', 'count'], 'trainForestPart');
+  const trees = spec.trees ?? optionTables().defaults.trees;
+  const first = intOption(p.first, 'first', 0, trees - 1);
+  const count = intOption(p.count, 'count', 1, trees - first);
+  const progress = progressRelay(o.onProgress);
+  const handle = whileInUse([dataset], 'trainForestPart', () => withNewHandle(m._ForestHandle, (h) => {
+    const result = h._trainPart(data, spec, first, count, progress.fn);
+    progress.rethrow();
+    return result;
+  }));
+  return new Forest(INTERNAL, handle);
+}
+
+// The validated spec of trainForest's options for the wasm side: {data (the live handle), o, spec}.
+function trainSpec(dataset, options, what) {
+  if (!(dataset instanceof Dataset)) throw new TypeError(`${what}: dataset must be a Dataset, got ${describe(dataset)}`);
+  const data = live(dataset, 'Dataset');
+  const o = optionsObject(options, what);
+  rejectUnknown(o, TRAIN_OPTIONS, what);
+  const spec = {};
+  learnerSpec(o, spec, 2 ** 31 - 1);
+  if (o.trees !== undefined) spec.trees = intOption(o.trees, 'trees', 1, optionTables().limits.maxTrees);
+  if (o.mtry !== undefined) spec.mtry = intOption(o.mtry, 'mtry', 0, data._numFeatures());
+  if (o.minLeaf !== undefined) spec.minLeaf = intOption(o.minLeaf, 'minLeaf', 1, 2 ** 31 - 1);
+  if (o.seed !== undefined) [spec.seedHi, spec.seedLo] = seedHalves(o.seed);
+  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
+    throw new TypeError(`onProgress must be a function, got ${describe(o.onProgress)}`);
+  }
+  return { data, o, spec };
 }

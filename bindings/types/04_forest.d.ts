@@ -3,6 +3,8 @@ export class Forest {
   private constructor();
   /** Loads bytes from toBytes() or the native CLI. Throws UrnforestError 'CorruptModel' / 'UnsupportedVersion'. */
   static fromBytes(bytes: Uint8Array): Forest;
+  /** trainForest's forest from the bytes of its parts (trainForestPart) in tree order, byte for byte. */
+  static mergeParts(parts: Uint8Array[]): Forest;
   /**
    * Imports a tree-ensemble classifier exported to ONNX (ai.onnx.ml TreeEnsembleClassifier,
    * opsets 1 and 3: scikit-learn, Spark MLlib, XGBoost, LightGBM; docs/import.md). Datasets are

@@ -1,5 +1,11 @@
 // Part of dist/index.d.ts: generators and runExperiment's options and report.
 export function trainForest(dataset: Dataset, options?: TrainOptions): Forest;
+/**
+ * Trees first .. first + count - 1 of the forest trainForest(dataset, options) grows ('rf' and 'bagging'
+ * only), as a Forest of `count` trees; join the parts' bytes with Forest.mergeParts to get trainForest's
+ * forest byte for byte (what UrnforestWorker's `threads` does). RangeError for a range outside the trees.
+ */
+export function trainForestPart(dataset: Dataset, options: TrainOptions | undefined, part: { first: number; count: number }): Forest;
 
 export type GeneratorName = 'twonorm' | 'threenorm' | 'ringnorm' | 'waveform' | 'led' | 'circle';
 /** Names of the synthetic problems runExperiment accepts as `data`. */

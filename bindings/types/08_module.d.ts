@@ -12,6 +12,7 @@ export interface Urnforest {
   Forest: typeof Forest;
   HaltingTable: typeof HaltingTable;
   trainForest: typeof trainForest;
+  trainForestPart: typeof trainForestPart;
   haltingTable: typeof haltingTable;
   pstar: typeof pstar;
   rules: typeof rules;

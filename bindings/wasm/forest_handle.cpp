@@ -78,6 +78,37 @@ val ForestHandle::Train(const DatasetHandle& data, const val& spec, val progress
   return out;
 }
 
+val ForestHandle::TrainPart(const DatasetHandle& data, const val& spec, int32_t first, int32_t count,
+                            val progress) {
+  TrainOptions options;
+  EmphasisCvRequest cv_request;
+  Status decoded = TrainOptionsFromJs(spec, &options, &cv_request);
+  if (!decoded.ok()) return ErrorObject(decoded);
+  options.seed = SeedFromJs(spec, options.seed);
+  Result<Forest> result = TrainForestPart(data.data(), options, first, count, ProgressFromJs(progress));
+  if (!result.ok()) return ErrorObject(result.status());
+  forest_ = std::move(result).value();
+  return val::undefined();
+}
+
+val ForestHandle::MergeParts(const val& parts) {
+  const size_t n = parts["length"].as<size_t>();
+  std::vector<Forest> loaded;
+  loaded.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<uint8_t> bytes = emscripten::convertJSArrayToNumberVector<uint8_t>(parts[i]);
+    Result<Forest> part = DeserializeForest(bytes.data(), bytes.size());
+    if (!part.ok()) return ErrorObject(part.status());
+    loaded.push_back(std::move(part).value());
+  }
+  std::vector<const Forest*> pointers;
+  for (const Forest& part : loaded) pointers.push_back(&part);
+  Result<Forest> merged = MergeForestParts(pointers);
+  if (!merged.ok()) return ErrorObject(merged.status());
+  forest_ = std::move(merged).value();
+  return val::undefined();
+}
+
 val ForestHandle::LearnerOptions() const {
   const TrainOptions& o = forest_.options();
   val out = val::object();
@@ -302,6 +333,8 @@ void RegisterForest() {
   emscripten::class_<ForestHandle>("_ForestHandle")
       .constructor<>()
       .function("_train", &ForestHandle::Train)
+      .function("_trainPart", &ForestHandle::TrainPart)
+      .function("_mergeParts", &ForestHandle::MergeParts)
       .function("_load", &ForestHandle::Load)
       .function("_predict", &ForestHandle::Predict)
       .function("_loadOnnx", &ForestHandle::LoadOnnx)

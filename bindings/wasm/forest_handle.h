@@ -26,6 +26,14 @@ class ForestHandle {
   /// Float64Array}}.
   val Train(const DatasetHandle& data, const val& spec, val progress);
 
+  /// Trees first .. first + count - 1 of Train's forest (TrainForestPart; rf and bagging only);
+  /// undefined or an error object.
+  val TrainPart(const DatasetHandle& data, const val& spec, int32_t first, int32_t count, val progress);
+
+  /// The whole forest from the bytes of its parts (`parts`: array of Uint8Array, in tree order;
+  /// MergeForestParts); undefined or an error object.
+  val MergeParts(const val& parts);
+
   /// The training options stored in the model that describe its learner: {ensemble (name),
   /// maxDepth, minLeaf, vbA, vbB (resolved), vbBase (name), treePruning ('cv' when PrunesTrees, the
   /// pruned-CART base included, else 'none'), pruningFolds, pruningSe}.

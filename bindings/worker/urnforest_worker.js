@@ -3,27 +3,56 @@
 // with `Forest.fromBytes`: wasm handles cannot cross threads).
 import { checkModel } from './checks.js';
 import { JobQueue } from './job_queue.js';
+import { partsFor, trainInParts } from './parallel_train.js';
 import { INTERNAL, RemoteForest } from './remote_forest.js';
+
+// The threads a machine offers: navigator.hardwareConcurrency in browsers, os.availableParallelism() in
+// Node (read synchronously, so that jobs stay in submission order), else 1.
+function hardwareThreads() {
+  let n = typeof navigator === 'object' && navigator !== null ? navigator.hardwareConcurrency : undefined;
+  if (n === undefined && typeof process === 'object' && typeof process?.getBuiltinModule === 'function') {
+    const os = process.getBuiltinModule('node:os');
+    n = typeof os?.availableParallelism === 'function' ? os.availableParallelism() : os?.cpus?.().length;
+  }
+  return Number.isInteger(n) && n > 0 ? n : 1;
+}
 
 /** A worker that runs urnforest jobs one at a time. Call terminate() when done. */
 export class UrnforestWorker {
-  /** `options.url`: the worker script (default: worker_thread.js next to this file). */
+  /**
+   * `options.url`: the worker script (default: worker_thread.js next to this file).
+   * `options.threads`: worker threads one `train` of a random forest or bagging may use (1..256; default:
+   * the machine's hardware threads). The extra threads start on the first such run and stay until
+   * terminate(); each holds its own copy of the data. The model bytes do not depend on it.
+   */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('UrnforestWorker: options must be an object');
     for (const key of Object.keys(options)) {
-      if (key !== 'url') throw new TypeError(`UrnforestWorker: unknown option '${key}' (expected url)`);
+      if (key !== 'url' && key !== 'threads') throw new TypeError(`UrnforestWorker: unknown option '${key}' (expected url, threads)`);
     }
     if (options.url !== undefined && !(typeof options.url === 'string' || options.url instanceof URL)) {
       throw new TypeError('UrnforestWorker: url must be a string or a URL');
     }
+    const threads = options.threads ?? Math.min(hardwareThreads(), 16);
+    if (!Number.isInteger(threads) || threads < 1 || threads > 256) {
+      throw new RangeError(`UrnforestWorker: threads must be an integer in 1..256, got ${String(threads)}`);
+    }
+    this._url = options.url;
+    this._threads = threads;
     this._jobs = new JobQueue(options.url);
+    this._helpers = []; // job queues of the extra threads of parallel training, started on demand
     this._nextSession = 1;
   }
+
+  /** Worker threads a training run may use (the `threads` option). */
+  get threads() { return this._threads; }
 
   /**
    * Trains a forest in the worker. `data`: {csv: string, options?: FromCSVOptions} or
    * {x: Float32Array, options: FromArraysOptions}; `options`: TrainOptions without onProgress.
-   * Resolves to {bytes: Uint8Array, oobError, numTrees}; load with Forest.fromBytes(bytes).
+   * Resolves to {bytes: Uint8Array, oobError, numTrees}; load with Forest.fromBytes(bytes). A random forest or
+   * bagging of 16 trees or more is grown by up to `threads` worker threads (8 trees each at least), with the
+   * same bytes; progress stages 'train' (fraction of all trees) and 'merge'.
    */
   train(data, options = {}, ctl) {
     if (data === null || typeof data !== 'object' || (typeof data.csv !== 'string' && !(data.x instanceof Float32Array))) {
@@ -31,7 +60,10 @@ export class UrnforestWorker {
     }
     if (options === null || typeof options !== 'object') return Promise.reject(new TypeError('train: options must be an object'));
     if ('onProgress' in options) return Promise.reject(new TypeError("train: pass onProgress in the third argument ({onProgress, signal}), not in the training options"));
-    return this._jobs.submit({ op: 'train', data, options }, ctl, 'train');
+    const parts = this._jobs.terminated ? 1 : partsFor(options, this._threads);
+    if (parts <= 1) return this._jobs.submit({ op: 'train', data, options }, ctl, 'train');
+    while (this._helpers.length < parts - 1) this._helpers.push(new JobQueue(this._url));
+    return trainInParts([this._jobs, ...this._helpers.slice(0, parts - 1)], data, options, ctl);
   }
 
   /**
@@ -94,8 +126,11 @@ export class UrnforestWorker {
       });
   }
 
-  /** Stops the worker; running and queued jobs reject with an AbortError. Idempotent. */
-  terminate() { this._jobs.terminate(); }
+  /** Stops the worker (and its training threads); running and queued jobs reject with an AbortError. Idempotent. */
+  terminate() {
+    this._jobs.terminate();
+    for (const helper of this._helpers) helper.terminate();
+  }
 }
 
 /** One-shot helper: trains in a fresh worker and terminates it. Same arguments as UrnforestWorker#train. */
