@@ -1,6 +1,8 @@
 // A/B timing of halted prediction only: the wall-clock share (halted speed-up / tree-count
 // speed-up) of siba and hyper on wdbc, sonar and twonorm, for one or more builds side by side, the
-// builds interleaved round by round on the same rows and models. Not a test.
+// builds interleaved round by round on the same rows and models. Not a test. The wasm call is the
+// README's as written, `forest.predict(test, {rule, alpha: 0.99})` (second call on: the table is
+// cached), and the same call writing into caller-owned arrays (`{out}`, reused across calls).
 //
 //   node bench/halted_share.mjs [--rounds 7] [--build LABEL:DIST_DIR:BENCH_NATIVE ...]
 //
@@ -54,14 +56,18 @@ try {
       const forest = b.uf.Forest.fromBytes(bytes);
       const test = b.uf.Dataset.fromCSV(csv);
       const meanTrees = {};
-      for (const rule of RULES) meanTrees[rule] = forest.predict(test, { rule, alpha: ALPHA, compare: false }).meanTrees;
-      return { b, forest, test, meanTrees, wasm: { full: [], siba: [], hyper: [] }, native: { full: [], siba: [], hyper: [] } };
+      for (const rule of RULES) meanTrees[rule] = forest.predict(test, { rule, alpha: ALPHA }).meanTrees;
+      const n = test.numRows;
+      const out = { classIndex: new Int32Array(n), treesUsed: new Int32Array(n), confidence: new Float64Array(n) };
+      return { b, forest, test, meanTrees, out, wasm: { full: [], siba: [], hyper: [] }, into: { full: [], siba: [], hyper: [] },
+        native: { full: [], siba: [], hyper: [] } };
     });
     for (let r = 0; r < rounds; r++) {
       for (const p of per) {
         p.wasm.full.push(msPerCall(() => p.forest.predict(p.test)));
         for (const rule of RULES) {
-          p.wasm[rule].push(msPerCall(() => p.forest.predict(p.test, { rule, alpha: ALPHA, compare: false })));
+          p.wasm[rule].push(msPerCall(() => p.forest.predict(p.test, { rule, alpha: ALPHA })));
+          p.into[rule].push(msPerCall(() => p.forest.predict(p.test, { rule, alpha: ALPHA }, { out: p.out })));
         }
         const n = json(p.b.native, ['predict', model, testCsv, '1', ...RULES]);
         p.native.full.push(n.full_ms[0]);
@@ -71,9 +77,10 @@ try {
     for (const p of per) {
       for (const rule of RULES) {
         const treeSpeedup = 101 / p.meanTrees[rule];
-        const share = (k) => median(p[k].full) / median(p[k][rule]) / treeSpeedup;
+        const share = (k) => median(p[k === 'into' ? 'wasm' : k].full) / median(p[k][rule]) / treeSpeedup;
         report.push({ build: p.b.label, dataset: name, rows: p.test.numRows, rule, mean_trees: p.meanTrees[rule],
           wasm_full_ms: median(p.wasm.full), wasm_halted_ms: median(p.wasm[rule]), wasm_share: share('wasm'),
+          wasm_out_ms: median(p.into[rule]), wasm_out_share: share('into'),
           native_full_ms: median(p.native.full), native_halted_ms: median(p.native[rule]), native_share: share('native') });
       }
       p.forest.dispose();
@@ -86,8 +93,8 @@ try {
 load.push(loadavg()[0]);
 const f = (x, d = 3) => x.toFixed(d);
 console.log(`rounds ${rounds}, alpha ${ALPHA}, load average (1 min) ${load.map((x) => f(x, 2)).join(' -> ')}`);
-console.log('build | data (rows) | rule | mean trees | wasm full ms | wasm halted ms | wasm share | native full ms | native halted ms | native share');
+console.log('build | data (rows) | rule | mean trees | wasm full ms | wasm halted ms | wasm share | wasm {out} ms | wasm {out} share | native full ms | native halted ms | native share');
 for (const x of report) {
   console.log(`${x.build} | ${x.dataset} (${x.rows}) | ${x.rule} | ${f(x.mean_trees, 2)} | ${f(x.wasm_full_ms)} | ${f(x.wasm_halted_ms, 4)} | ` +
-    `${f(x.wasm_share, 2)} | ${f(x.native_full_ms)} | ${f(x.native_halted_ms, 4)} | ${f(x.native_share, 2)}`);
+    `${f(x.wasm_share, 2)} | ${f(x.wasm_out_ms, 4)} | ${f(x.wasm_out_share, 2)} | ${f(x.native_full_ms)} | ${f(x.native_halted_ms, 4)} | ${f(x.native_share, 2)}`);
 }

@@ -2,7 +2,7 @@
 // (full vote, weighted vote, halted vote [SSM16]), traces, halting tables, priors, expected costs
 // and static pruning by ordered aggregation [Sot11].
 import { UrnforestError, callChecked } from './errors.js';
-import { haltedAnswer, haltedAnswerFixed, readHaltedAnswer } from './halted_answer.js';
+import { haltedAnswer, haltedAnswerFixed, haltedAnswerInto, outArrays, readHaltedAnswer } from './halted_answer.js';
 import {
   HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption,
 } from './halting.js';
@@ -33,6 +33,7 @@ export class Forest {
   // What never changes for a model, asked from wasm once: class names, tree count, whether it has
   // tree weights, and the query order predict/trace use without an explicit `order`.
   #classNames;
+  #frozenNames; // a frozen copy, for results written into caller-owned arrays
   #numTrees;
   #weighted;
   #defaultOrder;
@@ -146,10 +147,14 @@ export class Forest {
    * weighted vote (classIndex; plus scores: Float64Array rows x classes); votes stay unweighted.
    * With options: halted prediction (HaltingOptions; order 'fixed' + fixedOrder queries given trees).
    */
-  predict(dataset, options) {
+  predict(dataset, options, destination) {
     const handle = live(this, 'Forest');
     if (!(dataset instanceof Dataset)) throw new TypeError(`predict: dataset must be a Dataset, got ${describe(dataset)}`);
     const data = live(dataset, 'Dataset');
+    if (destination !== undefined) {
+      if (options === undefined) throw new TypeError('predict: caller-owned arrays ({out}) need halting options (a rule)');
+      return this.#predictHaltedInto(handle, dataset, data, options, destination);
+    }
     if (options !== undefined) return this.#predictHalted(handle, dataset, data, options);
     const imported = this.#importRecord(handle);
     // An imported model's own prediction is its soft vote; `votes` stay the trees' hard votes
@@ -462,6 +467,27 @@ export class Forest {
       result.disagreement = soft.length === 0 ? 0 : differ / soft.length;
     }
     return imported === null ? result : { ...result, vote };
+  }
+
+  // A halted prediction written into the caller's typed arrays (destination.out): no array is
+  // allocated per call. Table rules in generation or random order, without the full vote.
+  #predictHaltedInto(handle, dataset, data, options, destination) {
+    const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
+    if (isPlainObject(options) && (options.rule === 'margin' || options.order === 'fixed')) {
+      throw new TypeError(`predict: caller-owned arrays work with table rules in generation or random order, not ${options.rule === 'margin' ? "rule 'margin'" : "order 'fixed'"}`);
+    }
+    const h = haltingOptions(options, 'predict', numTrees, PREDICT_EXTRA_OPTIONS, this.#orderByDefault(handle));
+    if (h.extra.compare === true) throw new TypeError('predict: caller-owned arrays ({out}) hold the halted answer only; compare: true allocates the full vote');
+    if (h.extra.compare !== undefined && h.extra.compare !== false) throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(h.extra.compare)}`);
+    const imported = this.#importRecord(handle);
+    if (imported !== null && this.#voteOption(handle, h.extra.vote, 'predict') === 'soft' && (h.rule === 'alpha1' || imported.kind === 'additive')) {
+      throw new TypeError("predict: caller-owned arrays work with the trees' votes; pass vote: 'hard' or leave out {out}");
+    }
+    const m = currentModule();
+    const out = outArrays(destination, data._numRows(), m);
+    const table = this.#tables.entry(handle, h);
+    const meanTrees = haltedAnswerInto(m, addressOf(this), addressOf(dataset), table.address, h, out);
+    return { ...out, meanTrees, rows: data._numRows(), trees: h.trees, classNames: this.#frozenNames ?? (this.#frozenNames = Object.freeze(this.#names(handle).slice())), rule: h.rule, alpha: h.alpha, table: this.#tables.lastUse };
   }
 
   // The calibrated margin rule on an imported voting model's soft prediction (docs/import.md).

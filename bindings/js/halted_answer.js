@@ -91,6 +91,58 @@ function takeAnswer(m, address) {
 // the header, so that no typed array is made for them).
 const figures = new Float64Array(2);
 
+// The typed array each section of an answer may be written into, by name.
+const OUT_TYPES = { classIndex: Int32Array, treesUsed: Int32Array, confidence: Float64Array, haltedEarly: Uint8Array };
+
+/**
+ * `destination` ({out: {classIndex?, treesUsed?, confidence?, haltedEarly?}}) checked for an answer of
+ * n rows: each array of its type (Int32Array, Int32Array, Float64Array, Uint8Array), at least n long,
+ * not a view of wasm memory (which moves when it grows). Returns the out object's arrays, trimmed to
+ * n rows (subarray views: no copy). TypeError / RangeError naming the array.
+ */
+export function outArrays(destination, n, m) {
+  if (destination === null || typeof destination !== 'object' || Object.getPrototypeOf(destination) !== Object.prototype) {
+    throw new TypeError(`predict: the third argument must be {out: {classIndex?, treesUsed?, confidence?, haltedEarly?}}, got ${typeof destination}`);
+  }
+  for (const key of Object.keys(destination)) if (key !== 'out') throw new TypeError(`predict: unknown destination option '${key}' (expected out)`);
+  const out = destination.out;
+  if (out === null || typeof out !== 'object' || Object.getPrototypeOf(out) !== Object.prototype) {
+    throw new TypeError('predict: out must be a plain object of typed arrays {classIndex?, treesUsed?, confidence?, haltedEarly?}');
+  }
+  const views = {};
+  for (const [key, array] of Object.entries(out)) {
+    const Type = OUT_TYPES[key];
+    if (Type === undefined) throw new TypeError(`predict: unknown out array '${key}' (expected ${Object.keys(OUT_TYPES).join(', ')})`);
+    if (!(array instanceof Type)) throw new TypeError(`predict: out.${key} must be a ${Type.name}`);
+    if (array.length < n) throw new RangeError(`predict: out.${key} has ${array.length} elements, the data set ${n} rows`);
+    if (array.buffer === m.HEAPU8.buffer) throw new TypeError(`predict: out.${key} must not be a view of wasm memory`);
+    views[key] = array.length === n ? array : array.subarray(0, n);
+  }
+  return views;
+}
+
+/**
+ * haltedAnswer (without the full vote) written into `out` (outArrays' views): each section is copied
+ * from wasm memory straight into the caller's array, and the wasm block freed. Returns meanTrees.
+ */
+export function haltedAnswerInto(m, forestAddress, dataAddress, tableAddress, h, out) {
+  const address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
+    h.orderIndex, h.seedHi, h.seedLo, 0, 0, 0));
+  if (address === 0) callChecked(() => m._takeLastError());
+  try {
+    const { header, halted } = layoutOf(m);
+    const n = m.HEAPU32[(address + header.numRows) >>> 2];
+    const k = m.HEAPU32[(address + header.numClasses) >>> 2];
+    for (const [key, array] of Object.entries(out)) {
+      const Type = OUT_TYPES[key];
+      array.set(new Type(m.HEAPU8.buffer, address + offset(halted[key], n, k), n));
+    }
+    return m.HEAPF64[(address + header.meanTrees) >>> 3];
+  } finally {
+    m._free(address);
+  }
+}
+
 // A copy of the packed answer at wasm `address`, with its two figures kept in `figures`.
 function copyAnswer(m, address) {
   const { header } = layoutOf(m);

@@ -53,6 +53,15 @@ export class Forest {
   predict(dataset: Dataset, options: HaltingOptions & { compare?: boolean; vote?: Vote }): HaltedPrediction | HaltedOnlyPrediction;
   predict(dataset: Dataset, options: FixedOrderOptions): HaltedPrediction;
   /**
+   * The halted prediction written into typed arrays the caller owns and reuses (`destination.out`; any
+   * of classIndex, treesUsed, confidence, haltedEarly, each at least numRows long; longer arrays get
+   * their first numRows entries): no array is allocated per call, for tight loops over small batches.
+   * The result's arrays are `out`'s (views of the first numRows entries); no labels, no full vote.
+   * Table rules in generation or random order; TypeError for 'margin', order 'fixed', compare: true.
+   */
+  predict<O extends HaltedOut>(dataset: Dataset, options: HaltingOptions & { compare?: false; vote?: Vote },
+    destination: { out: O }): HaltedInto<O>;
+  /**
    * Imported voting forests, after calibrate(): the calibrated margin rule on the soft prediction
    * (docs/import.md). `lambda` is the threshold chosen for `alpha` (Infinity: only the exact early
    * exit was certified on the calibration rows). `disagreement` is against the soft prediction.

@@ -114,6 +114,26 @@ export interface HaltedPrediction {
   vote?: Vote;
 }
 
+/** Caller-owned arrays for Forest.predict's third argument. */
+export interface HaltedOut {
+  classIndex?: Int32Array;
+  treesUsed?: Int32Array;
+  confidence?: Float64Array;
+  haltedEarly?: Uint8Array;
+}
+
+/** Forest.predict's result written into caller-owned arrays: `O`'s arrays, filled. */
+export type HaltedInto<O extends HaltedOut> = { [K in keyof O]: O[K] } & {
+  meanTrees: number;
+  /** Rows written (the data set's numRows). */
+  rows: number;
+  trees: number;
+  readonly classNames: readonly string[];
+  rule: RuleName;
+  alpha: number;
+  table: { source: 'built' | 'stored' | 'cached'; ms: number };
+};
+
 /** A halted prediction made with `compare: false`: no full vote was computed. */
 export type HaltedOnlyPrediction =
   Omit<HaltedPrediction, 'fullClassIndex' | 'fullVotes' | 'disagreement'> &

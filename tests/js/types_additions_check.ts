@@ -40,3 +40,12 @@ const reportWarnings: string[] = report.warnings;
 const reportOn: 'data' | 'oob' = report.on;
 const oobOrder: Int32Array = forest.order(data, { on: 'oob' });
 console.log(reportWarnings, reportOn, oobOrder);
+
+// Caller-owned output arrays for halted predictions.
+export function intoCheck(forest: Forest, data: Dataset): number {
+  const out = { classIndex: new Int32Array(data.numRows), treesUsed: new Int32Array(data.numRows) };
+  const r = forest.predict(data, { rule: 'hyper', alpha: 0.99 }, { out });
+  const c: Int32Array = r.classIndex;
+  const t: Int32Array = r.treesUsed;
+  return c[0] + t[0] + r.meanTrees + r.rows;
+}
