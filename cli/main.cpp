@@ -20,6 +20,7 @@ const CommandEntry kCommands[] = {
     {"train", urnforest::cli::RunTrain,
      "--data FILE.csv [--target NAME] [--ensemble rf|bagging|adaboost|voteboost] [--boosting resample|reweight] "
      "[--trees N] [--mtry N] [--max-depth D] [--min-leaf N] [--seed S] [--store-tables R:A[,R:A...]] --out MODEL"},
+    {"train", nullptr, "  CSV: [--delimiter ,|;|tab|auto] [--decimal .|,] [--target-categorical] (predict, calibrate, prune, experiment: the same)"},
     {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
