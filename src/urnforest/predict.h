@@ -9,6 +9,7 @@
 
 #include "urnforest/dataset.h"
 #include "urnforest/halting_table.h"
+#include "urnforest/prior.h"
 #include "urnforest/sequential_vote.h"
 #include "urnforest/status.h"
 
@@ -85,7 +86,19 @@ struct HaltedPrediction {
   /// With `compare`: the fraction of rows whose halted label differs from full->labels (0 for no
   /// rows). Without: NaN.
   double disagreement = 0.0;
+  /// With a prior: per row the posterior mean of the final vote shares given the votes drawn
+  /// (HaltedVoteShares), rows x classes row-major, each row summing to 1. Else empty.
+  std::vector<double> probabilities;
 };
+
+/// The posterior mean of the final vote shares of every row of a halted prediction under `prior`
+/// for `num_trees` (T) queried trees: PosteriorMeanShares of each row's drawn tally (`tallies`,
+/// rows x num_classes, as SequentialVoteResult::tallies); a row that drew all T votes gets its
+/// vote shares t / T. Rows with the same tally share one computation. Fails like
+/// PosteriorMeanShares.
+Result<std::vector<double>> HaltedVoteShares(const Prior& prior, int32_t num_trees,
+                                             int32_t num_classes,
+                                             const std::vector<int32_t>& tallies);
 
 /// Halted prediction of `rows` (prepared for this forest: PreparedRows::Fits, else
 /// kInvalidArgument) with `table`, querying the table's T trees in the order of `options`:
@@ -99,6 +112,13 @@ struct HaltedPrediction {
 Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
                                        const HaltingTable& table,
                                        const SequentialVoteOptions& options, bool compare);
+
+/// PredictHalted, plus HaltedPrediction::probabilities under `prior` (the table's rule's prior:
+/// PriorForForest(forest, table.rule(), T)). Fails like PredictHalted or HaltedVoteShares.
+Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
+                                       const HaltingTable& table,
+                                       const SequentialVoteOptions& options, bool compare,
+                                       const Prior& prior);
 
 /// One row's halted vote, traced: every vote in query order (VoteTrace) and the full vote's counts
 /// per class over the same T trees.
