@@ -29,6 +29,8 @@ const CommandEntry kCommands[] = {
     {"import", urnforest::cli::RunImport, "--onnx FILE.onnx --out MODEL [--features a,b,c] [--classes x,y,z] [--target NAME]"},
     {"calibrate", urnforest::cli::RunCalibrate, "--model MODEL --data ROWS.csv --out MODEL2 [--alpha A]"},
     {"export", urnforest::cli::RunExport, "--model MODEL --onnx OUT.onnx"},
+    {"importance", urnforest::cli::RunImportance,
+     "--model MODEL --data TRAIN.csv [--method impurity|permutation] [--seed S] (labelled rows; the training data: in-bag / out-of-bag rows)"},
     {"prune", urnforest::cli::RunPrune,
      "--model MODEL --data TRAIN.csv --ordering early|reduce-error|complementarity|margin-distance|"
      "orientation|boosting|kappa|greedy-sdp [--keep K] [--curve-data TEST.csv] [--backfit N] [--mdm-p P]\n"
