@@ -131,6 +131,10 @@ export class Forest {
    * Returns {labels: string[], classIndex: Int32Array, votes: Uint32Array (rows x classes, row-major),
    * classNames: string[]}. Ties go to the lowest class index. A boosted model predicts with its
    * weighted vote (classIndex; plus scores: Float64Array rows x classes); votes stay unweighted.
+   * probabilities: Float64Array rows x classes, row-major, each row summing to 1: votes / T (a
+   * boosted model: its weighted vote shares; an imported soft model: its own probabilities). A
+   * halted result's probabilities are, per row, the posterior mean of the final vote shares given
+   * the votes drawn (docs/halting.md).
    * With options: halted prediction (HaltingOptions; order 'fixed' + fixedOrder queries given trees).
    */
   predict(dataset, options) {
@@ -149,7 +153,8 @@ export class Forest {
     const n = out.classIndex.length;
     const labels = new Array(n);
     for (let i = 0; i < n; i++) labels[i] = names[out.classIndex[i]];
-    return { labels, classIndex: out.classIndex, votes: out.votes, classNames: names.slice(), ...(out.scores && imported === null && { scores: out.scores }) };
+    const probabilities = fullProbabilities(out, n, names.length, imported);
+    return { labels, classIndex: out.classIndex, votes: out.votes, classNames: names.slice(), ...(out.scores && imported === null && { scores: out.scores }), probabilities };
   }
 
   /**
@@ -438,6 +443,7 @@ export class Forest {
       result.fullClassIndex = soft;
       result.disagreement = soft.length === 0 ? 0 : differ / soft.length;
     }
+    if (imported !== null && vote === 'soft') delete result.probabilities; // those are of the hard vote
     return imported === null ? result : { ...result, vote };
   }
 
@@ -513,6 +519,21 @@ export class Forest {
     out.classIndex = weighted.classIndex;
     out.scores = weighted.scores;
   }
+}
+
+// predict()'s full-vote probabilities (rows x classes, row-major): an imported model's soft scores
+// (its own predict_proba), a boosted model's weighted vote shares, else each class's share of the
+// trees' votes (votes / T).
+function fullProbabilities(out, n, k, imported) {
+  if (imported !== null && imported.vote === 'soft') return out.scores;
+  const p = new Float64Array(n * k);
+  const weights = imported === null && out.scores ? out.scores : out.votes;
+  for (let r = 0; r < n; r++) {
+    let total = 0;
+    for (let c = 0; c < k; c++) total += weights[r * k + c];
+    if (total > 0) for (let c = 0; c < k; c++) p[r * k + c] = weights[r * k + c] / total;
+  }
+  return p;
 }
 
 // predict's {order: 'fixed', fixedOrder}: null for other orders, else the ids and the remaining

@@ -6,7 +6,7 @@ import { namesOf } from './options.js';
 
 // The element type the reader expects of each section (checked against the layout once).
 const SECTION_TYPES = {
-  confidence: 'f64', classIndex: 'i32', treesUsed: 'i32', fullClassIndex: 'i32', fullVotes: 'u32', haltedEarly: 'u8',
+  confidence: 'f64', probabilities: 'f64', classIndex: 'i32', treesUsed: 'i32', fullClassIndex: 'i32', fullVotes: 'u32', haltedEarly: 'u8',
 };
 
 let layoutModule = null;
@@ -120,6 +120,7 @@ export function readHaltedAnswer(m, answer, names, h) {
     classIndex,
     treesUsed: new Int32Array(buffer, offset(sections.treesUsed, n, k), n),
     confidence: new Float64Array(buffer, offset(sections.confidence, n, k), n),
+    probabilities: new Float64Array(buffer, offset(sections.probabilities, n, k), n * k),
     haltedEarly: new Uint8Array(buffer, offset(sections.haltedEarly, n, k), n),
     // The full vote's arrays get buffers of their own, as before the answer was packed: callers
     // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.

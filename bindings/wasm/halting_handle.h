@@ -71,6 +71,8 @@ class HaltingTableHandle {
   const HaltingTable& table() const { return table_; }
   /// The prior the table was built for (meaningful after Build or BuildForForest).
   const Prior& prior() const { return prior_; }
+  /// False for a table read from bytes whose rule needs a data prior.
+  bool has_prior() const { return has_prior_; }
 
  private:
   HaltingTable table_;
