@@ -12,7 +12,7 @@ import { learnerFromWasm } from './learner.js';
 import { currentModule, requireModule } from './module.js';
 import { nameOption, namesOf, optionTables } from './options.js';
 import {
-  countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, stringArray, treeIds,
+  countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, seedHalves, stringArray, treeIds,
 } from './validate.js';
 
 /**
@@ -355,6 +355,29 @@ export class Forest {
     const data = live(dataset, 'Dataset');
     const ids = treeIds(order, 'order', handle._numTrees());
     return callChecked(() => handle._errorCurve(data, ids));
+  }
+
+  /**
+   * Importance of each feature (model order, a Float64Array of numFeatures) measured on labelled
+   * `dataset` (normally the training data: the model keeps no per-node counts). options.method:
+   * 'impurity' (default; mean decrease in Gini impurity, summing to 1) or 'permutation' (the rise
+   * in each tree's error rate when the feature is permuted, averaged over trees; seeded by
+   * options.seed, default 1). On the exact training data of a random forest or bagging, each
+   * tree's bootstrap is replayed: impurity on its in-bag rows, permutation on its out-of-bag rows;
+   * on other data every tree reads every row (held-out importance).
+   */
+  featureImportance(dataset, options) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`featureImportance: dataset must be a Dataset (labelled rows, normally the training data), got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    const o = optionsObject(options, 'featureImportance');
+    rejectUnknown(o, ['method', 'seed'], 'featureImportance');
+    const method = o.method ?? 'impurity';
+    if (method !== 'impurity' && method !== 'permutation') {
+      throw new RangeError(`featureImportance: method must be 'impurity' or 'permutation', got ${describe(method)}`);
+    }
+    const [hi, lo] = seedHalves(o.seed);
+    return callChecked(() => handle._featureImportance(data, method, hi, lo));
   }
 
   /** Class index of every training row, aligned with oobVotes() (a copy). */
