@@ -179,6 +179,32 @@ export class Dataset {
   toRowMajor() { return live(this, 'Dataset')._rowMajor(); }
   /** True once dispose() has been called. */
   get disposed() { return disposed(this); }
+
+  /**
+   * A plain summary for JSON.stringify and logs (not the data): {type: 'Dataset', rows, features:
+   * [{name, type}], target (null when none), classes}; {type: 'Dataset', disposed: true} once
+   * disposed.
+   */
+  toJSON() {
+    if (disposed(this)) return { type: 'Dataset', disposed: true };
+    const types = this.featureTypes;
+    return {
+      type: 'Dataset',
+      rows: this.numRows,
+      features: this.featureNames.map((name, i) => ({ name, type: types[i] })),
+      target: this.hasLabels ? this.targetName : null,
+      classes: this.classNames,
+    };
+  }
+
+  /** What console.log and util.inspect print: the toJSON() summary. */
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const summary = this.toJSON();
+    delete summary.type;
+    if (summary.features) summary.features = summary.features.map((f) => `${f.name} (${f.type})`);
+    if (typeof inspect !== 'function') return `Dataset ${JSON.stringify(summary)}`;
+    return depth < 0 ? '[Dataset]' : `Dataset ${inspect(summary, options)}`;
+  }
   /** Frees the wasm memory. Idempotent; any later use throws. */
   dispose() { release(this); }
 }

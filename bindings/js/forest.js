@@ -416,6 +416,39 @@ export class Forest {
   get featureTypes() { return live(this, 'Forest')._featureTypes(); }
   /** True once dispose() has been called. */
   get disposed() { return disposed(this); }
+
+  /**
+   * A plain summary for JSON.stringify and logs: {type: 'Forest', trees, classes, features:
+   * [{name, type}], ensemble, nodes, oobError (null when unknown, e.g. imported), imported (null,
+   * or {kind, vote, source, calibrated})}; {type: 'Forest', disposed: true} once disposed.
+   */
+  toJSON() {
+    if (disposed(this)) return { type: 'Forest', disposed: true };
+    const types = this.featureTypes;
+    const imported = this.imported;
+    const oob = this.oobError;
+    return {
+      type: 'Forest',
+      trees: this.numTrees,
+      classes: this.classNames,
+      features: this.featureNames.map((name, i) => ({ name, type: types[i] })),
+      ensemble: this.learner.ensemble,
+      nodes: this.numNodes,
+      oobError: imported === null && Number.isFinite(oob) ? oob : null,
+      imported: imported === null ? null
+        : { kind: imported.kind, vote: imported.vote, source: imported.source, calibrated: imported.calibrated },
+    };
+  }
+
+  /** What console.log and util.inspect print: the toJSON() summary. */
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const summary = this.toJSON();
+    delete summary.type;
+    if (summary.features) summary.features = summary.features.map((f) => `${f.name} (${f.type})`);
+    if (typeof inspect !== 'function') return `Forest ${JSON.stringify(summary)}`;
+    return depth < 0 ? '[Forest]' : `Forest ${inspect(summary, options)}`;
+  }
+
   /** Frees the wasm memory (with every cached halting table). Idempotent; any later use throws. */
   dispose() {
     if (current(this)) this.#tables.delete();

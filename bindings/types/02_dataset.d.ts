@@ -98,6 +98,8 @@ export class Dataset {
   /** Row-major features (categorical values as category indices, NaN = missing); a copy. */
   toRowMajor(): Float32Array;
   readonly disposed: boolean;
+  /** A summary (rows, features, target, classes; not the data) for JSON and logs. */
+  toJSON(): DatasetSummary;
   /** Frees the wasm memory. Idempotent; any later use throws an Error. */
   dispose(): void;
 }

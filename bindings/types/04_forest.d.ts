@@ -132,6 +132,8 @@ export class Forest {
   readonly featureNames: string[];
   readonly featureTypes: FeatureType[];
   readonly disposed: boolean;
+  /** A summary (trees, classes, features, ensemble, nodes, oobError, imported) for JSON and logs. */
+  toJSON(): ForestSummary;
   /** Frees the wasm memory. Idempotent; any later use throws an Error. */
   dispose(): void;
 }
