@@ -239,7 +239,12 @@ const methods = {
     s.data.get(name)?.dispose();
     s.data.delete(name);
   },
-  predict: (s, { data, options }) => withData(s, data, (d) => s.forest.predict(d, options)),
+  // A halted result's probabilities are a getter of its class (computed on first read): made an own
+  // property here, since only own properties cross threads.
+  predict: (s, { data, options }) => withData(s, data, (d) => {
+    const out = s.forest.predict(d, options);
+    return 'probabilities' in out && !Object.hasOwn(out, 'probabilities') ? { ...out, probabilities: out.probabilities } : out;
+  }),
   trace: (s, { data, row, options }) => withData(s, data, (d) => s.forest.trace(d, row, options)),
   prior: (s, { rule, options }) => s.forest.prior(rule, options),
   posterior: (s, { tally, options }) => s.forest.posterior(tally, options),

@@ -456,6 +456,14 @@ export class Forest {
     release(this);
   }
 
+  // A halted result's probabilities from its `tallies`, computed by the core when first read
+  // (HaltedVoteShares under the prior of the predict's table, built again if dropped since).
+  #sharesOf(h, tallies) {
+    const handle = live(this, 'Forest');
+    const table = this.#tables.table(handle, h);
+    return callChecked(() => table._meanShares(handle, tallies));
+  }
+
   // Class names (each call gets a copy of what this returns).
   #names(handle) {
     return this.#classNames ?? (this.#classNames = handle._classNames());
@@ -490,7 +498,8 @@ export class Forest {
     const answer = fixed === null
       ? haltedAnswer(m, addressOf(this), addressOf(dataset), table.address, h, compare)
       : haltedAnswerFixed(m, addressOf(this), addressOf(dataset), table.address, h, fixed.ids);
-    const result = readHaltedAnswer(m, answer, this.#names(handle), h);
+    const result = readHaltedAnswer(m, answer, this.#names(handle), h,
+      imported === null || vote !== 'soft' ? (tallies) => this.#sharesOf(h, tallies) : () => undefined);
     if (imported !== null && vote === 'soft' && compare) {
       // The reference is the model's own (soft) prediction, not the trees' majority.
       const soft = callChecked(() => handle._predictScores(data, true)).classIndex;
@@ -499,8 +508,9 @@ export class Forest {
       result.fullClassIndex = soft;
       result.disagreement = soft.length === 0 ? 0 : differ / soft.length;
     }
-    if (imported !== null && vote === 'soft') delete result.probabilities; // those are of the hard vote
-    return imported === null ? result : { ...result, vote };
+    if (imported === null) return result;
+    result.vote = vote;
+    return result;
   }
 
   // The calibrated margin rule on an imported voting model's soft prediction (docs/import.md).

@@ -49,6 +49,11 @@ class HaltingTableHandle {
   val ExpectedCostFinal(const val& final_tally, double samples, double seed_hi,
                         double seed_lo) const;
 
+  /// HaltedVoteShares of `tallies` (Int32Array, rows x classes: the votes each row drew) under the
+  /// table's prior, or, for a table read from bytes without one, the forest's prior for the table's
+  /// rule and T (PriorForForest): a Float64Array rows x classes, or an error object.
+  val MeanShares(const ForestHandle& forest, const val& tallies) const;
+
   /// Cost averaged over the table's prior, as CostObject; an error object without a prior.
   val ExpectedCostOverPrior(double samples, double seed_hi, double seed_lo) const;
 

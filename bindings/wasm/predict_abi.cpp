@@ -15,8 +15,6 @@
 #include "halting_handle.h"
 #include "memory.h"
 #include "urnforest/forest.h"
-#include "urnforest/forest_halting.h"
-#include "urnforest/prior.h"
 
 namespace urnforest::wasm {
 namespace {
@@ -45,29 +43,20 @@ Status VoteOptionsOf(int32_t order, double seed_hi, double seed_lo, const int32_
 /// Halted prediction of every row of `data` by `forest` with `table` as a packed answer in a new
 /// malloc'd block that the caller frees (*answer; null on failure).
 Status PredictHaltedAnswer(const Forest& forest, const DatasetHandle& data,
-                           const HaltingTableHandle& table_handle,
+                           const HaltingTable& table,
                            const SequentialVoteOptions& options, bool compare, uint8_t** answer) {
   *answer = nullptr;
-  const HaltingTable& table = table_handle.table();
-  // The prior of the posterior-mean probabilities: the table's own, else (a table read from bytes)
-  // the forest's prior for the table's rule and T.
-  std::optional<Result<Prior>> fitted;
-  if (!table_handle.has_prior()) {
-    fitted.emplace(PriorForForest(forest, table.rule(), table.num_trees()));
-    if (!fitted->ok()) return fitted->status();
-  }
-  const Prior& prior = table_handle.has_prior() ? table_handle.prior() : fitted->value();
   // The kept rows are tried first: the core checks that they fit this forest (PreparedRows::Fits)
   // and predicts; only when it failed because they do not are the rows prepared again.
   // (std::optional: no placeholder Status, whose message would be allocated on every call.)
   const PreparedRows* rows = data.KeptRows();
   std::optional<Result<HaltedPrediction>> predicted;
-  if (rows != nullptr) predicted.emplace(PredictHalted(forest, *rows, table, options, compare, prior));
+  if (rows != nullptr) predicted.emplace(PredictHalted(forest, *rows, table, options, compare));
   PreparedRows scratch;
   if (rows == nullptr || (!predicted->ok() && !rows->Fits(forest))) {
     Status prepared = data.PreparedFor(forest, &scratch, &rows);
     if (!prepared.ok()) return prepared;
-    predicted.emplace(PredictHalted(forest, *rows, table, options, compare, prior));
+    predicted.emplace(PredictHalted(forest, *rows, table, options, compare));
   }
   const Result<HaltedPrediction>& result = *predicted;
   if (!result.ok()) return result.status();
@@ -131,7 +120,7 @@ void PackHaltedAnswer(const HaltedPrediction& p, size_t k, uint8_t* out) {
                                      p.mean_trees, p.disagreement};
   std::memcpy(out, &header, sizeof(header));
   std::memcpy(out + layout.offset[kConfidence], s.confidence.data(), 8 * n);
-  std::memcpy(out + layout.offset[kProbabilities], p.probabilities.data(), 8 * n * k);
+  std::memcpy(out + layout.offset[kTallies], s.tallies.data(), 4 * n * k);
   std::memcpy(out + layout.offset[kClassIndex], s.labels.data(), 4 * n);
   std::memcpy(out + layout.offset[kTreesUsed], s.trees_used.data(), 4 * n);
   if (has_full) {
@@ -154,7 +143,7 @@ EMSCRIPTEN_KEEPALIVE uint8_t* urnforest_predict_halted(
   urnforest::Status status = urnforest::wasm::VoteOptionsOf(order, seed_hi, seed_lo, fixed_order,
                                                             fixed_length, &options);
   if (status.ok()) {
-    status = urnforest::wasm::PredictHaltedAnswer(forest->forest(), *data, *table, options,
+    status = urnforest::wasm::PredictHaltedAnswer(forest->forest(), *data, table->table(), options,
                                                   compare != 0, &answer);
   }
   if (!status.ok()) urnforest::wasm::SetLastError(status);

@@ -131,19 +131,6 @@ Result<std::vector<double>> HaltedVoteShares(const Prior& prior, int32_t num_tre
   return shares;
 }
 
-Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
-                                       const HaltingTable& table,
-                                       const SequentialVoteOptions& options, bool compare,
-                                       const Prior& prior) {
-  Result<HaltedPrediction> out = PredictHalted(forest, rows, table, options, compare);
-  if (!out.ok()) return out;
-  Result<std::vector<double>> shares =
-      HaltedVoteShares(prior, table.num_trees(), forest.num_classes(), out.value().halted.tallies);
-  if (!shares.ok()) return shares.status();
-  out.value().probabilities = std::move(shares).value();
-  return out;
-}
-
 Result<RowTrace> TraceRow(const Forest& forest, const Dataset& data, size_t row,
                           const HaltingTable& table, const SequentialVoteOptions& options) {
   if (Status fits = TableFits(forest, table, options); !fits.ok()) return fits;

@@ -86,9 +86,6 @@ struct HaltedPrediction {
   /// With `compare`: the fraction of rows whose halted label differs from full->labels (0 for no
   /// rows). Without: NaN.
   double disagreement = 0.0;
-  /// With a prior: per row the posterior mean of the final vote shares given the votes drawn
-  /// (HaltedVoteShares), rows x classes row-major, each row summing to 1. Else empty.
-  std::vector<double> probabilities;
 };
 
 /// The posterior mean of the final vote shares of every row of a halted prediction under `prior`
@@ -112,13 +109,6 @@ Result<std::vector<double>> HaltedVoteShares(const Prior& prior, int32_t num_tre
 Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
                                        const HaltingTable& table,
                                        const SequentialVoteOptions& options, bool compare);
-
-/// PredictHalted, plus HaltedPrediction::probabilities under `prior` (the table's rule's prior:
-/// PriorForForest(forest, table.rule(), T)). Fails like PredictHalted or HaltedVoteShares.
-Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
-                                       const HaltingTable& table,
-                                       const SequentialVoteOptions& options, bool compare,
-                                       const Prior& prior);
 
 /// One row's halted vote, traced: every vote in query order (VoteTrace) and the full vote's counts
 /// per class over the same T trees.

@@ -72,3 +72,21 @@ test('the halted probabilities do not depend on compare', () => {
   const b = forest.predict(iris, { rule: 'siba', compare: false });
   assert.deepEqual(a.probabilities, b.probabilities);
 });
+
+test('a halted result carries the tallies drawn, and computes probabilities from them on first read', () => {
+  const out = forest.predict(iris, { rule: 'hyper', compare: false });
+  for (let r = 0; r < iris.numRows; r++) {
+    let drawn = 0;
+    for (let c = 0; c < k; c++) drawn += out.tallies[r * k + c];
+    assert.equal(drawn, out.treesUsed[r]);
+  }
+  assert.ok('probabilities' in out);
+  assert.equal(Object.hasOwn(out, 'probabilities'), false);
+  const first = out.probabilities;
+  assert.ok(first instanceof Float64Array);
+  assert.equal(out.probabilities, first);
+  const other = uf.trainForest(iris, { trees: 5, seed: 1 });
+  const late = other.predict(iris, { rule: 'siba' });
+  other.dispose();
+  assert.throws(() => late.probabilities, /disposed/);
+});
