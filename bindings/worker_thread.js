@@ -271,7 +271,12 @@ const methods = {
     s.data.get(name)?.dispose();
     s.data.delete(name);
   },
-  predict: (s, { data, options }) => withData(s, data, (d) => s.forest.predict(d, options)),
+  // A halted result's probabilities are a getter of its class (computed on first read): made an own
+  // property here, since only own properties cross threads.
+  predict: (s, { data, options }) => withData(s, data, (d) => {
+    const out = s.forest.predict(d, options);
+    return 'probabilities' in out && !Object.hasOwn(out, 'probabilities') ? { ...out, probabilities: out.probabilities } : out;
+  }),
   trace: (s, { data, row, options }) => withData(s, data, (d) => s.forest.trace(d, row, options)),
   prior: (s, { rule, options }) => s.forest.prior(rule, options),
   posterior: (s, { tally, options }) => s.forest.posterior(tally, options),
@@ -332,9 +337,31 @@ jobs.release = ({ session: id }) => {
   return { value: undefined, transfer: [] };
 };
 
+// At most one progress event per this many milliseconds (what a page can draw: ~30 frames a second)
+// and per this fraction of a stage, besides each stage's first and last event.
+const PROGRESS_MS = 1000 / 30;
+const PROGRESS_STEP = 0.01;
+
+// The job's progress reporter, throttled: a stage's first event and its end (fraction 1) always go
+// out; in between, an event goes out only when the fraction moved by PROGRESS_STEP and PROGRESS_MS
+// have passed since the last one (5,000 trees: not 5,000 events).
+function throttledProgress(id) {
+  let lastStage = null;
+  let lastFraction = 0;
+  let lastTime = 0;
+  return (stage, fraction) => {
+    const now = Date.now();
+    if (stage === lastStage && fraction < 1 && (fraction - lastFraction < PROGRESS_STEP || now - lastTime < PROGRESS_MS)) return;
+    lastStage = stage;
+    lastFraction = fraction;
+    lastTime = now;
+    post({ id, type: 'progress', stage, fraction });
+  };
+}
+
 function handle(message) {
   const { id, op } = message;
-  const progress = (stage, fraction) => post({ id, type: 'progress', stage, fraction });
+  const progress = throttledProgress(id);
   try {
     if (!Object.hasOwn(jobs, op)) throw new TypeError(`unknown worker operation '${op}'`);
     const { value, transfer } = jobs[op](message, progress);

@@ -40,5 +40,6 @@ Status RunExperiment(int argc, char** argv, Output& out);
 Status RunImport(int argc, char** argv, Output& out);
 Status RunCalibrate(int argc, char** argv, Output& out);
 Status RunExport(int argc, char** argv, Output& out);
+Status RunImportance(int argc, char** argv, Output& out);
 
 }  // namespace urnforest::cli

@@ -59,8 +59,8 @@ Status RunExperiment(int argc, char** argv, Output& out) {
        // vote-boosting and label noise
        "noise", "cv-trees", "max-depth", URNFOREST_BASE_LEARNER_OPTIONS,
        // double pruning, boosting
-       "prune", "keep", "query-order", "boosting"},
-      {"json", "unstratified", "quiet"});
+       "prune", "keep", "query-order", "boosting", URNFOREST_CSV_FORMAT_OPTIONS},
+      {"json", "unstratified", "quiet", "target-categorical"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
   Result<std::string> data_arg = args.Required("data");
@@ -97,6 +97,8 @@ Status RunExperiment(int argc, char** argv, Output& out) {
     }
     CsvOptions csv;
     csv.target = args.Get("target", "");
+    csv.target_categorical = args.Flag("target-categorical");
+    if (Status format = CsvFormat(args, &csv); !format.ok()) return format;
     Result<Dataset> loaded = LoadCsv(data_arg.value(), csv);
     if (!loaded.ok()) return loaded.status();
     data = std::move(loaded).value();

@@ -82,8 +82,9 @@ Status RunTrain(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(
       argc, argv, 2,
       {"data", "target", "ensemble", "boosting", "trees", "mtry", "max-depth", "min-leaf", "seed",
-       "class-order", "out", "store-tables", "threads", URNFOREST_BASE_LEARNER_OPTIONS},
-      {"json"});
+       "class-order", "out", "store-tables", "threads", URNFOREST_BASE_LEARNER_OPTIONS,
+       URNFOREST_CSV_FORMAT_OPTIONS},
+      {"json", "target-categorical"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
   Result<std::string> data_path = args.Required("data");
@@ -93,6 +94,8 @@ Status RunTrain(int argc, char** argv, Output& out) {
 
   CsvOptions csv;
   csv.target = args.Get("target", "");
+  csv.target_categorical = args.Flag("target-categorical");
+  if (Status format = CsvFormat(args, &csv); !format.ok()) return format;
   const std::string order = args.Get("class-order", "sorted");
   if (order == "sorted") {
     csv.class_order = ClassOrder::kSorted;
@@ -216,8 +219,8 @@ Status RunTrain(int argc, char** argv, Output& out) {
 
 Status RunPredict(int argc, char** argv, Output& out) {
   Result<Args> parsed =
-      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "order", "seed", "vote"},
-                  {"json", "proba", "compare"});
+      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "order", "seed", "vote",
+                                  URNFOREST_CSV_FORMAT_OPTIONS}, {"json", "proba", "compare"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
   Result<std::string> model_path = args.Required("model");
@@ -230,6 +233,7 @@ Status RunPredict(int argc, char** argv, Output& out) {
   const Forest& f = forest.value();
   CsvOptions csv;
   csv.schema = &f.schema();
+  if (Status format = CsvFormat(args, &csv); !format.ok()) return format;
   Result<Dataset> data = LoadCsv(data_path.value(), csv);
   if (!data.ok()) return data.status();
 

@@ -85,7 +85,7 @@ Status RunImport(int argc, char** argv, Output& out) {
 }
 
 Status RunCalibrate(int argc, char** argv, Output& out) {
-  Result<Args> parsed = Args::Parse(argc, argv, 2, {"model", "data", "out", "alpha"}, {"json"});
+  Result<Args> parsed = Args::Parse(argc, argv, 2, {"model", "data", "out", "alpha", URNFOREST_CSV_FORMAT_OPTIONS}, {"json"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
   Result<std::string> model_path = args.Required("model");
@@ -104,6 +104,7 @@ Status RunCalibrate(int argc, char** argv, Output& out) {
   Forest forest = std::move(loaded).value();
   CsvOptions csv;
   csv.schema = &forest.schema();
+  if (Status format = CsvFormat(args, &csv); !format.ok()) return format;
   Result<Dataset> data = LoadCsv(data_path.value(), csv);
   if (!data.ok()) return data.status();
   Result<PreparedRows> rows = PrepareRows(forest, data.value());

@@ -18,7 +18,7 @@ namespace urnforest::cli {
 Status RunPrune(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(argc, argv, 2,
                                     {"model", "ordering", "keep", "data", "curve-data", "out", "backfit", "mdm-p",
-                                     "on"},
+                                     "on", URNFOREST_CSV_FORMAT_OPTIONS},
                                     {"json"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -56,6 +56,7 @@ Status RunPrune(int argc, char** argv, Output& out) {
 
   CsvOptions csv;
   csv.schema = &f.schema();
+  if (Status format = CsvFormat(args, &csv); !format.ok()) return format;
   Result<Dataset> data = LoadCsv(data_path.value(), csv);
   if (!data.ok()) return data.status();
 

@@ -21,6 +21,7 @@ const CommandEntry kCommands[] = {
      "--data FILE.csv [--target NAME] [--ensemble rf|bagging|adaboost|voteboost] [--boosting resample|reweight] "
      "[--trees N] [--mtry N] [--max-depth D] [--min-leaf N] [--seed S] [--store-tables R:A[,R:A...]] --out MODEL"},
     {"train", nullptr, "  [--threads N]  (0 = every core, the default; the model bytes do not depend on it)"},
+    {"train", nullptr, "  CSV: [--delimiter ,|;|tab|auto] [--decimal .|,] [--target-categorical] (predict, calibrate, prune, experiment: the same)"},
     {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
@@ -30,6 +31,8 @@ const CommandEntry kCommands[] = {
     {"import", urnforest::cli::RunImport, "--onnx FILE.onnx --out MODEL [--features a,b,c] [--classes x,y,z] [--target NAME]"},
     {"calibrate", urnforest::cli::RunCalibrate, "--model MODEL --data ROWS.csv --out MODEL2 [--alpha A]"},
     {"export", urnforest::cli::RunExport, "--model MODEL --onnx OUT.onnx"},
+    {"importance", urnforest::cli::RunImportance,
+     "--model MODEL --data TRAIN.csv [--method impurity|permutation] [--seed S] (labelled rows; the training data: in-bag / out-of-bag rows)"},
     {"prune", urnforest::cli::RunPrune,
      "--model MODEL --data TRAIN.csv --ordering early|reduce-error|complementarity|margin-distance|"
      "orientation|boosting|kappa|greedy-sdp [--on data|oob] [--keep K] [--curve-data TEST.csv] [--backfit N]\n"

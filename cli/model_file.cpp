@@ -6,6 +6,27 @@
 
 namespace urnforest::cli {
 
+Status CsvFormat(const Args& args, CsvOptions* csv) {
+  const std::string delimiter = args.Get("delimiter", ",");
+  if (delimiter == "," || delimiter == ";") {
+    csv->delimiter = delimiter[0];
+  } else if (delimiter == "tab" || delimiter == "\\t" || delimiter == "\t") {
+    csv->delimiter = '\t';
+  } else if (delimiter == "auto") {
+    csv->delimiter = 0;
+  } else {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "option --delimiter must be ',', ';', tab or auto, got '" + delimiter + "'");
+  }
+  const std::string decimal = args.Get("decimal", ".");
+  if (decimal != "." && decimal != ",") {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "option --decimal must be '.' or ',', got '" + decimal + "'");
+  }
+  csv->decimal = decimal[0];
+  return Status::Ok();
+}
+
 Result<Dataset> LoadCsv(const std::string& path, const CsvOptions& options) {
   Result<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();

@@ -4,8 +4,11 @@ import { callChecked, UrnforestError } from './errors.js';
 import { INTERNAL, adopt, disposed, isOwned, live, release, withNewHandle } from './handles.js';
 import { currentModule, requireModule } from './module.js';
 import { describe, intOption, isPlainObject, optionsObject, rejectUnknown, stringArray } from './validate.js';
+import { byteOrder, isFloatArray, labelIndices, numericMatrix, objectTable } from './table.js';
 
 const CLASS_ORDERS = { sorted: 0, firstSeen: 1 };
+const DELIMITERS = { ',': 44, ';': 59, '\t': 9, auto: 0 };
+const DECIMALS = { '.': 46, ',': 44 };
 
 /** An immutable table of feature rows with optional class labels, held in wasm memory. */
 export class Dataset {
@@ -18,7 +21,9 @@ export class Dataset {
    * Parses CSV text (header row; RFC 4180 quoting; empty, `?` or `NA` cells are missing): a string,
    * or the file's bytes as a Uint8Array (UTF-8; invalid bytes are CsvInvalidUtf8, as in the CLI).
    * Options: target (column name, default the last column; null = no target column),
-   * classOrder ('sorted' default | 'firstSeen'), schemaOf (a Forest: read against its columns).
+   * classOrder ('sorted' default | 'firstSeen'), schemaOf (a Forest: read against its columns),
+   * delimiter (',' default | ';' | '\t' | 'auto': detected from the header line), decimal ('.'
+   * default | ','), targetCategorical (true: a numeric target with many values is classes anyway).
    */
   static fromCSV(text, options) {
     const m = requireModule();
@@ -26,7 +31,18 @@ export class Dataset {
       throw new TypeError(`Dataset.fromCSV: text must be a string or a Uint8Array, got ${describe(text)}`);
     }
     const o = optionsObject(options, 'Dataset.fromCSV');
-    rejectUnknown(o, ['target', 'classOrder', 'schemaOf'], 'Dataset.fromCSV');
+    rejectUnknown(o, ['target', 'classOrder', 'schemaOf', 'delimiter', 'decimal', 'targetCategorical'], 'Dataset.fromCSV');
+    if (o.delimiter !== undefined && !Object.hasOwn(DELIMITERS, o.delimiter)) {
+      throw new RangeError(`delimiter must be ',', ';', '\\t' or 'auto', got ${describe(o.delimiter)}`);
+    }
+    if (o.decimal !== undefined && !Object.hasOwn(DECIMALS, o.decimal)) {
+      throw new RangeError(`decimal must be '.' or ',', got ${describe(o.decimal)}`);
+    }
+    if (o.targetCategorical !== undefined && typeof o.targetCategorical !== 'boolean') {
+      throw new TypeError(`targetCategorical must be a boolean, got ${describe(o.targetCategorical)}`);
+    }
+    const delimiter = DELIMITERS[o.delimiter ?? ','];
+    const decimal = DECIMALS[o.decimal ?? '.'];
     let target = '';
     let hasTarget = true;
     if (o.target === null) {
@@ -53,7 +69,8 @@ export class Dataset {
     let handle;
     try {
       handle = withNewHandle(m._DatasetHandle,
-        (h) => h._loadCsv(input.address, input.bytes, target, hasTarget, classOrder, schemaOf));
+        (h) => h._loadCsv(input.address, input.bytes, target, hasTarget, classOrder, schemaOf, delimiter, decimal,
+          o.targetCategorical === true));
     } finally {
       if (m === currentModule()) m._free(input.address);
     }
@@ -61,13 +78,19 @@ export class Dataset {
   }
 
   /**
-   * From a row-major Float32Array (`x[row * cols + col]`, NaN = missing) of numeric features.
-   * Options: rows, cols (required), labels (Int32Array of class indices, -1 = unknown, or string[] of
-   * class names), featureNames (string[cols]), classNames (string[]).
+   * From numeric features: a row-major Float32Array (`x[row * cols + col]`, NaN = missing) or
+   * another float typed array (Float64Array, ...; rows, cols required), number[][] (rows, cols
+   * inferred), or an array of plain objects (as fromRows). Options: rows, cols,
+   * labels (Int32Array of class indices, -1 = unknown; string[] of class names; number[] of class
+   * values), featureNames (string[cols]), classNames (string[]), targetCategorical (boolean).
    */
   static fromArrays(x, options) {
     const m = requireModule();
-    if (!(x instanceof Float32Array)) throw new TypeError(`Dataset.fromArrays: x must be a Float32Array, got ${describe(x)}`);
+    if (!(x instanceof Float32Array) || (isPlainObject(options) && !isLegacyLabels(options.labels))
+        || (isPlainObject(options) && options.targetCategorical !== undefined)) {
+      if (Array.isArray(x) && x.length > 0 && isPlainObject(x[0])) return Dataset.fromRows(x, options);
+      return fromMatrix(m, x, options, 'Dataset.fromArrays');
+    }
     if (!isPlainObject(options)) throw new TypeError('Dataset.fromArrays: options {rows, cols} are required');
     rejectUnknown(options, ['rows', 'cols', 'labels', 'featureNames', 'classNames'], 'Dataset.fromArrays');
     if (options.rows === undefined) throw new TypeError('rows is required');
@@ -85,6 +108,36 @@ export class Dataset {
     const handle = withNewHandle(m._DatasetHandle,
       (h) => h._loadArrays(x, rows, cols, labels, featureNames ?? [], classNames ?? []));
     return new Dataset(INTERNAL, handle);
+  }
+
+  /**
+   * From rows: number[][] (one array of numbers per row) or an array of plain objects (one key per
+   * column; numbers make numeric columns, strings and booleans categorical ones, null/undefined/NaN
+   * or an absent key is missing). Options: target (the objects' key holding the class label), labels
+   * (as fromArrays), featureNames (number[][] only), classNames, targetCategorical, schemaOf (a
+   * Forest: its column types and class names decide).
+   */
+  static fromRows(rows, options) {
+    const m = requireModule();
+    if (!Array.isArray(rows) || rows.length === 0) {
+      throw new TypeError(`Dataset.fromRows: rows must be a non-empty array of arrays or objects, got ${describe(rows)}`);
+    }
+    const o = optionsObject(options, 'Dataset.fromRows');
+    if (Array.isArray(rows[0])) {
+      rejectUnknown(o, ['labels', 'featureNames', 'classNames', 'targetCategorical', 'schemaOf'], 'Dataset.fromRows');
+      return fromMatrix(m, rows, o, 'Dataset.fromRows');
+    }
+    rejectUnknown(o, ['target', 'labels', 'classNames', 'targetCategorical', 'schemaOf'], 'Dataset.fromRows');
+    if (o.target !== undefined && (typeof o.target !== 'string' || o.target === '')) {
+      throw new TypeError(`target must be a non-empty string, got ${describe(o.target)}`);
+    }
+    if (o.target !== undefined && o.labels !== undefined) throw new TypeError('give target or labels, not both');
+    const forest = o.schemaOf === undefined ? undefined : schemaForest(o.schemaOf);
+    const types = forest === undefined ? undefined
+      : new Map(forest.featureNames.map((name, i) => [name, forest.featureTypes[i]]));
+    const table = objectTable(rows, o.target, types);
+    const given = o.target !== undefined ? table.targets : o.labels;
+    return load(m, table, given, o, forest, o.target ?? '', o.target !== undefined ? `rows[].${o.target}` : 'labels');
   }
 
   /**
@@ -126,8 +179,98 @@ export class Dataset {
   toRowMajor() { return live(this, 'Dataset')._rowMajor(); }
   /** True once dispose() has been called. */
   get disposed() { return disposed(this); }
+
+  /**
+   * A plain summary for JSON.stringify and logs (not the data): {type: 'Dataset', rows, features:
+   * [{name, type}], target (null when none), classes}; {type: 'Dataset', disposed: true} once
+   * disposed.
+   */
+  toJSON() {
+    if (disposed(this)) return { type: 'Dataset', disposed: true };
+    const types = this.featureTypes;
+    return {
+      type: 'Dataset',
+      rows: this.numRows,
+      features: this.featureNames.map((name, i) => ({ name, type: types[i] })),
+      target: this.hasLabels ? this.targetName : null,
+      classes: this.classNames,
+    };
+  }
+
+  /** What console.log and util.inspect print: the toJSON() summary. */
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const summary = this.toJSON();
+    delete summary.type;
+    if (summary.features) summary.features = summary.features.map((f) => `${f.name} (${f.type})`);
+    if (typeof inspect !== 'function') return `Dataset ${JSON.stringify(summary)}`;
+    return depth < 0 ? '[Dataset]' : `Dataset ${inspect(summary, options)}`;
+  }
   /** Frees the wasm memory. Idempotent; any later use throws. */
   dispose() { release(this); }
+}
+
+// True for the labels the original Float32Array path takes (undefined, Int32Array, string[]).
+function isLegacyLabels(labels) {
+  return labels === undefined || labels instanceof Int32Array
+    || (Array.isArray(labels) && labels.every((s) => typeof s === 'string'));
+}
+
+function schemaForest(forest) {
+  if (!isOwned(forest, 'Forest')) throw new TypeError('schemaOf must be a Forest');
+  live(forest, 'Forest');
+  return forest;
+}
+
+// fromArrays/fromRows over a numeric matrix (any float typed array, number[][]).
+function fromMatrix(m, x, options, what) {
+  if (!isPlainObject(options) && !(Array.isArray(x) && Array.isArray(x[0]))) {
+    throw new TypeError(`${what}: options {rows, cols} are required`);
+  }
+  const o = optionsObject(options, what);
+  rejectUnknown(o, ['rows', 'cols', 'labels', 'featureNames', 'classNames', 'targetCategorical', 'schemaOf'], what);
+  const rows = o.rows === undefined ? undefined : intOption(o.rows, 'rows', 1, 2 ** 26, 0);
+  const cols = o.cols === undefined ? undefined : intOption(o.cols, 'cols', 1, 65536, 0);
+  if (!(isFloatArray(x) || (Array.isArray(x) && Array.isArray(x[0])))) {
+    throw new TypeError(`${what}: x must be a Float32Array, Float64Array, number[][] or an array of objects, got ${describe(x)}`);
+  }
+  const matrix = numericMatrix(x, rows, cols);
+  const featureNames = stringArray(o.featureNames, 'featureNames');
+  if (featureNames !== undefined && featureNames.length !== matrix.cols) {
+    throw new UrnforestError('ShapeMismatch', `ShapeMismatch: featureNames has ${featureNames.length} names for ${matrix.cols} columns`);
+  }
+  const forest = o.schemaOf === undefined ? undefined : schemaForest(o.schemaOf);
+  const table = {
+    ...matrix,
+    featureNames: featureNames ?? Array.from({ length: matrix.cols }, (_, c) => `x${c}`),
+    categories: Array.from({ length: matrix.cols }, () => null),
+  };
+  return load(m, table, o.labels, o, forest, '', 'labels');
+}
+
+// Loads `table` with class labels `given` (undefined = none) through the core's table loader.
+function load(m, table, given, o, forest, targetName, what) {
+  if (o.targetCategorical !== undefined && typeof o.targetCategorical !== 'boolean') {
+    throw new TypeError(`targetCategorical must be a boolean, got ${describe(o.targetCategorical)}`);
+  }
+  let classNames = stringArray(o.classNames, 'classNames');
+  if (classNames === undefined && forest !== undefined) classNames = forest.classNames;
+  let labels = null;
+  let check = false;
+  if (given !== undefined) {
+    const out = labelIndices(given, classNames, table.rows, what);
+    labels = out.labels;
+    classNames = out.classNames ?? classNames;
+    check = out.numeric && o.targetCategorical !== true && forest === undefined;
+    if (classNames === undefined) {
+      let max = -1;
+      for (const c of labels) max = Math.max(max, c);
+      classNames = Array.from({ length: max + 1 }, (_, i) => String(i));
+    }
+  }
+  const handle = withNewHandle(m._DatasetHandle,
+    (h) => h._loadTable(table.values, table.rows, table.cols, labels, table.featureNames, classNames ?? [],
+      table.categories, check, targetName));
+  return new Dataset(INTERNAL, handle);
 }
 
 // fromArrays' labels (undefined, an Int32Array of class indices or class-name strings) as
@@ -160,13 +303,6 @@ function labelsOption(labels, classNames, rows) {
     return { labels: mapped, classNames: names };
   }
   throw new TypeError(`labels must be an Int32Array or an array of strings, got ${describe(labels)}`);
-}
-
-function byteOrder(a, b) {
-  const ea = new TextEncoder().encode(a);
-  const eb = new TextEncoder().encode(b);
-  for (let i = 0; i < Math.min(ea.length, eb.length); i++) if (ea[i] !== eb[i]) return ea[i] - eb[i];
-  return ea.length - eb.length;
 }
 
 // Copies CSV input (a string, or UTF-8 bytes) into a fresh malloc of wasm memory and returns

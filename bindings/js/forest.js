@@ -12,7 +12,7 @@ import { learnerFromWasm } from './learner.js';
 import { currentModule, requireModule } from './module.js';
 import { nameOption, namesOf, optionTables } from './options.js';
 import {
-  countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, stringArray, treeIds,
+  countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, seedHalves, stringArray, treeIds,
 } from './validate.js';
 
 /**
@@ -145,6 +145,10 @@ export class Forest {
    * Returns {labels: string[], classIndex: Int32Array, votes: Uint32Array (rows x classes, row-major),
    * classNames: string[]}. Ties go to the lowest class index. A boosted model predicts with its
    * weighted vote (classIndex; plus scores: Float64Array rows x classes); votes stay unweighted.
+   * probabilities: Float64Array rows x classes, row-major, each row summing to 1: votes / T (a
+   * boosted model: its weighted vote shares; an imported soft model: its own probabilities). A
+   * halted result's probabilities are, per row, the posterior mean of the final vote shares given
+   * the votes drawn (docs/halting.md).
    * With options: halted prediction (HaltingOptions; order 'fixed' + fixedOrder queries given trees).
    */
   predict(dataset, options, destination) {
@@ -167,7 +171,8 @@ export class Forest {
     const n = out.classIndex.length;
     const labels = new Array(n);
     for (let i = 0; i < n; i++) labels[i] = names[out.classIndex[i]];
-    return { labels, classIndex: out.classIndex, votes: out.votes, classNames: names.slice(), ...(out.scores && imported === null && { scores: out.scores }) };
+    const probabilities = fullProbabilities(out, n, names.length, imported);
+    return { labels, classIndex: out.classIndex, votes: out.votes, classNames: names.slice(), ...(out.scores && imported === null && { scores: out.scores }), probabilities };
   }
 
   /**
@@ -379,6 +384,29 @@ export class Forest {
     return callChecked(() => handle._errorCurve(data, ids));
   }
 
+  /**
+   * Importance of each feature (model order, a Float64Array of numFeatures) measured on labelled
+   * `dataset` (normally the training data: the model keeps no per-node counts). options.method:
+   * 'impurity' (default; mean decrease in Gini impurity, summing to 1) or 'permutation' (the rise
+   * in each tree's error rate when the feature is permuted, averaged over trees; seeded by
+   * options.seed, default 1). On the exact training data of a random forest or bagging, each
+   * tree's bootstrap is replayed: impurity on its in-bag rows, permutation on its out-of-bag rows;
+   * on other data every tree reads every row (held-out importance).
+   */
+  featureImportance(dataset, options) {
+    const handle = live(this, 'Forest');
+    if (!(dataset instanceof Dataset)) throw new TypeError(`featureImportance: dataset must be a Dataset (labelled rows, normally the training data), got ${describe(dataset)}`);
+    const data = live(dataset, 'Dataset');
+    const o = optionsObject(options, 'featureImportance');
+    rejectUnknown(o, ['method', 'seed'], 'featureImportance');
+    const method = o.method ?? 'impurity';
+    if (method !== 'impurity' && method !== 'permutation') {
+      throw new RangeError(`featureImportance: method must be 'impurity' or 'permutation', got ${describe(method)}`);
+    }
+    const [hi, lo] = seedHalves(o.seed);
+    return callChecked(() => handle._featureImportance(data, method, hi, lo));
+  }
+
   /** Class index of every training row, aligned with oobVotes() (a copy). */
   trainLabels() { return live(this, 'Forest')._trainLabels(); }
 
@@ -415,11 +443,52 @@ export class Forest {
   get featureTypes() { return live(this, 'Forest')._featureTypes(); }
   /** True once dispose() has been called. */
   get disposed() { return disposed(this); }
+
+  /**
+   * A plain summary for JSON.stringify and logs: {type: 'Forest', trees, classes, features:
+   * [{name, type}], ensemble, nodes, oobError (null when unknown, e.g. imported), imported (null,
+   * or {kind, vote, source, calibrated})}; {type: 'Forest', disposed: true} once disposed.
+   */
+  toJSON() {
+    if (disposed(this)) return { type: 'Forest', disposed: true };
+    const types = this.featureTypes;
+    const imported = this.imported;
+    const oob = this.oobError;
+    return {
+      type: 'Forest',
+      trees: this.numTrees,
+      classes: this.classNames,
+      features: this.featureNames.map((name, i) => ({ name, type: types[i] })),
+      ensemble: this.learner.ensemble,
+      nodes: this.numNodes,
+      oobError: imported === null && Number.isFinite(oob) ? oob : null,
+      imported: imported === null ? null
+        : { kind: imported.kind, vote: imported.vote, source: imported.source, calibrated: imported.calibrated },
+    };
+  }
+
+  /** What console.log and util.inspect print: the toJSON() summary. */
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const summary = this.toJSON();
+    delete summary.type;
+    if (summary.features) summary.features = summary.features.map((f) => `${f.name} (${f.type})`);
+    if (typeof inspect !== 'function') return `Forest ${JSON.stringify(summary)}`;
+    return depth < 0 ? '[Forest]' : `Forest ${inspect(summary, options)}`;
+  }
+
   /** Frees the wasm memory (with every cached halting table). Idempotent; any later use throws. */
   dispose() {
     if (current(this)) this.#tables.delete();
     else this.#tables.forget();
     release(this);
+  }
+
+  // A halted result's probabilities from its `tallies`, computed by the core when first read
+  // (HaltedVoteShares under the prior of the predict's table, built again if dropped since).
+  #sharesOf(h, tallies) {
+    const handle = live(this, 'Forest');
+    const table = this.#tables.table(handle, h);
+    return callChecked(() => table._meanShares(handle, tallies));
   }
 
   // Class names (each call gets a copy of what this returns).
@@ -456,7 +525,8 @@ export class Forest {
     const answer = fixed === null
       ? haltedAnswer(m, addressOf(this), addressOf(dataset), table.address, h, compare)
       : haltedAnswerFixed(m, addressOf(this), addressOf(dataset), table.address, h, fixed.ids);
-    const result = readHaltedAnswer(m, answer, this.#names(handle), h);
+    const result = readHaltedAnswer(m, answer, this.#names(handle), h,
+      imported === null || vote !== 'soft' ? (tallies) => this.#sharesOf(h, tallies) : () => undefined);
     result.table = this.#tables.lastUse;
     if (imported !== null && vote === 'soft' && compare) {
       // The reference is the model's own (soft) prediction, not the trees' majority.
@@ -466,7 +536,9 @@ export class Forest {
       result.fullClassIndex = soft;
       result.disagreement = soft.length === 0 ? 0 : differ / soft.length;
     }
-    return imported === null ? result : { ...result, vote };
+    if (imported === null) return result;
+    result.vote = vote;
+    return result;
   }
 
   // A halted prediction written into the caller's typed arrays (destination.out): no array is
@@ -562,6 +634,21 @@ export class Forest {
     out.classIndex = weighted.classIndex;
     out.scores = weighted.scores;
   }
+}
+
+// predict()'s full-vote probabilities (rows x classes, row-major): an imported model's soft scores
+// (its own predict_proba), a boosted model's weighted vote shares, else each class's share of the
+// trees' votes (votes / T).
+function fullProbabilities(out, n, k, imported) {
+  if (imported !== null && imported.vote === 'soft') return out.scores;
+  const p = new Float64Array(n * k);
+  const weights = imported === null && out.scores ? out.scores : out.votes;
+  for (let r = 0; r < n; r++) {
+    let total = 0;
+    for (let c = 0; c < k; c++) total += weights[r * k + c];
+    if (total > 0) for (let c = 0; c < k; c++) p[r * k + c] = weights[r * k + c] / total;
+  }
+  return p;
 }
 
 // predict's {order: 'fixed', fixedOrder}: null for other orders, else the ids and the remaining

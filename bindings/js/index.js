@@ -7,7 +7,8 @@
 //   learner.js  learner options                  train.js    trainForest
 //   halting.js  rules, HaltingTable, pstar       halted_answer.js the packed halted answer
 //   experiment.js runExperiment, generators    options.js  the core's option names, defaults, limits
-//   emphasis.js emphasisWeights, emphasisGrid
+//   emphasis.js emphasisWeights, emphasisGrid   metrics.js  confusionMatrix
+//   table.js    input shapes (arrays, objects) for Dataset
 // Keep in sync with bindings/wasm/*.cpp and bindings/types/*.d.ts (concatenated into dist/index.d.ts).
 import { UrnforestError } from './errors.js';
 import { Dataset } from './dataset.js';
@@ -16,11 +17,12 @@ import { HaltingTable, haltingTable, pstar, rules } from './halting.js';
 import { generators, runExperiment } from './experiment.js';
 import { emphasisGridOf, emphasisWeights } from './emphasis.js';
 import { loadModule, requireModule } from './module.js';
+import { confusionMatrix } from './metrics.js';
 import { trainForest, trainForestPart } from './train.js';
 
 export {
   UrnforestError, Dataset, Forest, orderings, trainForest, trainForestPart, rules, HaltingTable, haltingTable, pstar,
-  generators, runExperiment, emphasisWeights,
+  generators, runExperiment, emphasisWeights, confusionMatrix,
 };
 
 /** Heap statistics of the wasm module: {heapBytes: size of wasm memory, inUse: bytes allocated}. */
@@ -48,5 +50,5 @@ export function init() {
 
 const api = Object.freeze({
   Dataset, Forest, HaltingTable, trainForest, trainForestPart, haltingTable, pstar, rules, UrnforestError, memoryStats,
-  init, orderings, runExperiment, generators, emphasisWeights, emphasisGrid,
+  init, orderings, runExperiment, generators, emphasisWeights, emphasisGrid, confusionMatrix,
 });

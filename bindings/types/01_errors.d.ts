@@ -10,6 +10,8 @@ export type UrnforestErrorCode =
   | 'UnsupportedVersion' | 'UnknownClass' | 'ColumnMismatch' | 'OutOfMemory' | 'Internal'
   /** An imported ONNX model uses an operator, graph or split mode urnforest does not run. */
   | 'UnsupportedModel'
+  /** The target column holds numbers with many distinct values (regression): urnforest classifies. */
+  | 'NumericTarget'
   /** JS only: the object (or call) belongs to a wasm instance that aborted; `await init()` and retry. */
   | 'ModuleReset';
 

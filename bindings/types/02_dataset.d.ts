@@ -8,6 +8,48 @@ export interface FromCSVOptions {
   classOrder?: 'sorted' | 'firstSeen';
   /** Read the text against this model's columns (by name, any order; unseen category → missing). */
   schemaOf?: Forest;
+  /** Field separator; 'auto' detects `;` or tab from the header line (default ','). */
+  delimiter?: ',' | ';' | '\t' | 'auto';
+  /** Decimal mark of numbers (default '.'); ',' needs delimiter ';' or '\t'. */
+  decimal?: '.' | ',';
+  /** True: a numeric target with many distinct values is read as classes (default: 'NumericTarget' error). */
+  targetCategorical?: boolean;
+}
+
+/** Class labels a loader accepts: class indices (Int32Array, -1 = unknown), names, or values (null = unknown). */
+export type LabelsInput = Int32Array | ArrayLike<string | null | undefined> | ArrayLike<number | null | undefined>;
+
+/** A float typed array of features (row-major). */
+export type FloatArray = Float32Array | Float64Array;
+
+/** One row as a plain object: numbers are numeric, strings and booleans categorical, null/undefined missing. */
+export type RowObject = Record<string, number | string | boolean | null | undefined>;
+
+export interface FromRowsOptions {
+  /** The objects' key holding the class label (object rows only). */
+  target?: string;
+  /** Class per row, when not under `target`. */
+  labels?: LabelsInput;
+  /** One name per column (number[][] rows only); default "x0", "x1", ... */
+  featureNames?: string[];
+  /** Class index → name. */
+  classNames?: string[];
+  /** True: numeric labels with many distinct values are classes anyway (default: 'NumericTarget' error). */
+  targetCategorical?: boolean;
+  /** Take column types and class names from this model (for rows to predict). */
+  schemaOf?: Forest;
+}
+
+export interface FromMatrixOptions {
+  /** Rows; required for a typed array x, inferred from number[][]. */
+  rows?: number;
+  /** Columns; required for a typed array x, inferred from number[][]. */
+  cols?: number;
+  labels?: LabelsInput;
+  featureNames?: string[];
+  classNames?: string[];
+  targetCategorical?: boolean;
+  schemaOf?: Forest;
 }
 
 export interface FromArraysOptions {
@@ -33,6 +75,14 @@ export class Dataset {
   static fromCSV(text: string | Uint8Array, options?: FromCSVOptions): Dataset;
   /** From a row-major matrix `x[row * cols + col]` of numeric features (NaN = missing). */
   static fromArrays(x: Float32Array, options: FromArraysOptions): Dataset;
+  /**
+   * From a flat float array (rows, cols required), number[][] (shape inferred) or
+   * object rows (as fromRows). Bad shapes throw UrnforestError ('ShapeMismatch', 'InvalidArgument',
+   * 'NonFiniteValue', 'UnknownClass', 'NumericTarget') naming the row and column.
+   */
+  static fromArrays(x: FloatArray | number[][] | RowObject[], options?: FromMatrixOptions & FromRowsOptions): Dataset;
+  /** From number[][] or plain-object rows (string values become categories, null/undefined missing). */
+  static fromRows(rows: number[][] | RowObject[], options?: FromRowsOptions): Dataset;
   /** A new Dataset of the given rows (indices, repeats allowed), same schema. The caller owns it. */
   subset(rows: Uint32Array | Int32Array | number[]): Dataset;
   readonly numRows: number;
@@ -48,6 +98,8 @@ export class Dataset {
   /** Row-major features (categorical values as category indices, NaN = missing); a copy. */
   toRowMajor(): Float32Array;
   readonly disposed: boolean;
+  /** A summary (rows, features, target, classes; not the data) for JSON and logs. */
+  toJSON(): DatasetSummary;
   /** Frees the wasm memory. Idempotent; any later use throws an Error. */
   dispose(): void;
 }

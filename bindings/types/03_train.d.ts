@@ -102,6 +102,11 @@ export interface Prediction {
   votes: Uint32Array;
   /** AdaBoost only: summed tree weights per class, rows × classes, row-major. */
   scores?: Float64Array;
+  /**
+   * Class probabilities, rows × classes, row-major, each row summing to 1: the vote shares
+   * votes / T; AdaBoost: weighted vote shares; an imported model's soft vote: its own probabilities.
+   */
+  probabilities: Float64Array;
   /** Class index → name. */
   classNames: string[];
 }

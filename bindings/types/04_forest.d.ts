@@ -130,6 +130,13 @@ export class Forest {
   prune(order: Int32Array | readonly number[], keep: number, options?: { training?: Dataset }): Forest;
   /** Error rate in [0, 1] of the first u trees of `order` on labelled `dataset`, u = 1..order.length (thesis Fig. 3.1). */
   errorCurve(dataset: Dataset, order: Int32Array | readonly number[]): Float64Array;
+  /**
+   * Importance of each feature (model order) on labelled `dataset`, normally the training data (the
+   * model keeps no per-node counts): 'impurity' (default; mean decrease in Gini, sums to 1) or
+   * 'permutation' (rise in each tree's error rate when the feature is permuted, on its out-of-bag
+   * rows for a random forest's or bagging's exact training data; seeded).
+   */
+  featureImportance(dataset: Dataset, options?: { method?: 'impurity' | 'permutation'; seed?: number | bigint }): Float64Array;
   /** Versioned binary model (a copy). */
   toBytes(): Uint8Array;
   readonly numTrees: number;
@@ -144,6 +151,8 @@ export class Forest {
   readonly featureNames: string[];
   readonly featureTypes: FeatureType[];
   readonly disposed: boolean;
+  /** A summary (trees, classes, features, ensemble, nodes, oobError, imported) for JSON and logs. */
+  toJSON(): ForestSummary;
   /** Frees the wasm memory. Idempotent; any later use throws an Error. */
   dispose(): void;
 }

@@ -85,6 +85,15 @@ export interface HaltedPrediction {
   treesUsed: Int32Array;
   /** The rule's confidence at the stop (1 when all trees were used by a finite-T rule). */
   confidence: Float64Array;
+  /**
+   * Per row the posterior mean of the final vote shares given the votes drawn, under the rule's
+   * prior ([SSM16]; docs/halting.md): (votes drawn + E[votes left | drawn]) / trees; rows ×
+   * classes, row-major, each row summing to 1; votes / trees for a row that drew every tree.
+   * Computed on first read (a getter, from `tallies`). Undefined for an imported model's soft vote.
+   */
+  probabilities?: Float64Array;
+  /** The votes each row drew per class before it stopped, rows × classes, row-major (each row sums to treesUsed). */
+  tallies: Int32Array;
   /** 1 when the rule stopped before the last tree. */
   haltedEarly: Uint8Array;
   /** Full vote of the `trees` queried trees per row (ties → lowest index). */

@@ -24,6 +24,7 @@ export interface Urnforest {
   generators: typeof generators;
   emphasisWeights: typeof emphasisWeights;
   emphasisGrid: typeof emphasisGrid;
+  confusionMatrix: typeof confusionMatrix;
 }
 
 /** Loads the embedded WebAssembly module (no network request). Every call resolves to the same API. */

@@ -18,7 +18,8 @@
 
 namespace urnforest::wasm {
 val DatasetHandle::LoadCsv(double address, double length, const val& target, bool has_target,
-                           int32_t class_order, const ForestHandle* schema_of) {
+                           int32_t class_order, const ForestHandle* schema_of, int32_t delimiter,
+                           int32_t decimal, bool target_categorical) {
   const std::string_view text(reinterpret_cast<const char*>(static_cast<uintptr_t>(address)),
                               static_cast<size_t>(length));
   CsvOptions options;
@@ -26,6 +27,9 @@ val DatasetHandle::LoadCsv(double address, double length, const val& target, boo
   options.has_target = has_target;
   options.class_order = static_cast<ClassOrder>(class_order);
   options.schema = schema_of != nullptr ? &schema_of->forest().schema() : nullptr;
+  options.delimiter = static_cast<char>(delimiter);
+  options.decimal = static_cast<char>(decimal);
+  options.target_categorical = target_categorical;
   Result<Dataset> result = ReadCsv(text, options);
   if (!result.ok()) return ErrorObject(result.status());
   SetData(std::move(result).value());
@@ -46,6 +50,45 @@ val DatasetHandle::LoadArrays(const val& x, double rows, double cols, const val&
   Result<Dataset> result =
       Dataset::FromRowMajor(values.data(), r, c, has_labels ? label_values.data() : nullptr,
                             StringVector(feature_names), StringVector(class_names));
+  if (!result.ok()) return ErrorObject(result.status());
+  SetData(std::move(result).value());
+  return val::undefined();
+}
+
+val DatasetHandle::LoadTable(const val& x, double rows, double cols, const val& labels,
+                              const val& feature_names, const val& class_names,
+                              const val& categories, bool check_target, const val& target_name) {
+  std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(x);
+  const size_t r = static_cast<size_t>(rows), c = static_cast<size_t>(cols);
+  if (values.size() != r * c) return InvalidArgument("x.length must equal rows * cols");
+  Schema schema;
+  std::vector<std::string> names = StringVector(feature_names);
+  if (names.size() != c) return InvalidArgument("featureNames.length must equal cols");
+  for (size_t f = 0; f < c; ++f) {
+    FeatureInfo info;
+    info.name = std::move(names[f]);
+    const val column = categories[f];
+    info.type = column.isNull() ? FeatureType::kNumeric : FeatureType::kCategorical;
+    if (!column.isNull()) info.categories = StringVector(column);
+    schema.features.push_back(std::move(info));
+  }
+  schema.class_names = StringVector(class_names);
+  schema.target_name = target_name.as<std::string>();
+  std::vector<int32_t> label_values;
+  if (!(labels.isUndefined() || labels.isNull())) {
+    label_values = emscripten::convertJSArrayToNumberVector<int32_t>(labels);
+    if (label_values.size() != r) return InvalidArgument("labels.length must equal rows");
+    if (check_target) {
+      Status target = CheckClassTarget(schema.class_names, r, schema.target_name);
+      if (!target.ok()) return ErrorObject(target);
+    }
+  }
+  std::vector<float> column_major(r * c);
+  for (size_t i = 0; i < r; ++i) {
+    for (size_t f = 0; f < c; ++f) column_major[f * r + i] = values[i * c + f];
+  }
+  Result<Dataset> result =
+      Dataset::Create(std::move(schema), r, std::move(column_major), std::move(label_values));
   if (!result.ok()) return ErrorObject(result.status());
   SetData(std::move(result).value());
   return val::undefined();
@@ -95,6 +138,7 @@ void RegisterDataset() {
       .constructor<>()
       .function("_loadCsv", &DatasetHandle::LoadCsv, allow_raw_pointers())
       .function("_loadArrays", &DatasetHandle::LoadArrays)
+      .function("_loadTable", &DatasetHandle::LoadTable)
       .function("_loadSubset", &DatasetHandle::LoadSubset)
       .function("_numRows", &DatasetHandle::NumRows)
       .function("_numFeatures", &DatasetHandle::NumFeatures)

@@ -27,12 +27,23 @@ class DatasetHandle {
   /// Reads the `length` bytes of CSV text at wasm address `address` (malloc'ed, written and freed by
   /// the JS side, so that nothing leaks when reading runs out of memory). `target`: a JS string.
   /// `class_order`: 0 sorted, 1 first seen. `schema_of` may be null: read against that model's schema.
+  /// `delimiter`, `decimal`: character codes (delimiter 0 = detect); `target_categorical`: see
+  /// CsvOptions.
   val LoadCsv(double address, double length, const val& target, bool has_target,
-              int32_t class_order, const ForestHandle* schema_of);
+              int32_t class_order, const ForestHandle* schema_of, int32_t delimiter,
+              int32_t decimal, bool target_categorical);
 
   /// `x` Float32Array row-major (rows * cols); `labels` Int32Array of `rows` or null/undefined.
   val LoadArrays(const val& x, double rows, double cols, const val& labels, const val& feature_names,
                  const val& class_names);
+
+  /// `x` Float32Array row-major (rows * cols; categorical cells hold category indices, NaN =
+  /// missing); `categories`: per column an array of category names, or null for a numeric column;
+  /// `labels` Int32Array or null; `check_target`: apply CheckClassTarget to `class_names` (labels
+  /// given as numbers and not declared categorical).
+  val LoadTable(const val& x, double rows, double cols, const val& labels,
+                const val& feature_names, const val& class_names, const val& categories,
+                bool check_target, const val& target_name);
 
   /// Rows `rows` (Uint32Array of indices into `source`, repeats allowed) of another dataset.
   val LoadSubset(const DatasetHandle& source, const val& rows);

@@ -15,6 +15,7 @@
 #include "options.h"
 #include "predict_abi.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/importance.h"
 #include "urnforest/ordering.h"
 #include "urnforest/predict.h"
 #include "urnforest/prior.h"
@@ -199,6 +200,18 @@ val ForestHandle::ErrorCurveOf(const DatasetHandle& data, const val& order) cons
   return CopyOut(curve.value());
 }
 
+val ForestHandle::FeatureImportanceOf(const DatasetHandle& data, const std::string& method,
+                                      double seed_hi, double seed_lo) const {
+  Result<ImportanceMethod> parsed = ParseImportanceMethod(method);
+  if (!parsed.ok()) return ErrorObject(parsed.status());
+  ImportanceOptions options;
+  options.method = parsed.value();
+  options.seed = Seed64(seed_hi, seed_lo);
+  Result<std::vector<double>> importance = FeatureImportance(forest_, data.data(), options);
+  if (!importance.ok()) return ErrorObject(importance.status());
+  return CopyOut(importance.value());
+}
+
 val ForestHandle::LoadPruned(const ForestHandle& source, const val& order, int32_t keep,
                              const DatasetHandle* training) {
   Result<Forest> pruned = PruneForest(source.forest_, IntVector(order), keep,
@@ -368,6 +381,7 @@ void RegisterForest() {
       .function("_order", &ForestHandle::Order)
       .function("_orderingWarnings", &ForestHandle::OrderingWarningsOf)
       .function("_errorCurve", &ForestHandle::ErrorCurveOf)
+      .function("_featureImportance", &ForestHandle::FeatureImportanceOf)
       .function("_loadPruned", &ForestHandle::LoadPruned, allow_raw_pointers())
       .function("_defaultOrder", &ForestHandle::DefaultOrder)
       .function("_posterior", &ForestHandle::Posterior);

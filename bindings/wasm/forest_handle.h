@@ -77,6 +77,10 @@ class ForestHandle {
 
   /// Float64Array: error of the first u trees of `order` on labelled `data`, u = 1..order.length.
   val ErrorCurveOf(const DatasetHandle& data, const val& order) const;
+  /// FeatureImportance on `data` with method `method` (a name) and the seed's halves: a
+  /// Float64Array of numFeatures values, or an error object.
+  val FeatureImportanceOf(const DatasetHandle& data, const std::string& method, double seed_hi,
+                          double seed_lo) const;
 
   /// Fills this handle with the first `keep` trees of `order` of `source` (PruneForest);
   /// `training` (may be null) is the exact training set, for exact out-of-bag votes.

@@ -3,6 +3,7 @@
 #include "halting_handle.h"
 
 #include <chrono>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "urnforest/forest_halting.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/halts_many.h"
+#include "urnforest/predict.h"
 #include "urnforest/tally_pstar.h"
 
 namespace urnforest::wasm {
@@ -145,6 +147,19 @@ val HaltingTableHandle::ExpectedCostFinal(const val& final_tally, double samples
   return CostObject(exact, &mc);
 }
 
+val HaltingTableHandle::MeanShares(const ForestHandle& forest, const val& tallies) const {
+  std::optional<Result<Prior>> fitted;
+  if (!has_prior_) {
+    fitted.emplace(PriorForForest(forest.forest(), table_.rule(), table_.num_trees()));
+    if (!fitted->ok()) return ErrorObject(fitted->status());
+  }
+  Result<std::vector<double>> shares =
+      HaltedVoteShares(has_prior_ ? prior_ : fitted->value(), table_.num_trees(),
+                       table_.num_classes(), IntVector(tallies));
+  if (!shares.ok()) return ErrorObject(shares.status());
+  return CopyOut(shares.value());
+}
+
 val HaltingTableHandle::ExpectedCostOverPrior(double samples, double seed_hi,
                                               double seed_lo) const {
   if (!has_prior_) {
@@ -172,6 +187,7 @@ void RegisterHalting() {
       .function("_binaryThresholds", &HaltingTableHandle::BinaryThresholds)
       .function("_expectedCostFinal", &HaltingTableHandle::ExpectedCostFinal)
       .function("_expectedCostOverPrior", &HaltingTableHandle::ExpectedCostOverPrior)
+      .function("_meanShares", &HaltingTableHandle::MeanShares)
       .function("_bytes", &HaltingTableHandle::Bytes)
       .function("_rule", &HaltingTableHandle::Rule)
       .function("_alpha", &HaltingTableHandle::Alpha)

@@ -50,6 +50,11 @@ class HaltingTableHandle {
   val ExpectedCostFinal(const val& final_tally, double samples, double seed_hi,
                         double seed_lo) const;
 
+  /// HaltedVoteShares of `tallies` (Int32Array, rows x classes: the votes each row drew) under the
+  /// table's prior, or, for a table read from bytes without one, the forest's prior for the table's
+  /// rule and T (PriorForForest): a Float64Array rows x classes, or an error object.
+  val MeanShares(const ForestHandle& forest, const val& tallies) const;
+
   /// Cost averaged over the table's prior, as CostObject; an error object without a prior.
   val ExpectedCostOverPrior(double samples, double seed_hi, double seed_lo) const;
 
@@ -72,6 +77,8 @@ class HaltingTableHandle {
   const HaltingTable& table() const { return table_; }
   /// The prior the table was built for (meaningful after Build or BuildForForest).
   const Prior& prior() const { return prior_; }
+  /// False for a table read from bytes whose rule needs a data prior.
+  bool has_prior() const { return has_prior_; }
 
  private:
   HaltingTable table_;

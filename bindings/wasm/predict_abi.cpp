@@ -43,8 +43,8 @@ Status VoteOptionsOf(int32_t order, double seed_hi, double seed_lo, const int32_
 /// Halted prediction of every row of `data` by `forest` with `table` as a packed answer in a new
 /// malloc'd block that the caller frees (*answer; null on failure).
 Status PredictHaltedAnswer(const Forest& forest, const DatasetHandle& data,
-                           const HaltingTable& table, const SequentialVoteOptions& options,
-                           bool compare, uint8_t** answer) {
+                           const HaltingTable& table,
+                           const SequentialVoteOptions& options, bool compare, uint8_t** answer) {
   *answer = nullptr;
   // The kept rows are tried first: the core checks that they fit this forest (PreparedRows::Fits)
   // and predicts; only when it failed because they do not are the rows prepared again.
@@ -120,6 +120,7 @@ void PackHaltedAnswer(const HaltedPrediction& p, size_t k, uint8_t* out) {
                                      p.mean_trees, p.disagreement};
   std::memcpy(out, &header, sizeof(header));
   std::memcpy(out + layout.offset[kConfidence], s.confidence.data(), 8 * n);
+  std::memcpy(out + layout.offset[kTallies], s.tallies.data(), 4 * n * k);
   std::memcpy(out + layout.offset[kClassIndex], s.labels.data(), 4 * n);
   std::memcpy(out + layout.offset[kTreesUsed], s.trees_used.data(), 4 * n);
   if (has_full) {

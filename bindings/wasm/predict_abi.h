@@ -52,13 +52,14 @@ struct HaltedAnswerSection {
 
 /// Positions in kHaltedAnswerSections.
 enum HaltedAnswerPart : size_t {
-  kConfidence, kClassIndex, kTreesUsed, kFullClassIndex, kFullVotes, kHaltedEarly, kNumParts
+  kConfidence, kTallies, kClassIndex, kTreesUsed, kFullClassIndex, kFullVotes, kHaltedEarly, kNumParts
 };
 
 /// The sections in their order in the block. Element sizes never grow along the table, so every
 /// section is aligned for its type (the header's size is a multiple of 8).
 inline constexpr HaltedAnswerSection kHaltedAnswerSections[kNumParts] = {
-    {"confidence", "f64", 8, false, false},   {"classIndex", "i32", 4, false, false},
+    {"confidence", "f64", 8, false, false},   {"tallies", "i32", 4, true, false},
+    {"classIndex", "i32", 4, false, false},
     {"treesUsed", "i32", 4, false, false},    {"fullClassIndex", "i32", 4, false, true},
     {"fullVotes", "u32", 4, true, true},      {"haltedEarly", "u8", 1, false, false},
 };

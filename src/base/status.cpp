@@ -28,6 +28,7 @@ const char* CodeName(StatusCode code) {
     case StatusCode::kInternal: return "Internal";
     case StatusCode::kIoError: return "IoError";
     case StatusCode::kUnsupportedModel: return "UnsupportedModel";
+    case StatusCode::kNumericTarget: return "NumericTarget";
   }
   return "Internal";
 }

@@ -107,8 +107,8 @@ Status LimitError(const char* what, size_t limit, const CsvField& f) {
 
 class CsvReader {
  public:
-  CsvReader(std::string_view text, const CsvOptions& options)
-      : text_(text), options_(options), tok_(text) {}
+  CsvReader(std::string_view text, const CsvOptions& options, char delimiter)
+      : text_(text), options_(options), delimiter_(delimiter), tok_(text, delimiter) {}
 
   Result<Dataset> Read();
 
@@ -125,6 +125,7 @@ class CsvReader {
 
   std::string_view text_;
   const CsvOptions& options_;
+  char delimiter_;
   CsvTokenizer tok_;
   int64_t header_line_ = 1;
   std::vector<std::string> header_;
@@ -341,17 +342,15 @@ Status CsvReader::FeatureCell(const CsvField& f, int32_t slot, float* out) {
   if (IsMissingCell(f)) return Status::Ok();
   ColumnState& col = columns_[slot];
   if (col.numeric) {
-    if (!f.quoted) {
-      const NumberKind kind = ParseCsvNumber(f.value, out);
-      if (kind == NumberKind::kNumber) return Status::Ok();
-      if (kind == NumberKind::kNonFinite) {
-        if (col.nonfinite_line == 0) {
-          col.nonfinite_line = f.line;
-          col.nonfinite_column = f.column;
-          col.nonfinite_text = std::string(f.value);
-        }
-        return Status::Ok();
+    const NumberKind kind = ParseCsvNumber(f.value, out, options_.decimal);
+    if (kind == NumberKind::kNumber) return Status::Ok();
+    if (kind == NumberKind::kNonFinite) {
+      if (col.nonfinite_line == 0) {
+        col.nonfinite_line = f.line;
+        col.nonfinite_column = f.column;
+        col.nonfinite_text = std::string(f.value);
       }
+      return Status::Ok();
     }
     col.numeric = false;
     col.switch_row = rows_;
@@ -371,7 +370,7 @@ Status CsvReader::SchemaFeatureCell(const CsvField& f, int32_t slot, float* out)
     if (it != schema_categories_[slot].end()) *out = static_cast<float>(it->second);
     return Status::Ok();
   }
-  const NumberKind kind = f.quoted ? NumberKind::kText : ParseCsvNumber(f.value, out);
+  const NumberKind kind = ParseCsvNumber(f.value, out, options_.decimal);
   if (kind == NumberKind::kNonFinite) {
     return Status::Error(StatusCode::kNonFiniteValue,
                          QuoteForMessage(f.value) + " in column " + QuoteForMessage(info.name) +
@@ -382,7 +381,7 @@ Status CsvReader::SchemaFeatureCell(const CsvField& f, int32_t slot, float* out)
     return Status::Error(
         StatusCode::kColumnMismatch,
         "column " + QuoteForMessage(info.name) + " is numeric in the model, but this cell " +
-            (f.quoted ? "is quoted text " : "holds text ") + QuoteForMessage(f.value),
+            "holds text " + QuoteForMessage(f.value),
         f.line, f.column);
   }
   return Status::Ok();
@@ -424,7 +423,7 @@ Status CsvReader::ReplayPrefixes() {
   }
   if (replay_rows == 0) return Status::Ok();
   std::vector<Dictionary> prefix(features);
-  CsvTokenizer tok(text_);
+  CsvTokenizer tok(text_, delimiter_);
   tok.Seek(data_pos_, data_line_);
   CsvField f;
   for (size_t r = 0; r < replay_rows && tok.StartRecord(); ++r) {
@@ -510,6 +509,9 @@ Status CsvReader::Finalize() {
     schema_.class_names = std::move(sorted);
     for (int32_t& label : labels_) label = rank[label];
   }
+  if (has_labels_ && !options_.target_categorical) {
+    return CheckClassTarget(schema_.class_names, rows_, target_name_);
+  }
   return Status::Ok();
 }
 
@@ -517,7 +519,20 @@ Status CsvReader::Finalize() {
 
 Result<Dataset> ReadCsv(std::string_view text, const CsvOptions& options) {
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  CsvReader reader(text, options);
+  const char d = options.delimiter;
+  if (d != ',' && d != ';' && d != '\t' && d != 0) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "the delimiter must be ',', ';', a tab or auto-detected");
+  }
+  if (options.decimal != '.' && options.decimal != ',') {
+    return Status::Error(StatusCode::kInvalidArgument, "the decimal mark must be '.' or ','");
+  }
+  const char delimiter = d == 0 ? internal::DetectDelimiter(text) : d;
+  if (options.decimal == ',' && delimiter == ',') {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "a decimal comma needs fields separated by ';' or a tab, not ','");
+  }
+  CsvReader reader(text, options, delimiter);
   return reader.Read();
 }
 

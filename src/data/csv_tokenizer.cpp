@@ -18,17 +18,17 @@ enum ByteClass : uint8_t { kPlain = 0, kStop = 1, kQuoteByte = 2, kHighByte = 3 
 
 struct ByteTable {
   uint8_t cls[256];
-  constexpr ByteTable() : cls() {
+  explicit constexpr ByteTable(char delimiter) : cls() {
     for (int i = 0; i < 256; ++i) cls[i] = i >= 0x80 ? kHighByte : kPlain;
-    cls[static_cast<uint8_t>(',')] = kStop;
+    cls[static_cast<uint8_t>(delimiter)] = kStop;
     cls[static_cast<uint8_t>('\n')] = kStop;
     cls[static_cast<uint8_t>('\r')] = kStop;
     cls[static_cast<uint8_t>('"')] = kQuoteByte;
   }
 };
-constexpr ByteTable kBytes;
-
-bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+constexpr ByteTable kCommaBytes(',');
+constexpr ByteTable kSemicolonBytes(';');
+constexpr ByteTable kTabBytes('\t');
 
 // Line breaks (LF, CRLF or a lone CR, each counted once) in s.
 int64_t CountLineBreaks(std::string_view s) {
@@ -127,7 +127,17 @@ bool IsMissingCell(const CsvField& field) {
 // strict syntax check, then strtof, which is correctly rounded in both glibc and musl, on a
 // NUL-terminated copy. errno is not consulted (glibc and musl differ on ERANGE for subnormals):
 // overflow is recognised by an infinite result; subnormal results are kept (correctly rounded).
-NumberKind ParseCsvNumber(std::string_view s, float* out) {
+NumberKind ParseCsvNumber(std::string_view s, float* out, char decimal) {
+  std::string comma_copy;
+  if (decimal == ',') {
+    if (s.find('.') != std::string_view::npos) return NumberKind::kText;
+    const size_t comma = s.find(',');
+    if (comma != std::string_view::npos) {
+      comma_copy.assign(s.data(), s.size());
+      comma_copy[comma] = '.';
+      s = comma_copy;
+    }
+  }
   std::string_view body = s;
   if (!body.empty() && (body[0] == '+' || body[0] == '-')) body.remove_prefix(1);
   if (EqualsIgnoreCase(body, "inf") || EqualsIgnoreCase(body, "infinity")) {
@@ -199,6 +209,13 @@ std::string QuoteForMessage(std::string_view s) {
   return "'" + std::string(s.substr(0, cut)) + "...'";
 }
 
+CsvTokenizer::CsvTokenizer(std::string_view text, char delimiter)
+    : text_(text),
+      delimiter_(delimiter),
+      bytes_(delimiter == ';'    ? kSemicolonBytes.cls
+             : delimiter == '\t' ? kTabBytes.cls
+                                 : kCommaBytes.cls) {}
+
 bool CsvTokenizer::StartRecord() {
   const size_t n = text_.size();
   while (pos_ < n) {
@@ -231,7 +248,7 @@ Status CsvTokenizer::Next(CsvField* field, bool* last) {
   const size_t begin = p;
   bool high = false;
   for (; p < n; ++p) {
-    const uint8_t cls = kBytes.cls[static_cast<uint8_t>(data[p])];
+    const uint8_t cls = bytes_[static_cast<uint8_t>(data[p])];
     if (cls == kPlain) continue;
     if (cls == kHighByte) {
       high = true;
@@ -267,7 +284,7 @@ void CsvTokenizer::Finish(size_t p, bool* last) {
   if (p >= text_.size()) {
     pos_ = text_.size();
     *last = true;
-  } else if (text_[p] == ',') {
+  } else if (text_[p] == delimiter_) {
     pos_ = p + 1;
     *last = false;
   } else {
@@ -339,7 +356,7 @@ Status CsvTokenizer::Quoted(size_t open, CsvField* field, bool* last) {
   field->line = open_line;
   p = close + 1;
   while (p < n && IsBlank(data[p])) ++p;
-  if (p < n && data[p] != ',' && data[p] != '\n' && data[p] != '\r') {
+  if (p < n && data[p] != delimiter_ && data[p] != '\n' && data[p] != '\r') {
     return Status::Error(StatusCode::kCsvBadQuote,
                          "unexpected text after a closing quote (a quote inside a quoted field "
                          "must be doubled)",
@@ -347,6 +364,35 @@ Status CsvTokenizer::Quoted(size_t open, CsvField* field, bool* last) {
   }
   Finish(p, last);
   return Status::Ok();
+}
+
+char DetectDelimiter(std::string_view text) {
+  size_t p = 0;
+  // The first line that is not blank.
+  while (p < text.size()) {
+    size_t end = p;
+    bool blank = true;
+    while (end < text.size() && text[end] != '\n' && text[end] != '\r') {
+      if (text[end] != ' ' && text[end] != '\t') blank = false;
+      ++end;
+    }
+    if (!blank) break;
+    p = end < text.size() ? end + 1 : end;
+  }
+  size_t commas = 0, semicolons = 0, tabs = 0;
+  bool quoted = false;
+  for (; p < text.size(); ++p) {
+    const char c = text[p];
+    if (c == '"') quoted = !quoted;  // A doubled quote toggles twice.
+    if (quoted) continue;
+    if (c == '\n' || c == '\r') break;
+    commas += c == ',' ? 1 : 0;
+    semicolons += c == ';' ? 1 : 0;
+    tabs += c == '\t' ? 1 : 0;
+  }
+  if (semicolons > commas && semicolons >= tabs) return ';';
+  if (tabs > commas && tabs > semicolons) return '\t';
+  return ',';
 }
 
 }  // namespace internal

@@ -31,8 +31,13 @@ enum class NumberKind {
 };
 
 /// Parses the whole of `cell` as a float: optional sign, decimal or exponent form, correctly
-/// rounded, locale independent. Writes `*out` only for kNumber.
-NumberKind ParseCsvNumber(std::string_view cell, float* out);
+/// rounded, locale independent. `decimal` is the decimal mark, '.' or ','; with ',' a cell holding
+/// '.' is text. Writes `*out` only for kNumber.
+NumberKind ParseCsvNumber(std::string_view cell, float* out, char decimal = '.');
+
+/// The field separator of the first non-blank line of `text` (the header): ';' or '\t' when that
+/// line holds more of it (outside quotes) than of ',' and of the other, else ','.
+char DetectDelimiter(std::string_view text);
 
 /// Offset of the first byte of `s` that breaks UTF-8 (overlong forms, surrogates and code points
 /// above U+10FFFF are invalid), or s.size() when all of `s` is valid.
@@ -42,12 +47,13 @@ size_t FirstInvalidUtf8(std::string_view s);
 std::string QuoteForMessage(std::string_view s);
 
 /// Splits CSV text into records and fields (RFC 4180 plus: LF, CRLF or lone CR line ends, blank
-/// lines skipped, spaces and tabs around fields ignored). Validates UTF-8 field by field. Never
+/// lines skipped, spaces and tabs around fields ignored; tabs are kept when they separate fields).
+/// The field separator is `delimiter`: ',', ';' or '\t' (anything else reads as ','). Validates UTF-8 field by field. Never
 /// reads outside `text`, and every call consumes input or reports the end, so no input makes it
 /// loop. `text` is not owned and must outlive the tokenizer.
 class CsvTokenizer {
  public:
-  explicit CsvTokenizer(std::string_view text) : text_(text) {}
+  explicit CsvTokenizer(std::string_view text, char delimiter = ',');
 
   /// Skips blank (empty or whitespace-only) lines and starts a record. False at the end of input.
   bool StartRecord();
@@ -68,12 +74,15 @@ class CsvTokenizer {
   }
 
  private:
+  bool IsBlank(char c) const { return c == ' ' || (c == '\t' && delimiter_ != '\t'); }
   size_t SkipLineEnd(size_t p);
   void Finish(size_t p, bool* last);
   Status InvalidUtf8(int64_t line, size_t offset) const;
   Status Quoted(size_t open, CsvField* field, bool* last);
 
   std::string_view text_;
+  char delimiter_ = ',';
+  const uint8_t* bytes_ = nullptr;  // Byte class per byte value for this delimiter.
   size_t pos_ = 0;
   int64_t line_ = 1;
   int64_t record_line_ = 1;

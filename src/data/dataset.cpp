@@ -8,6 +8,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "data/csv_tokenizer.h"
+
 namespace urnforest {
 namespace {
 
@@ -35,7 +37,32 @@ Status CheckLimits(size_t rows, size_t features, size_t classes) {
   return Status::Ok();
 }
 
+// True when `name` reads as a number, with '.' or ',' as the decimal mark.
+bool ReadsAsNumber(const std::string& name) {
+  float value = 0;
+  return internal::ParseCsvNumber(name, &value, '.') == internal::NumberKind::kNumber ||
+         internal::ParseCsvNumber(name, &value, ',') == internal::NumberKind::kNumber;
+}
+
 }  // namespace
+
+Status CheckClassTarget(const std::vector<std::string>& class_names, size_t rows,
+                        const std::string& target) {
+  const size_t k = class_names.size();
+  const bool many = k > NumericTargetRule::kMaxNumericClasses ||
+                    (k > NumericTargetRule::kMinNumericClassesChecked && 2 * k > rows);
+  if (!many || !std::all_of(class_names.begin(), class_names.end(), ReadsAsNumber)) {
+    return Status::Ok();
+  }
+  return Status::Error(
+      StatusCode::kNumericTarget,
+      "target column '" + target + "' holds numbers with " + std::to_string(k) +
+          " distinct values in " + std::to_string(rows) +
+          " rows, which looks like a quantity to predict (regression); urnforest classifies, "
+          "so each distinct value would be a class. Choose a class column as the target, or "
+          "declare the target categorical (targetCategorical: true; CLI --target-categorical) "
+          "to train on these values as classes");
+}
 
 Result<Dataset> Dataset::Create(Schema schema, size_t rows, std::vector<float> column_major,
                                 std::vector<int32_t> labels) {

@@ -180,6 +180,7 @@ Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t
   out.trees_used.resize(num_rows);
   out.confidence.resize(num_rows);
   out.halted_early.resize(num_rows);
+  out.tallies.resize(num_rows * static_cast<size_t>(table.num_classes()));
   std::vector<int32_t> order, tally(table.num_classes());
   BaseOrder(table, options, &order);
   const bool random = options.order == QueryOrder::kRandomPerRow;
@@ -196,6 +197,7 @@ Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t
     out.trees_used[r] = used;
     out.confidence[r] = conf;
     out.halted_early[r] = early ? 1 : 0;
+    std::copy(tally.begin(), tally.end(), out.tallies.begin() + r * tally.size());
   }
   return out;
 }
@@ -213,6 +215,7 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   out.trees_used.resize(num_rows);
   out.confidence.resize(num_rows);
   out.halted_early.resize(num_rows);
+  out.tallies.resize(num_rows * static_cast<size_t>(l));
   std::vector<int32_t> base;
   BaseOrder(table, options, &base);
   auto bad_vote = [&](int32_t tree, size_t row, int32_t v) {
@@ -235,7 +238,17 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   int32_t* const trees_used = out.trees_used.data();
   double* const confidence = out.confidence.data();
   uint8_t* const halted_early = out.halted_early.data();
-  auto stop = [=](size_t r, int32_t i, int32_t leader, double conf) {
+  int32_t* const drawn = out.tallies.data();
+  const size_t L = static_cast<size_t>(l);
+  // Records row r's stop after i + 1 votes, tally `t` (l counts), or for two classes (t null) the
+  // tally (i + 1 - ones, ones).
+  auto stop = [=](size_t r, int32_t i, int32_t leader, double conf, const int32_t* t, int32_t ones) {
+    if (t != nullptr) {
+      std::copy(t, t + L, drawn + r * L);
+    } else {
+      drawn[2 * r] = i + 1 - ones;
+      drawn[2 * r + 1] = ones;
+    }
     labels[r] = leader;
     trees_used[r] = i + 1;
     confidence[r] = (finite && i + 1 == T) ? 1.0 : conf;
@@ -248,17 +261,18 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
       const int32_t b = t[1];
       if (!(a > b ? a >= row0[b] : (b > a && b >= row1[a]))) return false;
       const int32_t m = a + b;
-      stop(r, i, a > b ? 0 : 1, pstar[a + m * (m + 1) / 2]);
+      stop(r, i, a > b ? 0 : 1, pstar[a + m * (m + 1) / 2], t, 0);
       return true;
     }
     if (!table.Halts(t)) return false;
-    stop(r, i, table.Leader(t), (finite && i + 1 == T) ? 1.0 : table.Confidence(t));
+    stop(r, i, table.Leader(t), (finite && i + 1 == T) ? 1.0 : table.Confidence(t), t, 0);
     return true;
   };
   // Records row r's answer after all T votes without a stop (tally `t`).
   std::vector<int32_t> tally(l);
   auto full_vote = [&](size_t r, const int32_t* t) {
     std::copy(t, t + l, tally.begin());
+    std::copy(t, t + l, drawn + r * L);
     labels[r] = Plurality(tally);
     trees_used[r] = T;
     confidence[r] = finite ? 1.0 : table.Confidence(t);
@@ -301,7 +315,6 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   // check (the same walks as the full vote).
   const int32_t before_check = std::min(T, binary_view.MinVotesToHalt() - 1);
   const size_t block = std::min(num_rows, kHaltBlock);
-  const size_t L = static_cast<size_t>(l);
   std::vector<size_t> active(block);
   std::vector<int32_t> votes(block);
   // Two-class threshold tables with nondecreasing rows (all built ones): a row's class-1 count and
@@ -356,7 +369,7 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
           if (static_cast<uint32_t>(v) > 1u) return bad_vote(base[i], r, v);
           const int32_t b = counts[j] + v;
           if (b <= zero_wins || b >= one_wins) {
-            stop(r, i, b <= zero_wins ? 0 : 1, pstar_m[m - b]);
+            stop(r, i, b <= zero_wins ? 0 : 1, pstar_m[m - b], nullptr, b);
           } else {
             rows[keep] = r;
             counts[keep++] = b;

@@ -3,12 +3,16 @@
 #include "urnforest/predict.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/tally_posterior.h"
 #include "urnforest/vote.h"
 
 namespace urnforest {
@@ -101,6 +105,30 @@ Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows&
   out.disagreement = n == 0 ? 0.0 : static_cast<double>(differ) / static_cast<double>(n);
   out.full = std::move(full);
   return out;
+}
+
+Result<std::vector<double>> HaltedVoteShares(const Prior& prior, int32_t num_trees,
+                                             int32_t num_classes,
+                                             const std::vector<int32_t>& tallies) {
+  const size_t l = static_cast<size_t>(num_classes);
+  if (l == 0 || tallies.size() % l != 0 || num_classes != prior.num_classes()) {
+    return Status::Error(StatusCode::kShapeMismatch, "the tallies do not fit the prior's classes");
+  }
+  const size_t n = tallies.size() / l;
+  std::vector<double> shares(n * l);
+  std::unordered_map<std::string, size_t> first_row;  // tally bytes -> first row with it
+  for (size_t r = 0; r < n; ++r) {
+    const int32_t* t = tallies.data() + r * l;
+    std::string key(reinterpret_cast<const char*>(t), l * sizeof(int32_t));
+    const auto [it, inserted] = first_row.emplace(std::move(key), r);
+    if (!inserted) {
+      std::memcpy(shares.data() + r * l, shares.data() + it->second * l, l * sizeof(double));
+      continue;
+    }
+    Status s = PosteriorMeanShares(prior, num_trees, t, shares.data() + r * l);
+    if (!s.ok()) return s;
+  }
+  return shares;
 }
 
 Result<RowTrace> TraceRow(const Forest& forest, const Dataset& data, size_t row,

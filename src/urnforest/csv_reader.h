@@ -32,12 +32,22 @@ struct CsvOptions {
   /// missing cell: -1). The result's schema is a copy of this one. Not owned; must outlive the
   /// call.
   const Schema* schema = nullptr;
+  /// Field separator: ',' (default), ';', '\t', or 0 to detect it from the header line (';' or
+  /// tab when the header holds more of it than of ','). Anything else is kInvalidArgument.
+  char delimiter = ',';
+  /// Decimal mark of numbers: '.' (default) or ',' (then a cell holding '.' is text). ',' needs a
+  /// delimiter other than ','; kInvalidArgument otherwise.
+  char decimal = '.';
+  /// True: the target's labels are classes whatever they look like. False (default): a target
+  /// that looks like a regression target (NumericTargetRule) fails with kNumericTarget. Training
+  /// mode only.
+  bool target_categorical = false;
 };
 
 /// Parses CSV text into a Dataset. The text is only read during the call (not retained).
 ///
-/// Syntax (RFC 4180): fields are separated by `,`; a field may be quoted with `"`, inside which
-/// `""` is one quote and commas and line breaks are data. Lines end with LF, CRLF or a lone CR.
+/// Syntax (RFC 4180): fields are separated by `,` (or options.delimiter); a field may be quoted
+/// with `"`, inside which `""` is one quote and separators and line breaks are data. Lines end with LF, CRLF or a lone CR.
 /// A leading UTF-8 byte-order mark is skipped. The whole text must be valid UTF-8.
 /// - The first non-blank line is the header row (required); its names must be distinct.
 /// - Blank lines (empty or only spaces/tabs), anywhere in the file, are skipped; they still count
@@ -47,9 +57,10 @@ struct CsvOptions {
 ///
 /// Cells and types (training mode, no schema):
 /// - Missing values: an empty cell (quoted `""` included), or unquoted `?` or `NA`. Stored as NaN.
-/// - A feature column is numeric iff every non-missing cell is an unquoted number read whole
-///   (decimal or exponent form, optional sign, locale independent, correctly rounded to float).
-///   Quoted cells are always text, so R's quoted factors ("1","0") are categorical.
+/// - A feature column is numeric iff every non-missing cell is a number read whole (decimal or
+///   exponent form, optional sign, options.decimal as the decimal mark, correctly rounded to
+///   float), quoted or not: a column's type comes from its values, not its quoting (a file
+///   written with every cell quoted, `"5.1","3.5","setosa"`, has numeric columns).
 /// - `inf`, `infinity` or a number beyond the float range (e.g. `1e39`) in a column that is
 ///   otherwise numeric fails with kNonFiniteValue (never coerced); `nan` is text. Numbers too
 ///   small for float become 0.
@@ -57,10 +68,12 @@ struct CsvOptions {
 ///   first-seen order, stored as float indices.
 /// - The target column's values (compared as text; unquoted `1` and quoted "1" are the same
 ///   class) become `Schema::class_names` ordered by `options.class_order`. A missing label fails
-///   with kMissingLabel. A single class is accepted here (training rejects it).
+///   with kMissingLabel. A single class is accepted here (training rejects it). A target that
+///   looks like a regression target (NumericTargetRule) fails with kNumericTarget unless
+///   options.target_categorical.
 ///
 /// Schema mode (`options.schema` set): see CsvOptions::schema. Numeric schema columns accept only
-/// unquoted numbers or missing cells (quoted or other text: kColumnMismatch at the cell;
+/// numbers (quoted or not) or missing cells (other text: kColumnMismatch at the cell;
 /// non-finite: kNonFiniteValue); categorical cells are matched by text; a missing label is -1.
 ///
 /// Errors: every failure has a stable code. `Status::line` is the 1-based physical line of the

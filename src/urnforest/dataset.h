@@ -88,4 +88,19 @@ class Dataset {
   std::vector<int32_t> labels_;
 };
 
+/// The rule that tells a class label column from a regression target: a target whose every class
+/// name reads as a number and that has more than kMaxNumericClasses distinct values, or more than
+/// kMinNumericClassesChecked distinct values and more than half as many as there are rows, is
+/// numeric. urnforest classifies (there is no regression).
+struct NumericTargetRule {
+  static constexpr size_t kMaxNumericClasses = 50;
+  static constexpr size_t kMinNumericClassesChecked = 10;
+};
+
+/// Ok unless `class_names` (the distinct labels of a target column of `rows` rows named `target`)
+/// look like a regression target by NumericTargetRule; then kNumericTarget, whose message says
+/// that urnforest classifies and how to declare the target categorical.
+Status CheckClassTarget(const std::vector<std::string>& class_names, size_t rows,
+                        const std::string& target);
+
 }  // namespace urnforest

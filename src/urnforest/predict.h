@@ -9,6 +9,7 @@
 
 #include "urnforest/dataset.h"
 #include "urnforest/halting_table.h"
+#include "urnforest/prior.h"
 #include "urnforest/sequential_vote.h"
 #include "urnforest/status.h"
 
@@ -86,6 +87,15 @@ struct HaltedPrediction {
   /// rows). Without: NaN.
   double disagreement = 0.0;
 };
+
+/// The posterior mean of the final vote shares of every row of a halted prediction under `prior`
+/// for `num_trees` (T) queried trees: PosteriorMeanShares of each row's drawn tally (`tallies`,
+/// rows x num_classes, as SequentialVoteResult::tallies); a row that drew all T votes gets its
+/// vote shares t / T. Rows with the same tally share one computation. Fails like
+/// PosteriorMeanShares.
+Result<std::vector<double>> HaltedVoteShares(const Prior& prior, int32_t num_trees,
+                                             int32_t num_classes,
+                                             const std::vector<int32_t>& tallies);
 
 /// Halted prediction of `rows` (prepared for this forest: PreparedRows::Fits, else
 /// kInvalidArgument) with `table`, querying the table's T trees in the order of `options`:

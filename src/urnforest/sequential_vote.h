@@ -49,6 +49,10 @@ struct SequentialVoteResult {
   /// votes were used (the label is then the full vote by construction).
   std::vector<double> confidence;
   std::vector<uint8_t> halted_early;  ///< 1 when the rule stopped before the T-th vote.
+  /// The votes drawn per class up to the stop, rows x classes row-major (each row sums to
+  /// trees_used); the input of the posterior mean of the final vote shares
+  /// (PosteriorMeanShares).
+  std::vector<int32_t> tallies;
   /// Mean of trees_used (0 for no rows).
   double MeanTrees() const;
 };

@@ -35,6 +35,9 @@ enum class StatusCode : int32_t {
   /// An imported model (ONNX) is well formed but uses an operator, graph or layout urnforest does
   /// not run (a regressor, a preprocessing node, an unknown split mode); the message names the node.
   kUnsupportedModel,
+  /// The target column holds numbers with many distinct values (a regression target): urnforest
+  /// classifies; declare the target categorical to train on it anyway.
+  kNumericTarget,
 };
 
 /// The stable string name of a code, e.g. "CsvRaggedRow". Never null.

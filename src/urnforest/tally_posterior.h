@@ -34,4 +34,20 @@ struct TallyPosterior {
 Result<TallyPosterior> FinalTallyPosterior(const Prior& prior, int32_t num_trees,
                                            const std::vector<int32_t>& tally);
 
+/// The posterior mean of the final vote shares T_i / T given the partial `tally` t of n votes
+/// under `prior` ([SSM16] §2): the T - n votes left are exchangeable given t, so
+///   E[T_i | t] = t_i + (T - n) * pi_i(t),   share_i = E[T_i | t] / T,
+/// with pi_i(t) = P(next vote = i | t) the prior's predictive probability. Dirichlet components
+/// (uniform, 1dir, ndir, kernels): pi_i = sum_c w_c(t) (t_i + beta_ci) / (n + B_c), w_c(t) the
+/// posterior component weights (prior weight times the Dirichlet sequence probability of t).
+/// Histogram: the mean of T_i over FinalTallyPosterior (l <= 4). Tally mixture: point masses s
+/// weighted by the probability of drawing t from s without replacement (their mean is s), plus the
+/// uniform part as a Dirichlet(1). Any l for every kind but the histogram. With n = T the shares
+/// are t / T. Writes l shares summing to 1 into `shares`. Fails with kShapeMismatch (tally not of
+/// the prior's l, or a histogram / tally-mixture prior of another T), kInvalidArgument (negative
+/// count, more than T votes, num_trees < 1, no prior mass reachable), kLimitExceeded (histogram,
+/// l > 4).
+Status PosteriorMeanShares(const Prior& prior, int32_t num_trees, const int32_t* tally,
+                           double* shares);
+
 }  // namespace urnforest

@@ -141,15 +141,22 @@ TEST_CASE("ReadCsv treats quoted NA and ? as text", "[csv][types]") {
   REQUIRE(Categories(d, 0) == std::vector<std::string>{"NA", "?"});
 }
 
-TEST_CASE("ReadCsv makes a column numeric only if every cell is an unquoted number",
+TEST_CASE("ReadCsv makes a column numeric iff every cell is a number, quoted or not",
           "[csv][types]") {
-  SECTION("quoted numbers are categorical, as R writes factors") {
-    Dataset d = MustRead("a,b,y\n\"1\",1,p\n\"0\",0,q\n\"1\",2,p\n");
-    REQUIRE(d.schema().features[0].type == FeatureType::kCategorical);
-    REQUIRE(Categories(d, 0) == std::vector<std::string>{"1", "0"});
-    REQUIRE(d.value(0, 0) == 0.0f);
-    REQUIRE(d.value(1, 0) == 1.0f);
+  SECTION("quoted numbers are numbers: the values decide, not the quoting") {
+    Dataset d = MustRead("a,b,y\n\"1\",1,p\n\"0\",0,q\n\"1.5\",2,p\n");
+    REQUIRE(d.schema().features[0].type == FeatureType::kNumeric);
+    REQUIRE(d.value(0, 0) == 1.0f);
+    REQUIRE(d.value(2, 0) == 1.5f);
     REQUIRE(d.schema().features[1].type == FeatureType::kNumeric);
+  }
+  SECTION("a file with every cell quoted has numeric columns and text classes") {
+    Dataset d = MustRead(
+        "\"sepal\",\"petal\",\"species\"\n\"5.1\",\"3.5\",\"setosa\"\n\"6.2\",\"2.9\",\"virginica\"\n");
+    REQUIRE(d.schema().features[0].type == FeatureType::kNumeric);
+    REQUIRE(d.schema().features[1].type == FeatureType::kNumeric);
+    REQUIRE(d.value(1, 1) == 2.9f);
+    REQUIRE(d.schema().class_names == std::vector<std::string>{"setosa", "virginica"});
   }
   SECTION("nan is text, not a missing marker") {
     Dataset d = MustRead("a,y\n1,p\nnan,p\nNaN,p\n");
@@ -353,7 +360,7 @@ TEST_CASE("ReadCsv conforms a new file to a trained model's schema", "[csv][sche
     REQUIRE(d.schema().class_names == schema.class_names);
   }
   SECTION("an unquoted number matches a category by its text") {
-    Dataset t2 = MustRead("v,y\n\"1\",p\n\"0\",q\n");
+    Dataset t2 = MustRead("v,y\n\"1\",p\n\"0\",q\nz,q\n");
     CsvOptions o2;
     o2.schema = &t2.schema();
     Dataset d = MustRead("v\n0\n1\n1.0\n", o2);
@@ -367,7 +374,12 @@ TEST_CASE("ReadCsv conforms a new file to a trained model's schema", "[csv][sche
   }
   SECTION("text in a numeric model column fails at the cell") {
     RequireCsvError("num,cat\n1,red\nabc,red\n", StatusCode::kColumnMismatch, 3, 1, options);
-    RequireCsvError("num,cat\n\"1\",red\n", StatusCode::kColumnMismatch, 2, 1, options);
+    RequireCsvError("num,cat\n\"1x\",red\n", StatusCode::kColumnMismatch, 2, 1, options);
+  }
+  SECTION("a quoted number in a numeric model column is that number") {
+    Dataset d = MustRead("num,cat\n\"2.5\",\"red\"\n", options);
+    REQUIRE(d.value(0, 0) == 2.5f);
+    REQUIRE(d.value(0, 1) == 0.0f);
   }
   SECTION("a non-finite number in a numeric model column fails at the cell") {
     RequireCsvError("cat,num\nred,1\nred,inf\n", StatusCode::kNonFiniteValue, 3, 2, options);
@@ -427,7 +439,7 @@ TEST_CASE("ReadCsv loads the bundled real data sets with the right shapes and ty
   const Expect expects[] = {
       {"iris.csv", 150, 4, 3, 0},        {"wine.csv", 178, 13, 3, 0},
       {"wdbc.csv", 569, 30, 2, 0},       {"sonar.csv", 208, 60, 2, 0},
-      {"ionosphere.csv", 351, 34, 2, 2}, {"soybean.csv", 683, 35, 19, 35},
+      {"ionosphere.csv", 351, 34, 2, 0}, {"soybean.csv", 683, 35, 19, 0},
       {"vehicle.csv", 846, 18, 4, 0},
   };
   for (const Expect& e : expects) {
@@ -455,13 +467,12 @@ TEST_CASE("ReadCsv reads iris values exactly", "[csv][datasets]") {
   REQUIRE(d.labels().back() == 2);
 }
 
-TEST_CASE("ReadCsv reads ionosphere's quoted factors V1 and V2 as categorical", "[csv][datasets]") {
+TEST_CASE("ReadCsv reads ionosphere's quoted 0/1 columns V1 and V2 as numbers", "[csv][datasets]") {
   Dataset d = MustRead(ReadFile(std::string(URNFOREST_DATASETS_DIR) + "/ionosphere.csv"));
   REQUIRE(d.schema().features[0].name == "V1");
-  REQUIRE(d.schema().features[0].type == FeatureType::kCategorical);
-  REQUIRE(d.schema().features[0].categories == std::vector<std::string>{"1", "0"});
-  REQUIRE(d.schema().features[1].type == FeatureType::kCategorical);
-  REQUIRE(d.schema().features[1].categories == std::vector<std::string>{"0"});
+  REQUIRE(d.schema().features[0].type == FeatureType::kNumeric);
+  REQUIRE(d.value(0, 0) == 1.0f);
+  REQUIRE(d.schema().features[1].type == FeatureType::kNumeric);
   REQUIRE(d.schema().features[2].type == FeatureType::kNumeric);
   REQUIRE(d.value(0, 2) == 0.99539f);
 }
@@ -533,4 +544,81 @@ TEST_CASE("ReadCsv keeps long and many category texts intact", "[csv][types]") {
   REQUIRE(categories[2999] == "v2998");
   REQUIRE(d.value(3001, 0) == 0.0f);
   REQUIRE(d.value(3000, 0) == 3000.0f);
+}
+
+TEST_CASE("ReadCsv separates fields by the delimiter option", "[csv][delimiter]") {
+  CsvOptions options;
+  SECTION("semicolon") {
+    options.delimiter = ';';
+    Dataset d = MustRead("a;b;y\n1;x,y;p\n2;z;q\n", options);
+    REQUIRE(d.num_features() == 2);
+    REQUIRE(Categories(d, 1) == std::vector<std::string>{"x,y", "z"});
+  }
+  SECTION("tab, with empty cells between tabs kept") {
+    options.delimiter = '\t';
+    Dataset d = MustRead("a\tb\ty\n1\t\tp\n 2 \t3\tq\n", options);
+    REQUIRE(d.num_features() == 2);
+    REQUIRE(std::isnan(d.value(0, 1)));
+    REQUIRE(d.value(1, 0) == 2.0f);
+  }
+  SECTION("auto detects semicolon, tab and comma from the header line") {
+    options.delimiter = 0;
+    REQUIRE(MustRead("a;b;y\n1;2;p\n", options).num_features() == 2);
+    REQUIRE(MustRead("a\tb\ty\n1\t2\tp\n", options).num_features() == 2);
+    REQUIRE(MustRead("a,b,y\n1,2,p\n", options).num_features() == 2);
+    REQUIRE(MustRead("\"a;x\",b,y\n1,2,p\n", options).num_features() == 2);
+  }
+  SECTION("an unknown delimiter is InvalidArgument") {
+    options.delimiter = '|';
+    RequireCsvError("a|y\n1|p\n", StatusCode::kInvalidArgument, 0, 0, options);
+  }
+}
+
+TEST_CASE("ReadCsv reads decimal commas when asked", "[csv][decimal]") {
+  CsvOptions options;
+  options.delimiter = ';';
+  options.decimal = ',';
+  Dataset d = MustRead("a;b;y\n5,1;\"3,5\";p\n-0,25;1e2;q\n", options);
+  REQUIRE(d.schema().features[0].type == FeatureType::kNumeric);
+  REQUIRE(d.value(0, 0) == 5.1f);
+  REQUIRE(d.value(0, 1) == 3.5f);
+  REQUIRE(d.value(1, 0) == -0.25f);
+  REQUIRE(d.value(1, 1) == 100.0f);
+  SECTION("a point is text under a decimal comma") {
+    Dataset p = MustRead("a;y\n1.5;p\n", options);
+    REQUIRE(p.schema().features[0].type == FeatureType::kCategorical);
+  }
+  SECTION("a decimal comma with comma-separated fields is InvalidArgument") {
+    options.delimiter = ',';
+    RequireCsvError("a,y\n1,p\n", StatusCode::kInvalidArgument, 0, 0, options);
+  }
+  SECTION("without the option, decimal commas in a semicolon file are text") {
+    options.decimal = '.';
+    REQUIRE(MustRead("a;y\n5,1;p\n", options).schema().features[0].type ==
+            FeatureType::kCategorical);
+  }
+}
+
+TEST_CASE("ReadCsv refuses a numeric target with many distinct values unless declared categorical",
+          "[csv][target]") {
+  std::string many = "x,price\n";
+  for (int i = 0; i < 60; ++i) many += std::to_string(i) + "," + std::to_string(i * 1.5) + "\n";
+  RequireCsvError(many, StatusCode::kNumericTarget, 0, 0);
+  REQUIRE(MessageOf(many).find("classifies") != std::string::npos);
+  std::string few = "x,price\n";
+  for (int i = 0; i < 20; ++i) few += std::to_string(i) + "," + std::to_string(i * 0.5) + "\n";
+  RequireCsvError(few, StatusCode::kNumericTarget, 0, 0);
+  CsvOptions options;
+  options.target_categorical = true;
+  REQUIRE(MustRead(many, options).num_classes() == 60);
+  SECTION("few numeric classes over many rows are classes") {
+    std::string digits = "x,digit\n";
+    for (int i = 0; i < 200; ++i) digits += std::to_string(i) + "," + std::to_string(i % 10) + "\n";
+    REQUIRE(MustRead(digits).num_classes() == 10);
+  }
+  SECTION("many text classes are classes") {
+    std::string names = "x,name\n";
+    for (int i = 0; i < 60; ++i) names += std::to_string(i) + ",c" + std::to_string(i) + "\n";
+    REQUIRE(MustRead(names).num_classes() == 60);
+  }
 }

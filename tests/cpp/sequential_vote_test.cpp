@@ -306,6 +306,13 @@ TEST_CASE("Blocked voting equals tree-by-tree voting with and without two-class 
     CHECK(fast.value().trees_used == slow.value().trees_used);
     CHECK(fast.value().confidence == slow.value().confidence);
     CHECK(fast.value().halted_early == slow.value().halted_early);
+    CHECK(fast.value().tallies == slow.value().tallies);
+    for (size_t r = 0; r < rows; ++r) {
+      int32_t drawn[2] = {0, 0};
+      for (int32_t i = 0; i < slow.value().trees_used[r]; ++i) ++drawn[votes[r * T + i]];
+      CHECK(slow.value().tallies[2 * r] == drawn[0]);
+      CHECK(slow.value().tallies[2 * r + 1] == drawn[1]);
+    }
     int32_t early = 0;
     for (uint8_t e : slow.value().halted_early) early += e;
     CHECK(early > 100);  // both halt often: the stops themselves are compared

@@ -169,3 +169,61 @@ TEST_CASE("HaltsMany answers Halts for every tally of a batch", "[halts_many]") 
   CHECK(HaltsMany(table, {1, 2, 0, 5, 5, 5}).status().code == StatusCode::kInvalidArgument);
   CHECK(HaltsMany(table, {1, -2, 0}).status().code == StatusCode::kInvalidArgument);
 }
+
+TEST_CASE("PosteriorMeanShares is the brute-force posterior mean of the final shares for every prior family",
+          "[tally_posterior][probabilities]") {
+  const int32_t trees = 12;
+  std::vector<Prior> priors = {
+      Prior::Uniform(3).value(), Prior::Dirichlet({0.4, 1.0, 2.5}).value(),
+      Prior::Mixture({{0.3, {2.0, 0.5, 0.5}}, {0.7, {0.5, 0.5, 3.0}}}).value()};
+  std::vector<double> mass = FinalTallyMass(priors[1], trees).value();
+  for (size_t r = 0; r < mass.size(); ++r) mass[r] *= 1.0 + 0.5 * std::sin(static_cast<double>(r));
+  priors.push_back(Prior::Histogram(3, trees, mass).value());
+  priors.push_back(
+      Prior::TallyMixture(3, trees, {8, 3, 1, 0, 2, 10, 4, 4, 4}, {0.5, 0.3, 0.2}, 0.1).value());
+  const std::vector<std::vector<int32_t>> tallies = {{4, 1, 0}, {2, 3, 1}, {0, 0, 5}, {1, 0, 0}, {0, 0, 0}};
+  for (const Prior& prior : priors) {
+    for (const std::vector<int32_t>& t : tallies) {
+      TallyPosterior p = FinalTallyPosterior(prior, trees, t).value();
+      double shares[3];
+      REQUIRE(PosteriorMeanShares(prior, trees, t.data(), shares).ok());
+      double sum = 0.0;
+      for (int32_t i = 0; i < 3; ++i) {
+        double brute = 0.0;
+        for (size_t k = 0; k < p.probability.size(); ++k) brute += p.probability[k] * p.tallies[k * 3 + i];
+        CHECK(shares[i] == Approx(brute / trees).epsilon(1e-9));
+        sum += shares[i];
+      }
+      CHECK(sum == Approx(1.0).epsilon(1e-12));
+    }
+  }
+}
+
+TEST_CASE("PosteriorMeanShares of a tally of all T votes is its vote shares", "[tally_posterior][probabilities]") {
+  const std::vector<int32_t> t = {5, 2, 0};
+  double shares[3];
+  REQUIRE(PosteriorMeanShares(Prior::Dirichlet({0.4, 1.0, 2.5}).value(), 7, t.data(), shares).ok());
+  CHECK(shares[0] == 5.0 / 7.0);
+  CHECK(shares[1] == 2.0 / 7.0);
+  CHECK(shares[2] == 0.0);
+}
+
+TEST_CASE("PosteriorMeanShares under the uniform prior moves each share toward (t_i + 1) / (n + l)",
+          "[tally_posterior][probabilities]") {
+  const std::vector<int32_t> t = {3, 0};
+  double shares[2];
+  REQUIRE(PosteriorMeanShares(Prior::Uniform(2).value(), 11, t.data(), shares).ok());
+  // E[T_0 | t] = 3 + 8 * 4 / 5.
+  CHECK(shares[0] == Approx((3.0 + 8.0 * 4.0 / 5.0) / 11.0));
+  CHECK(shares[1] == Approx(8.0 * 1.0 / 5.0 / 11.0));
+}
+
+TEST_CASE("PosteriorMeanShares rejects tallies that do not fit", "[tally_posterior][probabilities]") {
+  const Prior prior = Prior::Uniform(2).value();
+  const std::vector<int32_t> too_many = {6, 6};
+  const std::vector<int32_t> negative = {-1, 2};
+  double shares[2];
+  CHECK(PosteriorMeanShares(prior, 11, too_many.data(), shares).code == StatusCode::kInvalidArgument);
+  CHECK(PosteriorMeanShares(prior, 11, negative.data(), shares).code == StatusCode::kInvalidArgument);
+  CHECK(PosteriorMeanShares(prior, 0, too_many.data(), shares).code == StatusCode::kInvalidArgument);
+}

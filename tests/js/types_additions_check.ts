@@ -1,7 +1,8 @@
 // Compiled by `tsc --noEmit --strict` like types_check.ts: the API's additions (posterior,
 // defaultOrder, haltsMany, emphasisWeights, emphasisGrid, RemoteForest#posterior) type-check as documented.
 import {
-  init, Dataset, Forest, trainForest, type OrderReport, haltingTable, emphasisWeights, emphasisGrid,
+  init, Dataset, Forest, trainForest, type OrderReport, haltingTable, emphasisWeights, emphasisGrid, confusionMatrix,
+  type ConfusionMatrix, type ForestSummary, type DatasetSummary, type UrnforestErrorCode,
   type ImportedInfo, type ProbabilityPrediction, type Vote, type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
 } from 'urnforest';
 import { UrnforestWorker } from 'urnforest/worker';
@@ -48,4 +49,27 @@ export function intoCheck(forest: Forest, data: Dataset): number {
   const c: Int32Array = r.classIndex;
   const t: Int32Array = r.treesUsed;
   return c[0] + t[0] + r.meanTrees + r.rows;
+}
+{
+  const fromRows: Dataset = Dataset.fromRows([{ sepal: 5.1, colour: 'red', species: 'setosa', note: null }], { target: 'species' });
+  const fromMatrix: Dataset = Dataset.fromArrays([[1, 2], [3, 4]], { labels: ['a', 'b'] });
+  const from64: Dataset = Dataset.fromArrays(new Float64Array(4), { rows: 2, cols: 2, labels: [0, 1], targetCategorical: true });
+  const fromNumbers: Dataset = Dataset.fromRows([[1], [2]], { labels: [1.5, 2.5], featureNames: ['x'], schemaOf: forest });
+  const csv: Dataset = Dataset.fromCSV('a;b\n1,5;x\n', { delimiter: 'auto', decimal: ',', targetCategorical: false });
+  const full = forest.predict(data);
+  const fullProbabilities: Float64Array = full.probabilities;
+  const halted = forest.predict(data, { rule: 'siba' });
+  const haltedProbabilities: Float64Array | undefined = halted.probabilities;
+  const cm: ConfusionMatrix = confusionMatrix(data.labels(), full);
+  const cm2: ConfusionMatrix = uf.confusionMatrix([0, 1], new Int32Array([0, 0]), 2);
+  const recall: number = cm.perClass[0].accuracy;
+  const forestSummary: ForestSummary = forest.toJSON();
+  const dataSummary: DatasetSummary = data.toJSON();
+  const code: UrnforestErrorCode = 'NumericTarget';
+  console.log(fromRows, fromMatrix, from64, fromNumbers, csv, fullProbabilities, haltedProbabilities, cm, cm2, recall, forestSummary, dataSummary, code);
+}
+{
+  const importance: Float64Array = forest.featureImportance(data, { method: 'permutation', seed: 3 });
+  const impurity: Float64Array = forest.featureImportance(data);
+  console.log(importance, impurity);
 }

@@ -19,7 +19,7 @@ test('training in a worker reports progress and gives the same model bytes as th
   assert.equal(result.numTrees, 31);
   assert.equal(result.oobError, forest.oobError);
   const train = events.filter((e) => e.stage === 'train');
-  assert.ok(train.length >= 31, `${train.length} train events`);
+  assert.ok(train.length >= 2 && train.length <= 32, `${train.length} train events`);
   assert.equal(train.at(-1).fraction, 1);
   for (let i = 1; i < train.length; i++) assert.ok(train[i].fraction >= train[i - 1].fraction);
   assert.ok(events.every((e) => e.fraction >= 0 && e.fraction <= 1 && typeof e.stage === 'string'));
