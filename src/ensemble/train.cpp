@@ -116,6 +116,9 @@ bool PrunesTrees(const TrainOptions& options) {
 Result<Forest> Train(const Dataset& data, const TrainOptions& options, ProgressFn progress) {
   Status status = ValidateOptions(options, data.num_features());
   if (!status.ok()) return status;
+  if (data.num_rows() == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "the training data is empty (0 rows)");
+  }
   if (!data.has_labels()) {
     return Status::Error(StatusCode::kMissingLabel, "the training data has no target column");
   }
