@@ -4,7 +4,7 @@
 import { UrnforestError, callChecked } from './errors.js';
 import { haltedAnswer, haltedAnswerFixed, readHaltedAnswer } from './halted_answer.js';
 import {
-  HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption,
+  BUILD_OPTIONS, HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption,
 } from './halting.js';
 import { INTERNAL, addressOf, adopt, adoptExtra, current, disposed, live, release, withNewHandle } from './handles.js';
 import { Dataset } from './dataset.js';
@@ -187,11 +187,13 @@ export class Forest {
   /**
    * A new HaltingTable of `options.rule` for this forest (prior from its out-of-bag votes), for
    * `options.trees` queried trees (default all). The caller owns (and disposes) it.
+   * `options.onProgress(done, total)` and `options.signal` (an AbortSignal) watch and cancel the
+   * build of a full table (halting.js controlledBuild).
    */
   haltingTable(options) {
     const handle = live(this, 'Forest');
-    const h = haltingOptions(options, 'haltingTable', handle._numTrees());
-    return new HaltingTable(INTERNAL, buildForestTable(handle, h));
+    const h = haltingOptions(options, 'haltingTable', handle._numTrees(), BUILD_OPTIONS);
+    return new HaltingTable(INTERNAL, buildForestTable(handle, h, this));
   }
 
   /**
@@ -387,12 +389,13 @@ export class Forest {
   /** 'numeric' or 'categorical' per feature. */
   get featureTypes() { return live(this, 'Forest')._featureTypes(); }
   /** True once dispose() has been called. */
-  get disposed() { return disposed(this); }
+  get disposed() { return disposed(this, 'Forest'); }
   /** Frees the wasm memory (with every cached halting table). Idempotent; any later use throws. */
   dispose() {
+    if (disposed(this, 'Forest')) return;
     if (current(this)) this.#tables.delete();
     else this.#tables.forget();
-    release(this);
+    release(this, 'Forest');
   }
 
   // Class names (each call gets a copy of what this returns).
