@@ -393,9 +393,9 @@ export class Forest {
   /** Frees the wasm memory (with every cached halting table). Idempotent; any later use throws. */
   dispose() {
     if (disposed(this, 'Forest')) return;
+    release(this, 'Forest'); // first: it throws while a call uses the forest, before anything is freed
     if (current(this)) this.#tables.delete();
     else this.#tables.forget();
-    release(this, 'Forest');
   }
 
   // Class names (each call gets a copy of what this returns).
