@@ -3,7 +3,7 @@ import type { CostEstimate, EmphasisSelection, ExperimentOptions, ExperimentRepo
 
 /** Data sent to the worker (copied; wasm objects cannot cross threads). */
 export type WorkerData =
-  | { csv: string; options?: FromCSVOptions & { schemaOf?: never }; rows?: RowIndices }
+  | { csv: string | Uint8Array | ArrayBuffer; options?: FromCSVOptions & { schemaOf?: never }; rows?: RowIndices }
   | { x: Float32Array; options: FromArraysOptions; rows?: RowIndices };
 
 /** `rows`: only these rows of the data (Dataset#subset: indices, repeats allowed), read after the whole text. */

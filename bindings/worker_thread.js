@@ -34,7 +34,7 @@ function serializeError(e) {
 function loadDataset(data, forest = null) {
   if (data === null || typeof data !== 'object') throw new TypeError('data must be {csv, options?} or {x, options}');
   let all;
-  if (typeof data.csv === 'string') {
+  if (typeof data.csv === 'string' || data.csv instanceof Uint8Array || data.csv instanceof ArrayBuffer) {
     if (data.schemaOfModel !== undefined && typeof data.schemaOfModel !== 'boolean') {
       throw new TypeError('data.schemaOfModel must be a boolean');
     }
@@ -62,6 +62,15 @@ function buffersOf(value) {
     for (const v of Object.values(value)) add(v);
   }
   return [...buffers];
+}
+
+// Table options `options` with an onProgress that reports stage 'table' (a full table's build
+// steps); anything but a plain object is passed on as is, for the API to refuse.
+function withTableProgress(options, progress) {
+  if (options === null || typeof options !== 'object') return options;
+  const proto = Object.getPrototypeOf(options);
+  if (proto !== Object.prototype && proto !== null) return options;
+  return { ...options, onProgress: (done, total) => { progress('table', done / total); } };
 }
 
 const jobs = {
@@ -120,8 +129,9 @@ const jobs = {
     }
   },
 
-  haltingTable({ model, options }, progress) {
+  haltingTable({ model, options: given }, progress) {
     progress('table', 0);
+    const options = withTableProgress(given, progress);
     let table;
     if (model === undefined) {
       table = haltingTable(options);

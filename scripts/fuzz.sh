@@ -5,7 +5,12 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #     SECONDS_PER_TARGET  default 60 (CI); use 600 for a release-quality run
-#     TARGET              fuzz_csv, fuzz_model, fuzz_train, fuzz_onnx (default: all four)
+#     TARGET              fuzz_csv, fuzz_model, fuzz_train, fuzz_onnx, js_boundary (default: all five)
+#
+# js_boundary is the JS-boundary fuzzer (tests/fuzz/js_boundary.mjs: random arguments against every public
+# function of dist/, in Node; needs `scripts/build.sh wasm` first); it runs for SECONDS_PER_TARGET too
+# (URNFOREST_FUZZ_SECONDS) with seed URNFOREST_FUZZ_SEED (default: the clock; printed) and logs to
+# build-fuzz/logs/js_boundary.log.
 #
 # Environment: FUZZ_JOBS (build parallelism, default 2), FUZZ_BUILD_DIR (default build-fuzz),
 #              FUZZ_ARGS (extra libFuzzer flags, e.g. "-seed=1").
@@ -20,7 +25,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_csv fuzz_model fuzz_train fuzz_onnx)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_csv fuzz_model fuzz_train fuzz_onnx js_boundary)
 build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
 jobs="${FUZZ_JOBS:-2}"
 
@@ -29,8 +34,28 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [[ "$seconds" -lt 1 ]]; then
   exit 2
 fi
 for t in "${targets[@]}"; do
-  case "$t" in fuzz_csv|fuzz_model|fuzz_train|fuzz_onnx) ;; *) echo "fuzz.sh: unknown target '$t'" >&2; exit 2;; esac
+  case "$t" in fuzz_csv|fuzz_model|fuzz_train|fuzz_onnx|js_boundary) ;; *) echo "fuzz.sh: unknown target '$t'" >&2; exit 2;; esac
 done
+native=()
+for t in "${targets[@]}"; do [[ $t == js_boundary ]] || native+=("$t"); done
+failed=()
+if [[ ${#native[@]} -lt ${#targets[@]} ]]; then
+  mkdir -p "$build/logs"
+  echo "== js_boundary: ${seconds}s"
+  if URNFOREST_FUZZ_SECONDS="$seconds" node "$root/tests/fuzz/js_boundary.mjs" >"$build/logs/js_boundary.log" 2>&1; then
+    tail -1 "$build/logs/js_boundary.log"
+  else
+    echo "!! js_boundary failed; log: $build/logs/js_boundary.log" >&2
+    tail -25 "$build/logs/js_boundary.log" >&2
+    failed+=(js_boundary)
+  fi
+fi
+targets=("${native[@]}")
+if [[ ${#targets[@]} -eq 0 ]]; then
+  [[ ${#failed[@]} -eq 0 ]] || { echo "fuzz.sh: FAILED: ${failed[*]}" >&2; exit 1; }
+  echo "fuzz.sh: js_boundary ran ${seconds}s without a failure"
+  exit 0
+fi
 if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ not found; install it with: apt-get install -y clang libclang-rt-14-dev" >&2
   exit 2
@@ -44,7 +69,6 @@ cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 mkdir -p "$build/logs"
-failed=()
 for t in "${targets[@]}"; do
   seeds="$root/tests/fuzz/corpus/$t"
   if [[ $t == fuzz_onnx ]]; then  # the ONNX fixtures (only the .onnx files) are its seeds

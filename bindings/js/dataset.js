@@ -3,7 +3,7 @@
 import { callChecked, UrnforestError } from './errors.js';
 import { INTERNAL, adopt, disposed, isOwned, live, release, withNewHandle } from './handles.js';
 import { currentModule, requireModule } from './module.js';
-import { describe, intOption, isPlainObject, optionsObject, rejectUnknown, stringArray } from './validate.js';
+import { describe, distinctStrings, intOption, isPlainObject, optionsObject, rejectUnknown, stringArray } from './validate.js';
 import { byteOrder, isFloatArray, labelIndices, numericMatrix, objectTable } from './table.js';
 
 const CLASS_ORDERS = { sorted: 0, firstSeen: 1 };
@@ -19,7 +19,7 @@ export class Dataset {
 
   /**
    * Parses CSV text (header row; RFC 4180 quoting; empty, `?` or `NA` cells are missing): a string,
-   * or the file's bytes as a Uint8Array (UTF-8; invalid bytes are CsvInvalidUtf8, as in the CLI).
+   * or the file's bytes as a Uint8Array or ArrayBuffer (UTF-8; invalid bytes are CsvInvalidUtf8, as in the CLI).
    * Options: target (column name, default the last column; null = no target column),
    * classOrder ('sorted' default | 'firstSeen'), schemaOf (a Forest: read against its columns),
    * delimiter (',' default | ';' | '\t' | 'auto': detected from the header line), decimal ('.'
@@ -27,8 +27,9 @@ export class Dataset {
    */
   static fromCSV(text, options) {
     const m = requireModule();
+    if (text instanceof ArrayBuffer) text = new Uint8Array(text);
     if (typeof text !== 'string' && !(text instanceof Uint8Array)) {
-      throw new TypeError(`Dataset.fromCSV: text must be a string or a Uint8Array, got ${describe(text)}`);
+      throw new TypeError(`Dataset.fromCSV: text must be a string, a Uint8Array or an ArrayBuffer, got ${describe(text)}`);
     }
     const o = optionsObject(options, 'Dataset.fromCSV');
     rejectUnknown(o, ['target', 'classOrder', 'schemaOf', 'delimiter', 'decimal', 'targetCategorical'], 'Dataset.fromCSV');
@@ -55,7 +56,8 @@ export class Dataset {
     }
     let classOrder = 0;
     if (o.classOrder !== undefined) {
-      if (!Object.hasOwn(CLASS_ORDERS, o.classOrder)) {
+      // A string, not anything whose string form names an order (['firstSeen'] is refused).
+      if (typeof o.classOrder !== 'string' || !Object.hasOwn(CLASS_ORDERS, o.classOrder)) {
         throw new RangeError(`classOrder must be 'sorted' or 'firstSeen', got ${describe(o.classOrder)}`);
       }
       classOrder = CLASS_ORDERS[o.classOrder];
@@ -91,7 +93,7 @@ export class Dataset {
       if (Array.isArray(x) && x.length > 0 && isPlainObject(x[0])) return Dataset.fromRows(x, options);
       return fromMatrix(m, x, options, 'Dataset.fromArrays');
     }
-    if (!isPlainObject(options)) throw new TypeError('Dataset.fromArrays: options {rows, cols} are required');
+    if (!isPlainObject(options)) throw new TypeError(`Dataset.fromArrays: options {rows, cols} (a plain object) are required, got ${describe(options)}`);
     rejectUnknown(options, ['rows', 'cols', 'labels', 'featureNames', 'classNames'], 'Dataset.fromArrays');
     if (options.rows === undefined) throw new TypeError('rows is required');
     if (options.cols === undefined) throw new TypeError('cols is required');
@@ -100,11 +102,11 @@ export class Dataset {
     if (x.length !== rows * cols) {
       throw new RangeError(`x.length (${x.length}) must equal rows * cols (${rows} * ${cols} = ${rows * cols})`);
     }
-    const featureNames = stringArray(options.featureNames, 'featureNames');
+    const featureNames = distinctStrings(options.featureNames, 'featureNames');
     if (featureNames !== undefined && featureNames.length !== cols) {
       throw new RangeError(`featureNames.length (${featureNames.length}) must equal cols (${cols})`);
     }
-    const { labels, classNames } = labelsOption(options.labels, stringArray(options.classNames, 'classNames'), rows);
+    const { labels, classNames } = labelsOption(options.labels, distinctStrings(options.classNames, 'classNames'), rows);
     const handle = withNewHandle(m._DatasetHandle,
       (h) => h._loadArrays(x, rows, cols, labels, featureNames ?? [], classNames ?? []));
     return new Dataset(INTERNAL, handle);
@@ -178,7 +180,7 @@ export class Dataset {
   /** The feature matrix row-major (categorical values are category indices); a copy. */
   toRowMajor() { return live(this, 'Dataset')._rowMajor(); }
   /** True once dispose() has been called. */
-  get disposed() { return disposed(this); }
+  get disposed() { return disposed(this, 'Dataset'); }
 
   /**
    * A plain summary for JSON.stringify and logs (not the data): {type: 'Dataset', rows, features:
@@ -186,7 +188,7 @@ export class Dataset {
    * disposed.
    */
   toJSON() {
-    if (disposed(this)) return { type: 'Dataset', disposed: true };
+    if (disposed(this, 'Dataset')) return { type: 'Dataset', disposed: true };
     const types = this.featureTypes;
     return {
       type: 'Dataset',
@@ -206,7 +208,7 @@ export class Dataset {
     return depth < 0 ? '[Dataset]' : `Dataset ${inspect(summary, options)}`;
   }
   /** Frees the wasm memory. Idempotent; any later use throws. */
-  dispose() { release(this); }
+  dispose() { release(this, 'Dataset'); }
 }
 
 // True for the labels the original Float32Array path takes (undefined, Int32Array, string[]).

@@ -22,7 +22,8 @@
 
 /** Failure reported by the urnforest core (bad CSV, corrupt model bytes, ...). */
 export class UrnforestError extends Error {
-  constructor(code, message, { line = 0, column = 0 } = {}) {
+  constructor(code, message, where) {
+    const { line = 0, column = 0 } = where ?? {};
     super(message);
     this.name = 'UrnforestError';
     /** Stable code, e.g. 'CsvRaggedRow', 'CorruptModel'. */
@@ -51,6 +52,19 @@ let translateFailure = (e) => e;
 /** Sets the translation of exceptions that callChecked applies (module.js, once). */
 export function setFailureTranslator(translate) {
   translateFailure = translate;
+}
+
+/**
+ * Runs `fn` (a call into wasm whose result is never an error object, e.g. an embind constructor)
+ * and returns its result; throws the translated exception when it throws (an allocation failure
+ * is UrnforestError 'OutOfMemory', as from callChecked).
+ */
+export function callTranslated(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    throw translateFailure(e);
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
 // spec the wasm side decodes (bindings/wasm/experiment.cpp: only the options given are set, the
 // core's ExperimentOptions defaults stand for the others), running it, and the names of the
 // synthetic problems.
-import { callChecked, progressRelay } from './errors.js';
+import { UrnforestError, callChecked, progressRelay } from './errors.js';
 import { Dataset } from './dataset.js';
 import { alphaOption, ruleOption } from './halting.js';
 import { live, whileInUse } from './handles.js';
@@ -70,7 +70,9 @@ function dataSpec(o, spec) {
   if (!(o.data instanceof Dataset)) throw new TypeError(`data must be a Dataset or a generator name, got ${describe(o.data)}`);
   const dataHandle = live(o.data, 'Dataset');
   const maxFeatures = dataHandle._numFeatures();
-  if (!dataHandle._hasLabels()) throw new RangeError('data must have a target column (labels) for an experiment');
+  // The core's codes for the same causes (so that JS, the worker and the CLI agree).
+  if (dataHandle._numRows() === 0) throw new UrnforestError('InvalidArgument', 'InvalidArgument: the data set is empty (0 rows)');
+  if (!dataHandle._hasLabels()) throw new UrnforestError('MissingLabel', 'MissingLabel: the data set has no target column');
   for (const key of ['train', 'test']) {
     if (o[key] !== undefined) throw new TypeError(`${key} applies to synthetic problems (data: a generator name)`);
   }

@@ -4,7 +4,7 @@
 import { UrnforestError, callChecked } from './errors.js';
 import { haltedAnswer, haltedAnswerFixed, haltedAnswerInto, outArrays, readHaltedAnswer } from './halted_answer.js';
 import {
-  HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption,
+  BUILD_OPTIONS, HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption,
 } from './halting.js';
 import { INTERNAL, addressOf, adopt, adoptExtra, current, disposed, live, release, withNewHandle } from './handles.js';
 import { Dataset } from './dataset.js';
@@ -210,11 +210,13 @@ export class Forest {
   /**
    * A new HaltingTable of `options.rule` for this forest (prior from its out-of-bag votes), for
    * `options.trees` queried trees (default all). The caller owns (and disposes) it.
+   * `options.onProgress(done, total)` and `options.signal` (an AbortSignal) watch and cancel the
+   * build of a full table (halting.js controlledBuild).
    */
   haltingTable(options) {
     const handle = live(this, 'Forest');
-    const h = haltingOptions(options, 'haltingTable', handle._numTrees());
-    return new HaltingTable(INTERNAL, buildForestTable(handle, h));
+    const h = haltingOptions(options, 'haltingTable', handle._numTrees(), BUILD_OPTIONS);
+    return new HaltingTable(INTERNAL, buildForestTable(handle, h, this));
   }
 
   /**
@@ -442,7 +444,7 @@ export class Forest {
   /** 'numeric' or 'categorical' per feature. */
   get featureTypes() { return live(this, 'Forest')._featureTypes(); }
   /** True once dispose() has been called. */
-  get disposed() { return disposed(this); }
+  get disposed() { return disposed(this, 'Forest'); }
 
   /**
    * A plain summary for JSON.stringify and logs: {type: 'Forest', trees, classes, features:
@@ -450,7 +452,7 @@ export class Forest {
    * or {kind, vote, source, calibrated})}; {type: 'Forest', disposed: true} once disposed.
    */
   toJSON() {
-    if (disposed(this)) return { type: 'Forest', disposed: true };
+    if (disposed(this, 'Forest')) return { type: 'Forest', disposed: true };
     const types = this.featureTypes;
     const imported = this.imported;
     const oob = this.oobError;
@@ -478,9 +480,10 @@ export class Forest {
 
   /** Frees the wasm memory (with every cached halting table). Idempotent; any later use throws. */
   dispose() {
+    if (disposed(this, 'Forest')) return;
+    release(this, 'Forest'); // first: it throws while a call uses the forest, before anything is freed
     if (current(this)) this.#tables.delete();
     else this.#tables.forget();
-    release(this);
   }
 
   // A halted result's probabilities from its `tallies`, computed by the core when first read

@@ -1,7 +1,7 @@
 // Halting rules: the validated halting options, HaltingTable (a table in wasm memory) and its
 // factories, P* of a tally, and TableCache, the per-forest cache of the tables predict() uses.
-import { callChecked } from './errors.js';
-import { INTERNAL, adopt, disposed, live, release, withNewHandle } from './handles.js';
+import { callChecked, progressRelay } from './errors.js';
+import { INTERNAL, adopt, disposed, live, release, whileInUse, withNewHandle } from './handles.js';
 import { currentModule, requireModule } from './module.js';
 import { nameOption, namesOf, optionTables, quotedList } from './options.js';
 import {
@@ -60,19 +60,57 @@ export function haltingOptions(options, what, maxTrees, extraKeys = NO_EXTRA_OPT
   return { rule, alpha, order, orderIndex, seedHi, seedLo, trees, extra };
 }
 
-/** A new internal table handle of validated options `h` for the forest of embind `forestHandle`. */
-export function buildForestTable(forestHandle, h) {
-  return buildForestTableReporting(forestHandle, h).table;
+/** The extra options of the calls that build a table on request: progress and cancellation. */
+export const BUILD_OPTIONS = Object.freeze(['onProgress', 'signal']);
+
+/**
+ * Runs `build(progressFn)` (a table build in wasm; progressFn is undefined or the callback the
+ * core calls with (steps done, total)) under the control of `onProgress(done, total)` (returning
+ * false cancels: UrnforestError 'InvalidArgument', "cancelled"; what it throws cancels and is
+ * rethrown) and `signal` (an AbortSignal: aborted before the call or by onProgress, the call
+ * throws its reason). `wrappers` stay undisposable while the callback can run (whileInUse).
+ */
+export function controlledBuild(onProgress, signal, what, wrappers, build) {
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError(`${what}: onProgress must be a function, got ${describe(onProgress)}`);
+  }
+  if (signal !== undefined && !(typeof AbortSignal === 'function' && signal instanceof AbortSignal)) {
+    throw new TypeError(`${what}: signal must be an AbortSignal, got ${describe(signal)}`);
+  }
+  signal?.throwIfAborted();
+  const relay = progressRelay(onProgress === undefined && signal === undefined ? undefined : (done, total) => {
+    if (signal?.aborted) return false;
+    const keepGoing = onProgress?.(done, total);
+    return signal?.aborted ? false : keepGoing;
+  });
+  try {
+    return whileInUse(wrappers, what, () => build(relay.fn));
+  } catch (e) {
+    relay.rethrow();
+    signal?.throwIfAborted();
+    throw e;
+  }
+}
+
+/**
+ * A new internal table handle of validated options `h` for the forest of embind `forestHandle`;
+ * `h.extra` may hold BUILD_OPTIONS (then `owner`, the Forest, stays undisposable meanwhile).
+ */
+export function buildForestTable(forestHandle, h, owner) {
+  return buildForestTableReporting(forestHandle, h, owner).table;
 }
 
 // buildForestTable with where the table came from: {table, fromStore}.
-function buildForestTableReporting(forestHandle, h) {
+function buildForestTableReporting(forestHandle, h, owner) {
+  const m = requireModule();
+  const { onProgress, signal } = h.extra;
   let fromStore = false;
-  const table = withNewHandle(requireModule()._HaltingTableHandle, (t) => {
-    const r = t._buildForForest(forestHandle, h.rule, h.alpha, h.trees);
-    if (r !== undefined && r !== null && r.fromStore === true) fromStore = true;
-    return r;
-  });
+  const table = controlledBuild(onProgress, signal, 'haltingTable', owner === undefined ? [] : [owner],
+    (progress) => withNewHandle(m._HaltingTableHandle, (t) => {
+      const r = t._buildForForest(forestHandle, h.rule, h.alpha, h.trees, progress);
+      if (r !== undefined && r !== null && r.fromStore === true) fromStore = true;
+      return r;
+    }));
   return { table, fromStore };
 }
 
@@ -278,22 +316,24 @@ export class HaltingTable {
   /** Versioned bytes of the table (a copy), e.g. to move it between threads. */
   toBytes() { return callChecked(() => live(this, 'HaltingTable')._bytes()); }
   /** True once dispose() has been called. */
-  get disposed() { return disposed(this); }
+  get disposed() { return disposed(this, 'HaltingTable'); }
   /** Frees the wasm memory. Idempotent; any later use throws. */
-  dispose() { release(this); }
+  dispose() { release(this, 'HaltingTable'); }
 }
 
 /**
  * A halting table for a rule needing no data prior ('alpha1', 'siba', 'infinite'): options rule
  * (required), trees 1..100000 (101), classes 2..4096 (2), alpha (0, 1] (0.99); defaults are the
- * core's HaltingTableOptions. The caller owns it.
+ * core's HaltingTableOptions. onProgress(done, total) and signal as controlledBuild. The caller
+ * owns it.
  */
 export function haltingTable(options) {
   const m = requireModule();
   const o = optionsObject(options, 'haltingTable');
-  rejectUnknown(o, ['rule', 'trees', 'classes', 'alpha'], 'haltingTable');
+  rejectUnknown(o, ['rule', 'trees', 'classes', 'alpha', ...BUILD_OPTIONS], 'haltingTable');
   const spec = priorlessSpec(o, 'haltingTable');
-  return new HaltingTable(INTERNAL, withNewHandle(m._HaltingTableHandle, (h) => h._build(spec)));
+  return new HaltingTable(INTERNAL, controlledBuild(o.onProgress, o.signal, 'haltingTable', [],
+    (progress) => withNewHandle(m._HaltingTableHandle, (h) => h._build(spec, progress))));
 }
 
 // The wasm spec {rule, trees?, classes?, alpha?} of a priorless table's options `o`.

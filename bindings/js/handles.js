@@ -1,8 +1,15 @@
 // Ownership of embind handles: each public wrapper (Dataset, Forest, HaltingTable) owns exactly one
 // handle, freed by an idempotent dispose(), with a FinalizationRegistry as a leak net only; and
 // withNewHandle, which fills a fresh handle and frees it when filling fails.
-import { callChecked, UrnforestError } from './errors.js';
+import { callChecked, callTranslated, UrnforestError } from './errors.js';
 import { generation } from './module.js';
+
+// What makes each kind of wrapper, for the error on an object that no factory made.
+const FACTORIES = {
+  Dataset: 'Dataset.fromCSV() or Dataset.fromArrays()',
+  Forest: 'trainForest() or Forest.fromBytes()',
+  HaltingTable: 'haltingTable() or HaltingTable.fromBytes()',
+};
 
 /** The token that public constructors require (users go through the factories). */
 export const INTERNAL = Symbol('internal');
@@ -44,11 +51,12 @@ export function isOwned(value, kind) {
 
 /** True while the instance that made `wrapper` is the current one (it has not aborted since). */
 export function current(wrapper) {
-  return wrapper[OWNED].generation === generation;
+  return wrapper[OWNED]?.generation === generation;
 }
 
-/** True once `wrapper` was disposed. */
-export function disposed(wrapper) {
+/** True once `wrapper` (a `kind`) was disposed; throws as made() for an object no factory made. */
+export function disposed(wrapper, kind) {
+  made(wrapper, kind);
   return wrapper[HANDLE] === null;
 }
 
@@ -67,8 +75,22 @@ export function whileInUse(wrappers, what, fn) {
   }
 }
 
-/** Frees the handle of `wrapper` (idempotent). Throws while a call uses it (whileInUse). */
-export function release(wrapper) {
+/**
+ * Throws a TypeError unless `wrapper` is a `kind` made by a factory (an object such as
+ * Object.create(Dataset.prototype) never owned a handle).
+ */
+export function made(wrapper, kind) {
+  if (wrapper === null || typeof wrapper !== 'object' || wrapper[OWNED]?.kind !== kind) {
+    throw new TypeError(`this ${kind} was not created by urnforest (make one with ${FACTORIES[kind]})`);
+  }
+}
+
+/**
+ * Frees the handle of `wrapper` (a `kind`; idempotent). Throws while a call uses it (whileInUse),
+ * and as made() for an object no factory made.
+ */
+export function release(wrapper, kind) {
+  made(wrapper, kind);
   const handle = wrapper[HANDLE];
   if (handle === null) return;
   if (wrapper[BUSY] !== undefined) {
@@ -79,8 +101,12 @@ export function release(wrapper) {
   if (wrapper[OWNED].generation === generation) handle.delete();
 }
 
-/** The handle of `wrapper`; throws when it was disposed or its module instance aborted. */
+/**
+ * The handle of `wrapper`; throws when it was disposed or its module instance aborted, and a
+ * TypeError when it was never made by urnforest (e.g. Object.create(Dataset.prototype)).
+ */
 export function live(wrapper, kind) {
+  made(wrapper, kind);
   const handle = wrapper[HANDLE];
   if (handle === null) throw new Error(`${kind} has been disposed; it cannot be used any more`);
   if (wrapper[OWNED].generation !== generation) {
@@ -101,12 +127,13 @@ export function addressOf(wrapper) {
  * meanwhile) and the failure rethrown. The caller owns the result.
  */
 export function withNewHandle(Handle, fill) {
-  const made = generation;
-  const handle = new Handle();
+  const madeIn = generation;
+  // The embind constructor allocates in wasm: at the heap cap it fails like any other call.
+  const handle = callTranslated(() => new Handle());
   try {
     callChecked(() => fill(handle));
   } catch (e) {
-    if (made === generation) handle.delete();
+    if (madeIn === generation) handle.delete();
     throw e;
   }
   return handle;

@@ -2,15 +2,21 @@
 // wasm (embind silently coerces bad values), and a bad one throws a TypeError or RangeError that
 // names the option.
 
-/** True for an object that is not null and not an array. */
+/**
+ * True for a plain object: an object literal, Object.create(null) or such an object from another
+ * realm (its prototype is a root prototype). Arrays, Maps, class instances, typed arrays and
+ * wrappers are not: an options object is read by its own keys, which a Map does not have.
+ */
 export function isPlainObject(v) {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || (Object.getPrototypeOf(proto) === null && Object.prototype.toString.call(v) === '[object Object]');
 }
 
 /** `options`, or {} when undefined; throws when it is not an object. */
 export function optionsObject(options, what) {
   if (options === undefined) return {};
-  if (!isPlainObject(options)) throw new TypeError(`${what}: options must be an object`);
+  if (!isPlainObject(options)) throw new TypeError(`${what}: options must be a plain object, got ${describe(options)}`);
   return options;
 }
 
@@ -47,6 +53,18 @@ export function stringArray(value, name) {
     throw new TypeError(`${name} must be an array of strings`);
   }
   return value;
+}
+
+/** An array of distinct strings, or undefined: a name given twice is a RangeError naming it. */
+export function distinctStrings(value, name) {
+  const names = stringArray(value, name);
+  if (names === undefined) return undefined;
+  const seen = new Set();
+  for (let i = 0; i < names.length; i++) {
+    if (seen.has(names[i])) throw new RangeError(`${name}[${i}] = ${describe(names[i])} repeats a name; names must be distinct`);
+    seen.add(names[i]);
+  }
+  return names;
 }
 
 /** A short description of `value` for error messages. */

@@ -72,7 +72,7 @@ export class Dataset {
    * Parses CSV text with a header row: a string, or the file's UTF-8 bytes. Throws UrnforestError
    * (with line/column) on malformed input, 'OutOfMemory' when wasm cannot hold a copy of it.
    */
-  static fromCSV(text: string | Uint8Array, options?: FromCSVOptions): Dataset;
+  static fromCSV(text: string | Uint8Array | ArrayBuffer, options?: FromCSVOptions): Dataset;
   /** From a row-major matrix `x[row * cols + col]` of numeric features (NaN = missing). */
   static fromArrays(x: Float32Array, options: FromArraysOptions): Dataset;
   /**

@@ -73,7 +73,7 @@ export class Forest {
    * A new halting table of `options.rule` for this forest (prior from its out-of-bag votes), for
    * `options.trees` queried trees. The caller owns (and must dispose) it. `order`/`seed` are ignored.
    */
-  haltingTable(options: HaltingOptions): HaltingTable;
+  haltingTable(options: HaltingOptions & BuildControl): HaltingTable;
   /**
    * Builds the halting table of `options.rule` at `options.alpha` for `options.trees` queried trees
    * and stores it with the model: toBytes() includes it, and haltingTable()/predict()/

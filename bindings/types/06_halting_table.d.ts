@@ -61,6 +61,20 @@ export interface HaltingTableOptions {
   classes?: number;
   /** (0, 1]; default 0.99. */
   alpha?: number;
+  /** Progress and cancellation of the build (BuildControl). */
+  onProgress?: BuildControl['onProgress'];
+  signal?: AbortSignal;
+}
+
+/**
+ * Progress and cancellation of a halting-table build. `onProgress(done, total)` is called after each step
+ * of a full table's recursion (not for the O(T) layouts); returning false cancels (UrnforestError
+ * 'InvalidArgument', "cancelled"), what it throws cancels and is rethrown. `signal`: aborted before the
+ * call or from onProgress, the call throws the signal's reason.
+ */
+export interface BuildControl {
+  onProgress?: (done: number, total: number) => boolean | void;
+  signal?: AbortSignal;
 }
 
 /** A table for a rule that needs no data prior. The caller owns (and must dispose) it. */

@@ -39,7 +39,7 @@ val CostOver(const HaltingTable& table, const Prior& prior, double samples, doub
 /// by the JS side.
 val PStar(const val& spec, const val& votes) {
   HaltingTableHandle handle;
-  val built = handle.Build(spec);
+  val built = handle.Build(spec, val::undefined());
   if (!built.isUndefined()) return built;
   Result<TallyPStar> p = PStarOfTally(handle.table(), handle.prior(), IntVector(votes));
   if (!p.ok()) return ErrorObject(p.status());
@@ -56,10 +56,20 @@ double MsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The build progress of JS function `progress` (ProgressFromJs), or an empty function.
+BuildProgressFn BuildProgressFromJs(const val& progress) {
+  std::function<bool(int32_t, int32_t)> relay = ProgressFromJs(progress);
+  if (!relay) return {};
+  return [relay](int64_t done, int64_t total) {
+    return relay(static_cast<int32_t>(done), static_cast<int32_t>(total));
+  };
+}
+
 }  // namespace
 
-val HaltingTableHandle::Build(const val& spec) {
+val HaltingTableHandle::Build(const val& spec, val progress) {
   HaltingTableOptions options;
+  options.progress = BuildProgressFromJs(progress);
   Result<HaltingRule> rule = ParseRule(spec["rule"].as<std::string>());
   if (!rule.ok()) return ErrorObject(rule.status());
   options.rule = rule.value();
@@ -83,11 +93,12 @@ val HaltingTableHandle::Build(const val& spec) {
 }
 
 val HaltingTableHandle::BuildForForest(const ForestHandle& forest, const std::string& rule_name,
-                                       double alpha, int32_t trees) {
+                                       double alpha, int32_t trees, val progress) {
   Result<HaltingRule> rule = ParseRule(rule_name);
   if (!rule.ok()) return ErrorObject(rule.status());
   const auto start = std::chrono::steady_clock::now();
-  Result<ForestTable> built = BuildForestTableWithPrior(forest.forest(), rule.value(), alpha, trees);
+  Result<ForestTable> built = BuildForestTableWithPrior(forest.forest(), rule.value(), alpha, trees,
+                                                               BuildProgressFromJs(progress));
   if (!built.ok()) return ErrorObject(built.status());
   table_ = std::move(built.value().table);
   build_ms_ = MsSince(start);

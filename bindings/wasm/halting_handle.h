@@ -23,14 +23,15 @@ class HaltingTableHandle {
  public:
   /// A table for a rule needing no data prior (alpha1, siba, infinite), with the uniform prior.
   /// `spec`: {rule (name), trees?, classes?, alpha?}; absent keys keep HaltingTableOptions'
-  /// defaults.
-  val Build(const val& spec);
+  /// defaults. `progress`: a JS function (done, total) -> keep going, called while a full table is
+  /// built (HaltingTableOptions::progress), or undefined.
+  val Build(const val& spec, val progress);
 
   /// The table of `rule` (a name) for `forest` and `trees` queried trees with the rule's prior
-  /// (BuildForestTableWithPrior: a table stored with the model is used as is): {fromStore: bool},
-  /// or an error object.
+  /// (BuildForestTableWithPrior: a table stored with the model is used as is). `progress` as
+  /// Build's. Returns {fromStore: bool}, or an error object.
   val BuildForForest(const ForestHandle& forest, const std::string& rule, double alpha,
-                     int32_t trees);
+                     int32_t trees, val progress);
 
   /// From ToBytes() bytes; such a table has its uniform prior only for alpha1/siba/infinite.
   val Load(const val& bytes);

@@ -29,3 +29,8 @@ export function control(options, what) {
 export function checkModel(model, what) {
   if (!(model instanceof Uint8Array)) throw new TypeError(`${what}: model must be a Uint8Array (forest.toBytes()), got ${describe(model)}`);
 }
+
+/** True for CSV input Dataset.fromCSV reads: a string, a Uint8Array or an ArrayBuffer. */
+export function isCsv(csv) {
+  return typeof csv === 'string' || csv instanceof Uint8Array || csv instanceof ArrayBuffer;
+}

@@ -73,7 +73,11 @@ export class JobQueue {
   }
 
   _abort(job) {
-    const error = abortError(job.signal);
+    this._cancel(job, abortError(job.signal));
+  }
+
+  // Rejects `job` with `error`: the running job's thread is terminated, a queued job is removed.
+  _cancel(job, error) {
     if (this._active === job) {
       this._active = null;
       this._kill();
@@ -180,7 +184,9 @@ export class JobQueue {
         try {
           job.onProgress({ stage: m.stage, fraction: m.fraction });
         } catch (e) {
-          queueMicrotask(() => { throw e; });
+          // As on the main thread, a throwing onProgress cancels its job, which rejects with what it
+          // threw (never an uncaught exception, which would end a Node process).
+          this._cancel(job, e);
         }
       }
       return;

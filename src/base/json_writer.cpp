@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "data/csv_tokenizer.h"
+
 namespace urnforest {
 
 JsonWriter& JsonWriter::Double(double value) {
@@ -31,6 +33,18 @@ JsonWriter& JsonWriter::Double(double value) {
 
 void JsonWriter::WriteString(std::string_view s) {
   out_ += '"';
+  // Defensive: a byte that breaks UTF-8 is written as U+FFFD, so the output is always valid JSON
+  // (loaders refuse such names, but no caller has to be trusted for it).
+  for (size_t bad = internal::FirstInvalidUtf8(s); bad != s.size(); bad = internal::FirstInvalidUtf8(s)) {
+    WriteValidUtf8(s.substr(0, bad));
+    out_ += "\xEF\xBF\xBD";
+    s.remove_prefix(bad + 1);
+  }
+  WriteValidUtf8(s);
+  out_ += '"';
+}
+
+void JsonWriter::WriteValidUtf8(std::string_view s) {
   for (unsigned char c : s) {
     switch (c) {
       case '"': out_ += "\\\""; break;
@@ -48,7 +62,6 @@ void JsonWriter::WriteString(std::string_view s) {
         }
     }
   }
-  out_ += '"';
 }
 
 }  // namespace urnforest

@@ -121,6 +121,9 @@ Result<Forest> TrainTrees(const Dataset& data, const TrainOptions& options, int3
                           int32_t count, const ProgressFn& progress, const TrainExecution& execution) {
   Status status = ValidateOptions(options, data.num_features());
   if (!status.ok()) return status;
+  if (data.num_rows() == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "the training data is empty (0 rows)");
+  }
   if (!data.has_labels()) {
     return Status::Error(StatusCode::kMissingLabel, "the training data has no target column");
   }

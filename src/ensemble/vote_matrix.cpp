@@ -65,6 +65,9 @@ Result<std::vector<int32_t>> ComputeRowVotes(const Forest& forest, const Dataset
 }
 
 Result<VoteMatrix> ComputeVoteMatrix(const Forest& forest, const Dataset& data) {
+  if (data.num_rows() == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "ordering needs labelled rows; the data set is empty (0 rows)");
+  }
   if (!data.has_labels()) {
     return Status::Error(StatusCode::kMissingLabel, "ordering needs labelled data (no target column)");
   }

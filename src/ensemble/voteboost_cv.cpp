@@ -27,6 +27,9 @@ Result<EmphasisSelection> SelectEmphasisByCV(const Dataset& data, const TrainOpt
   if (cv.num_trees < 0 || cv.num_trees > TrainOptions::kMaxTrees) {
     return Status::Error(StatusCode::kInvalidArgument, "CV num_trees out of range");
   }
+  if (data.num_rows() == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "the training data is empty (0 rows)");
+  }
   if (!data.has_labels()) {
     return Status::Error(StatusCode::kMissingLabel, "the training data has no target column");
   }

@@ -64,9 +64,13 @@ Status CheckOptions(const ExperimentOptions& o) {
     }
   } else {
     if (o.data == nullptr) return Invalid("no data set given");
-    if (!o.data->has_labels()) return Invalid("the data set has no target column");
-    for (int32_t label : o.data->labels())
-      if (label < 0) return Invalid("the data set has rows without a label");
+    if (o.data->num_rows() == 0) return Invalid("the data set is empty (0 rows)");
+    if (!o.data->has_labels()) {
+      return Status::Error(StatusCode::kMissingLabel, "the data set has no target column");
+    }
+    for (int32_t label : o.data->labels()) {
+      if (label < 0) return Status::Error(StatusCode::kMissingLabel, "the data set has rows without a label");
+    }
   }
   if (o.repeats < 1) return Invalid("repeats must be >= 1");
   if (o.alphas.empty()) return Invalid("no alpha given");

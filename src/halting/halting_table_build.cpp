@@ -178,6 +178,9 @@ Result<HaltingTable> HaltingTableBuilder::Thresholds(const HaltingTableOptions& 
   Status s;
   double lambda = 0.0;
   double root_d = 0.0;
+  // Progress: the levels of one sweep, or the steps of the optimal rule's bisection.
+  constexpr int64_t kBisectionSteps = 62;
+  auto level_done = [&](int32_t n) { return !o.progress || o.progress(T + 1 - n, T + 1); };
   auto run = [&](bool keep) -> Status {
     return internal::BackwardSweep(
         prior, T, width, terminal,
@@ -209,7 +212,8 @@ Result<HaltingTable> HaltingTableBuilder::Thresholds(const HaltingTableOptions& 
           }
           if (keep) record(n, t, v[k], stop);
           (void)pi;
-        });
+        },
+        optimal ? internal::LevelFn() : internal::LevelFn(level_done));
   };
   if (!optimal) {
     s = run(true);
@@ -221,9 +225,17 @@ Result<HaltingTable> HaltingTableBuilder::Thresholds(const HaltingTableOptions& 
     // order as a full sweep (bit-identical policies, ~10x faster for l = 3, T = 101).
     OptimalReplay replay;
     const bool cached = replay.Build(prior, T, l);
+    int64_t steps = 0;
     auto step = [&](bool keep) -> Status {
-      if (!cached) return run(keep);
-      root_d = replay.Run(lambda, keep ? record : std::function<void(int32_t, const int32_t*, double, bool)>());
+      if (!cached) {
+        Status swept = run(keep);
+        if (!swept.ok()) return swept;
+      } else {
+        root_d = replay.Run(lambda, keep ? record : std::function<void(int32_t, const int32_t*, double, bool)>());
+      }
+      if (o.progress && !o.progress(++steps, kBisectionSteps)) {
+        return Status::Error(StatusCode::kInvalidArgument, "cancelled");
+      }
       return Status::Ok();
     };
     // Smallest multiplier whose policy keeps the prior-expected disagreement <= 1 - alpha.
@@ -296,7 +308,8 @@ Result<HaltingTable> HaltingTableBuilder::Pairwise(const HaltingTableOptions& o,
         full[2] = t[2];
         full[3] = T - n;
         table.pair_[four.Rank(full)] = v[0];
-      });
+      },
+      [&](int32_t n) { return !o.progress || o.progress(T + 1 - n, T + 1); });
   if (!s.ok()) return s;
   return table;
 }

@@ -11,7 +11,7 @@
 namespace urnforest::internal {
 
 Status BackwardSweep(const Prior& prior, int32_t T, int32_t width, const TerminalFn& terminal,
-                     const VisitFn& visit) {
+                     const VisitFn& visit, const LevelFn& level_done) {
   const int32_t l = prior.num_classes();
   if (l > 4 && prior.kind() != PriorKind::kUniform && prior.kind() != PriorKind::kDirichlet &&
       prior.kind() != PriorKind::kDirichletMixture)
@@ -72,6 +72,7 @@ Status BackwardSweep(const Prior& prior, int32_t T, int32_t width, const Termina
       terminal(t, v);
       visit(T, t, nullptr, true, v);
     });
+    if (level_done && !level_done(T)) return Status::Error(StatusCode::kInvalidArgument, "cancelled");
     for (int32_t n = T - 1; n >= 0; --n) {
       next_val.swap(cur_val);
       next_q.swap(cur_q);
@@ -127,6 +128,7 @@ Status BackwardSweep(const Prior& prior, int32_t T, int32_t width, const Termina
       });
       if (histogram && qmax > 0.0)
         for (double& q : cur_q) q /= qmax;
+      if (level_done && !level_done(n)) return Status::Error(StatusCode::kInvalidArgument, "cancelled");
     }
   } catch (const std::bad_alloc&) {
     return Status::Error(StatusCode::kOutOfMemory, "halting recursion ran out of memory");

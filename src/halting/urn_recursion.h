@@ -20,9 +20,13 @@ using TerminalFn = std::function<void(const int32_t* t, double* value)>;
 using VisitFn =
     std::function<void(int32_t n, const int32_t* t, const double* pi, bool ok, double* value)>;
 
+/// Called after each level n (T, T-1, ..., 0) is done; returning false stops the sweep.
+using LevelFn = std::function<bool(int32_t n)>;
+
 /// Runs the recursion for `prior` over l = prior.num_classes() classes and T votes.
 /// l <= 4 (kLimitExceeded). A histogram prior must have num_trees() == T (kShapeMismatch).
+/// `level_done` (may be empty) returning false stops it with kInvalidArgument "cancelled".
 Status BackwardSweep(const Prior& prior, int32_t T, int32_t width, const TerminalFn& terminal,
-                     const VisitFn& visit);
+                     const VisitFn& visit, const LevelFn& level_done = LevelFn());
 
 }  // namespace urnforest::internal

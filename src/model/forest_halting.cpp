@@ -84,7 +84,7 @@ namespace {
 // The table of `rule` at `alpha` for t queried trees built from `prior` (the rule's prior for t
 // trees; null when the rule needs none). kInvalidArgument when t exceeds the forest's trees.
 Result<HaltingTable> BuildFromPrior(const Forest& forest, HaltingRule rule, double alpha, int32_t t,
-                                    const Prior* prior) {
+                                    const Prior* prior, const BuildProgressFn& progress = BuildProgressFn()) {
   if (t > forest.num_trees()) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "a table for " + std::to_string(t) + " trees cannot be used with a forest of " +
@@ -95,6 +95,7 @@ Result<HaltingTable> BuildFromPrior(const Forest& forest, HaltingRule rule, doub
   options.num_trees = t;
   options.num_classes = forest.num_classes();
   options.alpha = alpha;
+  options.progress = progress;
   return BuildHaltingTable(options, RuleNeedsPrior(rule) ? prior : nullptr);
 }
 
@@ -117,7 +118,7 @@ Result<HaltingTable> BuildForestTable(const Forest& forest, HaltingRule rule, do
 }
 
 Result<ForestTable> BuildForestTableWithPrior(const Forest& forest, HaltingRule rule, double alpha,
-                                              int32_t num_trees) {
+                                              int32_t num_trees, const BuildProgressFn& progress) {
   const int32_t t = num_trees > 0 ? num_trees : forest.num_trees();
   Result<Prior> prior = PriorForForest(forest, rule, t);
   if (!prior.ok()) return prior.status();
@@ -128,7 +129,7 @@ Result<ForestTable> BuildForestTableWithPrior(const Forest& forest, HaltingRule 
     out.from_store = true;
     return out;
   }
-  Result<HaltingTable> table = BuildFromPrior(forest, rule, alpha, t, &out.prior);
+  Result<HaltingTable> table = BuildFromPrior(forest, rule, alpha, t, &out.prior, progress);
   if (!table.ok()) return table.status();
   out.table = std::move(table).value();
   return out;

@@ -41,6 +41,7 @@
 
 #include "base/byte_io.h"
 #include "base/crc32.h"
+#include "data/csv_tokenizer.h"
 #include "ensemble/forest_access.h"
 #include "model/imported_scores.h"
 #include "urnforest/forest.h"
@@ -83,6 +84,8 @@ void WriteSection(std::vector<uint8_t>* out, uint32_t tag, const std::vector<uin
 Status Corrupt(const std::string& what) {
   return Status::Error(StatusCode::kCorruptModel, what);
 }
+
+bool IsUtf8(std::string_view s) { return internal::FirstInvalidUtf8(s) == s.size(); }
 
 }  // namespace
 
@@ -250,13 +253,26 @@ Status ReadSchema(internal::ByteReader r, Schema* schema) {
     const uint32_t categories = r.U32();
     if (r.failed() || type > 1 || categories > DatasetLimits::kMaxCategories ||
         categories > r.remaining() / 4 || (type == 0 && categories != 0)) {
-      return Corrupt("bad feature '" + f.name + "'");
+      return Corrupt("bad feature " + std::to_string(&f - schema->features.data()));
     }
     f.type = static_cast<FeatureType>(type);
     f.categories.resize(categories);
     for (std::string& c : f.categories) c = r.Str();
   }
   if (r.failed() || !r.at_end()) return Corrupt("bad schema section");
+  // Names reach JSON, JS strings and messages: bytes that are not UTF-8 are a corrupt model (a
+  // writer never produces them: every name came from validated UTF-8 text).
+  if (!IsUtf8(schema->target_name)) return Corrupt("the target name is not UTF-8");
+  for (size_t c = 0; c < schema->class_names.size(); ++c) {
+    if (!IsUtf8(schema->class_names[c])) return Corrupt("class name " + std::to_string(c) + " is not UTF-8");
+  }
+  for (size_t j = 0; j < schema->features.size(); ++j) {
+    const FeatureInfo& f = schema->features[j];
+    if (!IsUtf8(f.name)) return Corrupt("feature name " + std::to_string(j) + " is not UTF-8");
+    for (const std::string& c : f.categories) {
+      if (!IsUtf8(c)) return Corrupt("a category of feature " + std::to_string(j) + " is not UTF-8");
+    }
+  }
   return Status::Ok();
 }
 
@@ -354,6 +370,7 @@ Status ReadImported(internal::ByteReader r, int32_t classes, ImportedModel* m) {
   m->leaf_values.resize(values);
   for (double& v : m->leaf_values) v = r.F64();
   m->source = r.Str();
+  if (!IsUtf8(m->source)) return Corrupt("the import source is not UTF-8");
   MarginCalibration& margin = m->margin;
   margin.rows = r.U32();
   margin.scale = r.F64();

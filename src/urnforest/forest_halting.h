@@ -46,8 +46,10 @@ struct ForestTable {
 /// classes, even when a table is stored); the table is the stored one when
 /// Forest::FindStoredTable(rule, alpha, T) finds it, else built as BuildForestTable builds it
 /// (kInvalidArgument when T exceeds the forest's trees; else fails like BuildHaltingTable).
+/// `progress` (may be empty) is HaltingTableOptions::progress of the build.
 Result<ForestTable> BuildForestTableWithPrior(const Forest& forest, HaltingRule rule, double alpha,
-                                              int32_t num_trees = 0);
+                                              int32_t num_trees = 0,
+                                              const BuildProgressFn& progress = BuildProgressFn());
 
 /// Builds the table of `rule` at `alpha` for `num_trees` queried trees (0 = all) with
 /// BuildForestTable and stores it in `forest` (Forest::StoreTable), so that SerializeForest writes

@@ -31,6 +31,7 @@
 //  * kInfiniteProduct (infinite): L = prod_{j != k} P(p_k > p_j | t), P(p_a > p_b) =
 //    F_Bin(a+b+1, 1/2)(a); halt iff L > alpha strictly (alpha plays the role of pi).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -57,6 +58,9 @@ enum class TableLayout : int32_t {
 /// "onDemand"; "unknown" otherwise), as the CLI and JS report it. Never null.
 const char* LayoutName(TableLayout layout);
 
+/// Progress of a table build: (steps done, total steps); returning false cancels the build.
+using BuildProgressFn = std::function<bool(int64_t done, int64_t total)>;
+
 /// What to build.
 struct HaltingTableOptions {
   HaltingRule rule = HaltingRule::kSiba;
@@ -67,6 +71,11 @@ struct HaltingTableOptions {
   bool force_on_demand = false;       ///< Use kOnDemand even where a full table is small.
   /// kOnDemand: largest (l - 1) m^3 / 6 multiply-adds spent on an exact Dirichlet P* per tally.
   double exact_budget = 5e4;
+  /// Called while a full table (kThresholds, kPairwiseBound) is built, after each step of its
+  /// recursion, with (steps done, total steps); returning false stops the build, which then fails
+  /// with kInvalidArgument "cancelled". May be empty. The other layouts build in O(T) or O(T^2)
+  /// and never call it.
+  BuildProgressFn progress;
   static constexpr int32_t kMaxClasses = 4096;  ///< Largest num_classes BuildHaltingTable accepts.
   /// Full tables (kThresholds, kPairwiseBound) are built up to this many states, C(T + l, l) and
   /// C(T + 3, 3); beyond, kOnDemand.

@@ -60,7 +60,10 @@ class JsonWriter {
       first_.back() = false;
     }
   }
+  /// `s` as a JSON string; a byte that breaks UTF-8 is written as U+FFFD (the output is valid JSON).
   void WriteString(std::string_view s);
+  /// The escaped characters of `s` (valid UTF-8), without quotes.
+  void WriteValidUtf8(std::string_view s);
 
   std::string out_;
   std::vector<bool> first_;

@@ -1,20 +1,25 @@
 // Bad-input matrix (C++ API; docs/reliability.md): every hostile or degenerate input either fails with its
 // stable code (and position, for CSV) or has the documented behaviour checked here.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "base/crc32.h"
 #include "ensemble/forest_access.h"
 #include "fixtures.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/dataset.h"
+#include "urnforest/experiment.h"
 #include "urnforest/forest.h"
+#include "urnforest/json_writer.h"
 #include "urnforest/predict.h"
 #include "urnforest/serialize.h"
 #include "urnforest/status.h"
+#include "urnforest/vote_matrix.h"
 
 using urnforest::CsvOptions;
 using urnforest::Dataset;
@@ -349,4 +354,71 @@ TEST_CASE("Model bytes that are not a model fail with CorruptModel or Unsupporte
   bytes.pop_back();
   REQUIRE(urnforest::DeserializeForest(bytes.data(), bytes.size()).status().code ==
           StatusCode::kCorruptModel);
+}
+
+namespace {
+
+// `bytes` (a serialised model) with the first occurrence of `from` replaced by `to` (same length)
+// and the header's CRC recomputed, as a hostile writer would.
+std::vector<uint8_t> Patched(std::vector<uint8_t> bytes, const std::string& from, const std::string& to) {
+  REQUIRE(from.size() == to.size());
+  auto at = std::search(bytes.begin() + 20, bytes.end(), from.begin(), from.end());
+  REQUIRE(at != bytes.end());
+  std::copy(to.begin(), to.end(), at);
+  const uint32_t crc = urnforest::internal::Crc32(bytes.data() + 20, bytes.size() - 20);
+  for (int i = 0; i < 4; ++i) bytes[16 + i] = static_cast<uint8_t>(crc >> (8 * i));
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("A model whose class or feature name is not UTF-8 fails with CorruptModel even with a valid CRC",
+          "[reliability][bad_input][model]") {
+  const std::vector<uint8_t> bytes = urnforest::SerializeForest(MustTrain(MustRead(
+      "alpha,beta,class\n1,x,klasse\n2,y,other\n3,x,klasse\n4,y,other\n"), 3));
+  REQUIRE(urnforest::DeserializeForest(bytes.data(), bytes.size()).ok());
+  const std::string bad_byte("\xFF");
+  for (const std::string& name : {"klasse", "beta"}) {
+    INFO(name);
+    const std::vector<uint8_t> patched = Patched(bytes, name, name.substr(0, 2) + bad_byte + name.substr(3));
+    const Result<Forest> loaded = urnforest::DeserializeForest(patched.data(), patched.size());
+    REQUIRE(loaded.status().code == StatusCode::kCorruptModel);
+    REQUIRE(loaded.status().message.find("not UTF-8") != std::string::npos);
+  }
+  // An overlong encoding of '/' (C0 AF) and a lone surrogate (ED A0 80) are not UTF-8 either.
+  for (const std::string& bad : {std::string("\xC0\xAF"), std::string("\xED\xA0\x80")}) {
+    const std::vector<uint8_t> patched = Patched(bytes, std::string("klasse").substr(0, bad.size()), bad);
+    REQUIRE(urnforest::DeserializeForest(patched.data(), patched.size()).status().code == StatusCode::kCorruptModel);
+  }
+}
+
+TEST_CASE("The JSON writer writes a byte that breaks UTF-8 as U+FFFD, so its output stays valid JSON",
+          "[reliability][bad_input][json]") {
+  urnforest::JsonWriter w;
+  w.BeginObject().Key(std::string("k\xFF", 2)).String(std::string("a\xC0\xAF" "b\xE2\x82\xAC", 7)).EndObject();
+  REQUIRE(w.str() == "{\"k\xEF\xBF\xBD\":\"a\xEF\xBF\xBD\xEF\xBF\xBD" "b\xE2\x82\xAC\"}");
+}
+
+TEST_CASE("An empty data set fails with InvalidArgument saying it is empty; one without labels with MissingLabel",
+          "[reliability][bad_input][train]") {
+  const Dataset data = MustRead(kSmall);
+  const Dataset empty = data.Subset({});
+  TrainOptions options;
+  options.num_trees = 3;
+  Result<Forest> trained = urnforest::Train(empty, options);
+  REQUIRE(trained.status().code == StatusCode::kInvalidArgument);
+  REQUIRE(trained.status().message.find("empty (0 rows)") != std::string::npos);
+  CsvOptions no_target;
+  no_target.has_target = false;
+  const Dataset unlabeled = MustRead(kSmall, no_target);
+  REQUIRE(TrainCode(unlabeled, options) == StatusCode::kMissingLabel);
+  const Forest forest = MustTrain(data, 3);
+  REQUIRE(urnforest::ComputeVoteMatrix(forest, empty).status().code == StatusCode::kInvalidArgument);
+  REQUIRE(urnforest::ComputeVoteMatrix(forest, unlabeled).status().code == StatusCode::kMissingLabel);
+  urnforest::ExperimentOptions experiment;
+  experiment.train.num_trees = 3;
+  experiment.data = &empty;
+  REQUIRE(urnforest::RunExperiment(experiment).status().code == StatusCode::kInvalidArgument);
+  experiment.data = &unlabeled;
+  REQUIRE(urnforest::RunExperiment(experiment).status().code == StatusCode::kMissingLabel);
 }

@@ -257,3 +257,32 @@ TEST_CASE("A loaded two-class table whose thresholds decrease has no bounds but 
   }
   REQUIRE(BinaryTableView(t.value()).MinVotesToHalt() == fewest);
 }
+
+TEST_CASE("A full table's build reports each level of its recursion and stops when progress returns false",
+          "[halting][progress]") {
+  HaltingTableOptions o;
+  o.rule = HaltingRule::kSiba;
+  o.num_trees = 41;
+  o.num_classes = 3;
+  std::vector<int64_t> done;
+  o.progress = [&](int64_t d, int64_t total) {
+    REQUIRE(total == 42);
+    done.push_back(d);
+    return true;
+  };
+  const HaltingTable table = urnforest::test::MustOk(BuildHaltingTable(o));
+  REQUIRE(table.layout() == urnforest::TableLayout::kThresholds);
+  REQUIRE(done.size() == 42);
+  REQUIRE(done.front() == 1);
+  REQUIRE(done.back() == 42);
+  o.progress = [](int64_t d, int64_t) { return d < 10; };
+  const urnforest::Result<HaltingTable> cancelled = BuildHaltingTable(o);
+  REQUIRE(cancelled.status().code == urnforest::StatusCode::kInvalidArgument);
+  REQUIRE(cancelled.status().message == "cancelled");
+  o.progress = nullptr;
+  o.force_pairwise_bound = true;
+  int64_t calls = 0;
+  o.progress = [&](int64_t, int64_t) { return ++calls < 3; };
+  REQUIRE(BuildHaltingTable(o).status().code == urnforest::StatusCode::kInvalidArgument);
+  REQUIRE(calls == 3);
+}

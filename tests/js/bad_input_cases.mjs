@@ -16,10 +16,21 @@
 // `option` is the name both error messages must contain (`--option` in the CLI).
 
 import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 
 const enc = (s) => new TextEncoder().encode(s);
 /** Short SHA-256 of model bytes (for comparing models). */
 export const sha = (b) => createHash('sha256').update(b).digest('hex').slice(0, 16);
+// Model bytes `m` with the name `name` (a length-prefixed string of the schema) given byte 0xFF as its
+// first byte and the CRC recomputed: a hostile writer's model that only the UTF-8 check refuses.
+function nameNotUtf8(m, name) {
+  const needle = [name.length, 0, 0, 0, ...new TextEncoder().encode(name)];
+  const c = m.slice();
+  const at = c.findIndex((_, i) => i >= 20 && needle.every((b, k) => c[i + k] === b));
+  c[at + 4] = 0xff;
+  new DataView(c.buffer).setUint32(16, crc32(c.subarray(20)), true);
+  return c;
+}
 const bytes = (...parts) => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...enc(p)] : p)));
 
 /** Two classes, two numeric features, six rows: the valid baseline most cases alter. */
@@ -87,6 +98,12 @@ export const cases = [
     want: 'InvalidArgument', jsError: RangeError, option: 'alpha' },
   { name: 'α < 0', input: 'rule siba, alpha -0.5', train: BASE, predict: BASE_PREDICT, rule: 'siba', alpha: -0.5,
     want: 'InvalidArgument', jsError: RangeError, option: 'alpha' },
+  { name: 'T = " 11"', input: 'trees `" 11"` (a string; CLI: `--trees " 11"`)', train: BASE, trees: ' 11',
+    want: 'InvalidArgument', jsError: TypeError, option: 'trees' },
+  { name: 'T = +11', input: 'trees `"+11"`', train: BASE, trees: '+11', want: 'InvalidArgument', jsError: TypeError, option: 'trees' },
+  { name: 'T = 011', input: 'trees `"011"`', train: BASE, trees: '011', want: 'InvalidArgument', jsError: TypeError, option: 'trees' },
+  { name: 'α in hexadecimal', input: 'rule siba, alpha `"0x1p-1"`', train: BASE, predict: BASE_PREDICT, rule: 'siba',
+    alpha: '0x1p-1', want: 'InvalidArgument', jsError: TypeError, option: 'alpha' },
   { name: 'α = 1', input: 'rule siba, alpha 1', train: BASE, predict: BASE_PREDICT, rule: 'siba', alpha: 1,
     want: 'ok', behaviour: 'allowed (halts only when the vote is decided)', expect: (s) => s.labels.length === 2 },
   // ---- prediction data -----------------------------------------------------------------------
@@ -107,6 +124,22 @@ export const cases = [
     model: (m) => { const c = m.slice(); c[40] ^= 0xff; return c; }, want: 'CorruptModel' },
   { name: 'model: format version 2', input: 'version field = 2',
     model: (m) => { const c = m.slice(); c[4] = 2; return c; }, want: 'UnsupportedVersion' },
+  { name: 'model: a class name not UTF-8', input: 'class `x` → byte FF, CRC recomputed',
+    model: (m) => nameNotUtf8(m, 'x'), want: 'CorruptModel' },
+  { name: 'model: a feature name not UTF-8', input: 'column `b` → byte FF, CRC recomputed',
+    model: (m) => nameNotUtf8(m, 'b'), want: 'CorruptModel' },
+  // ---- strict types and specific codes (JS only) -----------------------------------------------
+  { name: 'ensemble as an array', input: "ensemble `['rf']`", cli: null, want: 'InvalidArgument', jsError: RangeError,
+    option: 'ensemble', js: (uf, forest, own) => own(uf.trainForest(own(uf.Dataset.fromCSV(BASE)), { ensemble: ['rf'] })) },
+  { name: 'options as a Map', input: "`new Map([['trees', 0]])`", cli: null, want: 'InvalidArgument', jsError: TypeError,
+    option: 'options', js: (uf, forest, own) => own(uf.trainForest(own(uf.Dataset.fromCSV(BASE)), new Map([['trees', 0]]))) },
+  { name: 'duplicate class names', input: "fromArrays classNames `['x', 'x']`", cli: null, want: 'InvalidArgument',
+    jsError: RangeError, option: 'classNames',
+    js: (uf, forest, own) => own(uf.Dataset.fromArrays(new Float32Array(2), { rows: 2, cols: 1, labels: new Int32Array([0, 1]), classNames: ['x', 'x'] })) },
+  { name: 'training on an empty subset', input: '`subset([])`', cli: null, want: 'InvalidArgument',
+    js: (uf, forest, own) => own(uf.trainForest(own(own(uf.Dataset.fromCSV(BASE)).subset([])))) },
+  { name: 'training on unlabeled data', input: 'fromCSV `target: null`', cli: null, want: 'MissingLabel',
+    js: (uf, forest, own) => own(uf.trainForest(own(uf.Dataset.fromCSV(BASE, { target: null })))) },
   // ---- typed arrays (JS only) ----------------------------------------------------------------
   { name: 'x.length ≠ rows × cols', input: '5 values, rows 2, cols 2', cli: null, want: 'InvalidArgument',
     jsError: RangeError, option: 'x.length', js: (uf) => uf.Dataset.fromArrays(new Float32Array(5), { rows: 2, cols: 2 }) },

@@ -73,3 +73,9 @@ export function intoCheck(forest: Forest, data: Dataset): number {
   const impurity: Float64Array = forest.featureImportance(data);
   console.log(importance, impurity);
 }
+const controller = new AbortController();
+const builtWithProgress = haltingTable({ rule: 'siba', trees: 31, classes: 3, onProgress: (done: number, total: number) => done < total, signal: controller.signal });
+const forestTable = forest.haltingTable({ rule: 'hyper', onProgress: () => undefined, signal: controller.signal });
+const fromBuffer: Dataset = Dataset.fromCSV(new TextEncoder().encode('a,b\n1,2\n').buffer, { target: null });
+const trainedFromBytes = await new UrnforestWorker().train({ csv: new Uint8Array(0) }, { trees: 3 });
+console.log(builtWithProgress, forestTable, fromBuffer, trainedFromBytes);
