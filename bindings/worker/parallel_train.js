@@ -50,7 +50,7 @@ export async function trainInParts(queues, data, options, ctl) {
   const grown = new Array(blocks.length).fill(0);
   let reported = -1;
   const report = (i) => ({ stage, fraction }) => {
-    if (stage !== 'train' || c.onProgress === undefined) return;
+    if (stage !== 'train' || c.onProgress === undefined || inner.signal.aborted) return;
     grown[i] = fraction * blocks[i].count;
     const total = grown.reduce((a, b) => a + b, 0) / trees;
     if (total - reported < 0.01 && total < 1) return; // at most about 100 events per run
@@ -58,7 +58,8 @@ export async function trainInParts(queues, data, options, ctl) {
     try {
       c.onProgress({ stage: 'train', fraction: total });
     } catch (e) {
-      queueMicrotask(() => { throw e; });
+      // As for one thread, a throwing onProgress cancels the run, which rejects with what it threw.
+      inner.abort(e);
     }
   };
   try {

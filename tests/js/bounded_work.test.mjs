@@ -94,8 +94,9 @@ test('the worker reports a full table build as stage "table" fractions and abort
     const table = await worker.haltingTable({ model, options: { rule: 'hyper' } },
       { onProgress: ({ stage, fraction }) => { if (stage === 'table') fractions.push(fraction); } });
     assert.equal(table.rule, 'hyper');
-    assert.ok(fractions.length > 10, `${fractions.length} progress messages`);
-    assert.ok(fractions.some((f) => f > 0 && f < 1));
+    // Throttled to what a page can draw: a fast build sends its first and last fraction at least.
+    assert.ok(fractions.length >= 2, `${fractions.length} progress messages`);
+    for (let i = 1; i < fractions.length; i++) assert.ok(fractions[i] >= fractions[i - 1]);
     assert.equal(fractions.at(-1), 1);
     const controller = new AbortController();
     const pending = worker.haltingTable({ model, options: { rule: 'optimal', trees: 51 } }, { signal: controller.signal });
