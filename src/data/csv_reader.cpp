@@ -374,7 +374,8 @@ Status CsvReader::SchemaFeatureCell(const CsvField& f, int32_t slot, float* out)
   if (kind == NumberKind::kNonFinite) {
     return Status::Error(StatusCode::kNonFiniteValue,
                          QuoteForMessage(f.value) + " in column " + QuoteForMessage(info.name) +
-                             " is not a finite float; write missing values as empty, ? or NA",
+                             " is infinite or beyond float's range (magnitude at most 3.4028235e38); write "
+                             "missing values as empty, ? or NA",
                          f.line, f.column);
   }
   if (kind == NumberKind::kText) {
@@ -482,7 +483,8 @@ Status CsvReader::Finalize() {
     return Status::Error(StatusCode::kNonFiniteValue,
                          QuoteForMessage(worst->nonfinite_text) + " in numeric column " +
                              QuoteForMessage(schema_.features[worst_slot].name) +
-                             " is not a finite float; write missing values as empty, ? or NA",
+                             " is infinite or beyond float's range (magnitude at most 3.4028235e38); write "
+                             "missing values as empty, ? or NA",
                          worst->nonfinite_line, worst->nonfinite_column);
   }
   Status s = ReplayPrefixes();

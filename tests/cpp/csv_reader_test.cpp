@@ -622,3 +622,13 @@ TEST_CASE("ReadCsv refuses a numeric target with many distinct values unless dec
     REQUIRE(MustRead(names).num_classes() == 60);
   }
 }
+
+namespace urnforest {
+TEST_CASE("A number beyond float's range is NonFiniteValue naming the range, natively and against a schema",
+          "[csv]") {
+  Result<Dataset> wide = ReadCsv("a,class\n1,x\n1e39,y\n");
+  REQUIRE(wide.status().code == StatusCode::kNonFiniteValue);
+  REQUIRE(wide.status().message.find("3.4028235e38") != std::string::npos);
+  REQUIRE(wide.status().line == 3);
+}
+}  // namespace urnforest
