@@ -562,7 +562,8 @@ export class Forest {
     const out = outArrays(destination, data._numRows(), m);
     const table = this.#tables.entry(handle, h);
     const meanTrees = haltedAnswerInto(m, addressOf(this), addressOf(dataset), table.address, h, out);
-    return { ...out, meanTrees, rows: data._numRows(), trees: h.trees, classNames: this.#frozenNames ?? (this.#frozenNames = Object.freeze(this.#names(handle).slice())), rule: h.rule, alpha: h.alpha, table: this.#tables.lastUse };
+    return { classIndex: out.classIndex, treesUsed: out.treesUsed, confidence: out.confidence, haltedEarly: out.haltedEarly,
+      meanTrees, rows: data._numRows(), trees: h.trees, classNames: this.#frozenNames ?? (this.#frozenNames = Object.freeze(this.#names(handle).slice())), rule: h.rule, alpha: h.alpha, table: this.#tables.lastUse };
   }
 
   // The calibrated margin rule on an imported voting model's soft prediction (docs/import.md).

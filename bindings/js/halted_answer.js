@@ -112,31 +112,53 @@ const figures = new Float64Array(2);
 
 // The typed array each section of an answer may be written into, by name.
 const OUT_TYPES = { classIndex: Int32Array, treesUsed: Int32Array, confidence: Float64Array, haltedEarly: Uint8Array };
+const OUT_NAMES = Object.keys(OUT_TYPES);
+
+// The last destination checked, and its views: a loop that passes the same {out} every call skips
+// the checks (the arrays are compared by identity, so a swapped array is checked again).
+let lastOut = null;
+let lastArrays = [null, null, null, null];
+let lastRows = -1;
+let lastViews = null;
 
 /**
  * `destination` ({out: {classIndex?, treesUsed?, confidence?, haltedEarly?}}) checked for an answer of
  * n rows: each array of its type (Int32Array, Int32Array, Float64Array, Uint8Array), at least n long,
- * not a view of wasm memory (which moves when it grows). Returns the out object's arrays, trimmed to
- * n rows (subarray views: no copy). TypeError / RangeError naming the array.
+ * not a view of wasm memory (which moves when it grows). Returns {classIndex, treesUsed, confidence,
+ * haltedEarly}: each the caller's array trimmed to n rows (a subarray view: no copy), or undefined.
+ * TypeError / RangeError naming the array.
  */
 export function outArrays(destination, n, m) {
   if (destination === null || typeof destination !== 'object' || Object.getPrototypeOf(destination) !== Object.prototype) {
     throw new TypeError(`predict: the third argument must be {out: {classIndex?, treesUsed?, confidence?, haltedEarly?}}, got ${typeof destination}`);
   }
-  for (const key of Object.keys(destination)) if (key !== 'out') throw new TypeError(`predict: unknown destination option '${key}' (expected out)`);
   const out = destination.out;
+  if (out !== undefined && out === lastOut && lastRows === n && out.classIndex === lastArrays[0] &&
+      out.treesUsed === lastArrays[1] && out.confidence === lastArrays[2] && out.haltedEarly === lastArrays[3] &&
+      Object.keys(destination).length === 1) {
+    return lastViews;
+  }
+  for (const key of Object.keys(destination)) if (key !== 'out') throw new TypeError(`predict: unknown destination option '${key}' (expected out)`);
   if (out === null || typeof out !== 'object' || Object.getPrototypeOf(out) !== Object.prototype) {
     throw new TypeError('predict: out must be a plain object of typed arrays {classIndex?, treesUsed?, confidence?, haltedEarly?}');
   }
-  const views = {};
-  for (const [key, array] of Object.entries(out)) {
+  for (const key of Object.keys(out)) {
+    if (OUT_TYPES[key] === undefined) throw new TypeError(`predict: unknown out array '${key}' (expected ${OUT_NAMES.join(', ')})`);
+  }
+  const views = { classIndex: undefined, treesUsed: undefined, confidence: undefined, haltedEarly: undefined };
+  for (const key of OUT_NAMES) {
+    const array = out[key];
+    if (array === undefined) continue;
     const Type = OUT_TYPES[key];
-    if (Type === undefined) throw new TypeError(`predict: unknown out array '${key}' (expected ${Object.keys(OUT_TYPES).join(', ')})`);
     if (!(array instanceof Type)) throw new TypeError(`predict: out.${key} must be a ${Type.name}`);
     if (array.length < n) throw new RangeError(`predict: out.${key} has ${array.length} elements, the data set ${n} rows`);
     if (array.buffer === m.HEAPU8.buffer) throw new TypeError(`predict: out.${key} must not be a view of wasm memory`);
     views[key] = array.length === n ? array : array.subarray(0, n);
   }
+  lastOut = out;
+  lastArrays = [out.classIndex, out.treesUsed, out.confidence, out.haltedEarly];
+  lastRows = n;
+  lastViews = views;
   return views;
 }
 
@@ -152,9 +174,21 @@ export function haltedAnswerInto(m, forestAddress, dataAddress, tableAddress, h,
     const { header, halted } = layoutOf(m);
     const n = m.HEAPU32[(address + header.numRows) >>> 2];
     const k = m.HEAPU32[(address + header.numClasses) >>> 2];
-    for (const [key, array] of Object.entries(out)) {
-      const Type = OUT_TYPES[key];
-      array.set(new Type(m.HEAPU8.buffer, address + offset(halted[key], n, k), n));
+    if (out.classIndex !== undefined) {
+      const at = (address + offset(halted.classIndex, n, k)) >>> 2;
+      out.classIndex.set(m.HEAPU32.subarray(at, at + n)); // class indices are non-negative
+    }
+    if (out.treesUsed !== undefined) {
+      const at = (address + offset(halted.treesUsed, n, k)) >>> 2;
+      out.treesUsed.set(m.HEAPU32.subarray(at, at + n));
+    }
+    if (out.confidence !== undefined) {
+      const at = (address + offset(halted.confidence, n, k)) >>> 3;
+      out.confidence.set(m.HEAPF64.subarray(at, at + n));
+    }
+    if (out.haltedEarly !== undefined) {
+      const at = address + offset(halted.haltedEarly, n, k);
+      out.haltedEarly.set(m.HEAPU8.subarray(at, at + n));
     }
     return m.HEAPF64[(address + header.meanTrees) >>> 3];
   } finally {

@@ -2,6 +2,8 @@
 // reader.
 #include "data/csv_tokenizer.h"
 
+#include "data/decimal_to_float.h"
+
 #include <cstdlib>
 #include <string>
 #include <cmath>
@@ -144,6 +146,8 @@ NumberKind ParseCsvNumber(std::string_view s, float* out, char decimal) {
     return NumberKind::kNonFinite;
   }
   if (!IsDecimalSyntax(s)) return NumberKind::kText;  // Includes "nan": text, not missing.
+  // The common case exactly, without strtof (locale-aware and slow in WebAssembly's C library).
+  if (internal::DecimalToFloatFast(s, out)) return NumberKind::kNumber;
   char stack_buffer[64];
   std::string heap_buffer;
   const char* text = nullptr;
