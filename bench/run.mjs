@@ -187,12 +187,12 @@ try {
     const native = { full: [], siba: [], hyper: [] };
     const meanTrees = {};
     for (const rule of rules) {  // builds and caches the tables outside the timings
-      meanTrees[rule] = forest.predict(test, { rule, alpha: ALPHA, compare: false }).meanTrees;
+      meanTrees[rule] = forest.predict(test, { rule, alpha: ALPHA }).meanTrees;
     }
     for (let r = 0; r < haltedRounds; r++) {
       wasm.full.push(msPerCall(() => forest.predict(test)));
       for (const rule of rules) {
-        wasm[rule].push(msPerCall(() => forest.predict(test, { rule, alpha: ALPHA, compare: false })));
+        wasm[rule].push(msPerCall(() => forest.predict(test, { rule, alpha: ALPHA })));
       }
       const n = json(NATIVE, ['predict', model, testCsv, '1', ...rules]);
       native.full.push(n.full_ms[0]);
@@ -293,7 +293,7 @@ function writeDocs(r) {
     `${f(p.ns_per_tree_row.ranger, 1)} | ${f(p.ratios.wasm_over_sklearn)} | ${f(p.ratios.wasm_over_ranger)} | ` +
     `${f(p.ratios.native_over_sklearn)} | ${f(p.ratios.wasm_over_native)} |`, '');
   out.push('### 3. Halted prediction: wall-clock speed-up vs tree-count speed-up', '',
-    `alpha = ${r.options.alpha}, generation order, \`predict(data, {rule, compare: false})\` (wasm) and ` +
+    `alpha = ${r.options.alpha}, generation order, \`predict(data, {rule, alpha})\` (wasm; the README's call as written: halted predictions skip the full vote by default) and ` +
     '`PredictHaltedRows` (native) against the full vote of the same build (`predict(data)`, `PredictFullRows`); ' +
     'both sides reuse the rows converted to the model layout, as a JS `Dataset` keeps them between predictions ' +
     '(bench_native reports the conversion apart as convert_ms). share = wall-clock speed-up / tree-count ' +
