@@ -1,10 +1,12 @@
 // Hand-written types for `urnforest/worker` (bindings/worker/, built into dist/worker.js). Checked by tests/js/types_check.ts.
-import type { CostEstimate, EmphasisSelection, ExperimentOptions, ExperimentReport, FeatureType, FixedOrderOptions, FromArraysOptions, FromCSVOptions, GeneratorName, HaltedOnlyPrediction, HaltedPrediction, HaltingOptions, HaltingTableOptions, LearnerInfo, OrderOptions, PosteriorOptions, Prediction, PriorInfo, RuleName, StoreTableOptions, StoredTableInfo, TallyPosterior, TrainOptions, VoteTrace } from './index.js';
+import type { FloatArray, FromMatrixOptions, FromRowsOptions, RowObject, CostEstimate, EmphasisSelection, ExperimentOptions, ExperimentReport, FeatureType, FixedOrderOptions, FromArraysOptions, FromCSVOptions, GeneratorName, HaltedOnlyPrediction, HaltedPrediction, HaltingOptions, HaltingTableOptions, LearnerInfo, OrderOptions, PosteriorOptions, Prediction, PriorInfo, RuleName, StoreTableOptions, StoredTableInfo, TallyPosterior, TrainOptions, VoteTrace } from './index.js';
 
 /** Data sent to the worker (copied; wasm objects cannot cross threads). */
 export type WorkerData =
   | { csv: string | Uint8Array | ArrayBuffer; options?: FromCSVOptions & { schemaOf?: never }; rows?: RowIndices }
-  | { x: Float32Array; options: FromArraysOptions; rows?: RowIndices };
+  | { x: Float32Array; options: FromArraysOptions; rows?: RowIndices }
+  /** Any shape Dataset.fromArrays accepts: other float arrays, number[][], plain-object rows (then sent by structured clone). */
+  | { x: FloatArray | number[][] | RowObject[]; options?: FromMatrixOptions & FromRowsOptions; rows?: RowIndices };
 
 /** `rows`: only these rows of the data (Dataset#subset: indices, repeats allowed), read after the whole text. */
 export type RowIndices = Uint32Array | Int32Array | number[];

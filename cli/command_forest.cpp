@@ -266,7 +266,10 @@ Status RunPredict(int argc, char** argv, Output& out) {
                               : PredictFullRows(f, rows.value().values.data(), rows.value().num_rows);
   if (!vote.ok()) return vote.status();
   std::optional<ScorePrediction> scores;
-  if ((imported != nullptr && full_wanted) || args.Flag("proba")) {
+  // A halted prediction by a table rule gives its own probabilities (below), without every tree.
+  const bool table_rule = halted && !(imported != nullptr && vote_kind == VoteKind::kSoft &&
+                                      (args.Get("rule", "") == "margin" || args.Get("rule", "") == "alpha1"));
+  if ((imported != nullptr && full_wanted) || (args.Flag("proba") && !table_rule)) {
     Result<ScorePrediction> s = PredictScoresRows(f, rows.value().values.data(), rows.value().num_rows, vote_kind);
     if (!s.ok()) return s.status();
     scores = std::move(s).value();
@@ -288,6 +291,7 @@ Status RunPredict(int argc, char** argv, Output& out) {
   }
 
   // Halted (sequential) prediction when a rule is given.
+  std::vector<double> halted_shares;  // with --proba and a table rule: the halted probabilities
   SequentialVoteResult sequential;
   double halted_ms = 0.0;
   double table_ms = 0.0;  // of halted_ms: building (or reading) the halting table
@@ -348,6 +352,16 @@ Status RunPredict(int argc, char** argv, Output& out) {
       Result<HaltedPrediction> result =
           PredictHalted(f, rows.value(), table.value(), vote_options, /*compare=*/false);
       if (!result.ok()) return result.status();
+      if (args.Flag("proba")) {
+        // The posterior mean of each row's final vote shares given the votes it drew, under the
+        // rule's prior (docs/halting.md): the halted answer's probabilities.
+        Result<Prior> prior = PriorForForest(f, rule.value(), table.value().num_trees());
+        if (!prior.ok()) return prior.status();
+        Result<std::vector<double>> shares = HaltedVoteShares(
+            prior.value(), table.value().num_trees(), f.num_classes(), result.value().halted.tallies);
+        if (!shares.ok()) return shares.status();
+        halted_shares = std::move(shares).value();
+      }
       sequential = std::move(result).value().halted;
     }
     halted_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - halted_start).count();
@@ -368,13 +382,15 @@ Status RunPredict(int argc, char** argv, Output& out) {
     out.json.Key("vote").String(vote_kind == VoteKind::kSoft ? "soft" : "hard");
   }
   if (args.Flag("proba")) {
-    // One array of class scores per row (the source library's probabilities for an imported
-    // model; vote fractions otherwise), classes in the model's order.
+    // One array of class scores per row, classes in the model's order: the source library's
+    // probabilities for an imported model, vote fractions otherwise; for a halted prediction by a
+    // table rule, the posterior mean of the final vote shares given the votes drawn.
     const size_t l = static_cast<size_t>(f.num_classes());
     out.json.Key("probabilities").BeginArray();
     for (size_t r = 0; r < d.num_rows(); ++r) {
       out.json.BeginArray();
-      for (size_t c = 0; c < l; ++c) out.json.Double(scores->scores[r * l + c]);
+      const std::vector<double>& p = table_rule ? halted_shares : scores->scores;
+      for (size_t c = 0; c < l; ++c) out.json.Double(p[r * l + c]);
       out.json.EndArray();
     }
     out.json.EndArray();

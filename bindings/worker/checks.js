@@ -34,3 +34,8 @@ export function checkModel(model, what) {
 export function isCsv(csv) {
   return typeof csv === 'string' || csv instanceof Uint8Array || csv instanceof ArrayBuffer;
 }
+
+/** True for the `x` of worker data: a float typed array, or an array (number[][] or plain-object rows), as Dataset.fromArrays takes. */
+export function isArrays(x) {
+  return x instanceof Float32Array || x instanceof Float64Array || Array.isArray(x);
+}

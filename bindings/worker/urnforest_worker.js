@@ -1,7 +1,7 @@
 // UrnforestWorker: the public face of urnforest/worker. Each method checks its arguments on the caller's
 // side and queues one job (job_queue.js); results are plain data (a model comes back as bytes, to be loaded
 // with `Forest.fromBytes`: wasm handles cannot cross threads).
-import { checkModel, isCsv } from './checks.js';
+import { checkModel, isArrays, isCsv } from './checks.js';
 import { JobQueue } from './job_queue.js';
 import { partsFor, trainInParts } from './parallel_train.js';
 import { INTERNAL, RemoteForest } from './remote_forest.js';
@@ -56,8 +56,8 @@ export class UrnforestWorker {
    * same bytes; progress stages 'train' (fraction of all trees) and 'merge'.
    */
   train(data, options = {}, ctl) {
-    if (data === null || typeof data !== 'object' || (!isCsv(data.csv) && !(data.x instanceof Float32Array))) {
-      return Promise.reject(new TypeError('train: data must be {csv: string | Uint8Array | ArrayBuffer, options?} or {x: Float32Array, options}'));
+    if (data === null || typeof data !== 'object' || (!isCsv(data.csv) && !isArrays(data.x))) {
+      return Promise.reject(new TypeError('train: data must be {csv: string | Uint8Array | ArrayBuffer, options?} or {x, options} (x: a float array, number[][] or plain-object rows, as Dataset.fromArrays)'));
     }
     if (options === null || typeof options !== 'object') return Promise.reject(new TypeError('train: options must be an object'));
     if ('onProgress' in options) return Promise.reject(new TypeError("train: pass onProgress in the third argument ({onProgress, signal}), not in the training options"));
@@ -103,8 +103,8 @@ export class UrnforestWorker {
     if (options === null || typeof options !== 'object') return Promise.reject(new TypeError('experiment: options must be an object with data'));
     const data = options.data;
     if (!(typeof data === 'string' || (data !== null && typeof data === 'object' &&
-      (isCsv(data.csv) || data.x instanceof Float32Array)))) {
-      return Promise.reject(new TypeError('experiment: data must be a generator name, {csv: string | Uint8Array | ArrayBuffer, options?} or {x: Float32Array, options}'));
+      (isCsv(data.csv) || isArrays(data.x))))) {
+      return Promise.reject(new TypeError('experiment: data must be a generator name, {csv: string | Uint8Array | ArrayBuffer, options?} or {x, options} (as Dataset.fromArrays)'));
     }
     return this._jobs.submit({ op: 'experiment', options }, ctl, 'experiment');
   }

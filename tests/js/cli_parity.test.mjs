@@ -34,7 +34,7 @@ for (const [name, trainOptions, variants] of cases) {
     assert.deepEqual(reloaded.predict(data).labels, full.labels);
     for (const rule of rules) {
       for (const variant of variants) {
-        const args = ['predict', '--model', modelPath, '--data', dataPath, '--rule', rule, '--compare'];
+        const args = ['predict', '--model', modelPath, '--data', dataPath, '--rule', rule, '--compare', '--proba'];
         if (variant.alpha !== undefined) args.push('--alpha', String(variant.alpha));
         if (variant.order !== undefined) args.push('--order', variant.order, '--seed', String(variant.seed));
         const want = native(args);
@@ -42,6 +42,9 @@ for (const [name, trainOptions, variants] of cases) {
         const what = `${name} ${rule} ${JSON.stringify(variant)}`;
         assert.deepEqual(got.labels, want.labels, what);
         assert.deepEqual(Array.from(got.treesUsed), want.trees_used, what);
+        // Halted probabilities: the posterior mean of the final vote shares, the same natively.
+        const k = got.classNames.length;
+        want.probabilities.forEach((row, r) => row.forEach((p, c) => assert.ok(Math.abs(p - got.probabilities[r * k + c]) < 1e-9, `${what} p[${r}][${c}]`)));
         assert.ok(Math.abs(got.meanTrees - want.mean_trees) < 1e-9, what);
         assert.ok(Math.abs(got.disagreement - want.disagreement) < 1e-12, what);
         for (let i = 0; i < want.confidence.length; i++) {

@@ -68,3 +68,24 @@ test('a failed or aborted parallel training rejects once and leaves the worker u
   assert.throws(() => new UrnforestWorker({ threads: 0 }), RangeError);
   assert.equal(new UrnforestWorker({ threads: 3 }).threads, 3);
 });
+
+test('the worker trains on every input shape Dataset.fromArrays takes, with the bytes of the main thread', async () => {
+  const objects = [];
+  for (let i = 0; i < 60; i++) objects.push({ size: i % 7, colour: ['red', 'blue', 'green'][i % 3], kind: i % 2 === 0 ? 'even' : 'odd' });
+  const matrix = objects.map((o) => [o.size, o.size * 2]);
+  const labels = objects.map((o) => o.kind);
+  const worker = new UrnforestWorker({ threads: 2 });
+  try {
+    for (const [x, options] of [[objects, { target: 'kind' }], [matrix, { labels }], [new Float64Array(matrix.flat()), { rows: 60, cols: 2, labels }]]) {
+      const data = uf.Dataset.fromArrays(x, options);
+      const want = uf.trainForest(data, { trees: 20, seed: 2 });
+      const got = await worker.train({ x, options }, { trees: 20, seed: 2 });
+      assert.deepEqual(got.bytes, want.toBytes());
+      want.dispose();
+      data.dispose();
+    }
+    await assert.rejects(worker.train({ x: 'a,b' }, {}), TypeError);
+  } finally {
+    worker.terminate();
+  }
+});
