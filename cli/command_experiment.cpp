@@ -55,7 +55,7 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(
       argc, argv, 2,
       {"data", "target", "train", "test", "ensemble", "trees", "mtry", "mtry-rule", "alpha",
-       "rules", "folds", "repeats", "holdout", "seed", "threads", "proxy-trees", "samples",
+       "rules", "folds", "repeats", "holdout", "seed", "threads", "max-work", "proxy-trees", "samples",
        // vote-boosting and label noise
        "noise", "cv-trees", "max-depth", URNFOREST_BASE_LEARNER_OPTIONS,
        // double pruning, boosting
@@ -185,6 +185,9 @@ Status RunExperiment(int argc, char** argv, Output& out) {
   Result<int64_t> seed = args.Int("seed", static_cast<int64_t>(options.seed), 0, INT64_MAX);
   if (!seed.ok()) return seed.status();
   options.seed = static_cast<uint64_t>(seed.value());
+  Result<double> max_work = args.Real("max-work", options.max_work, 1.0, 1e18);
+  if (!max_work.ok()) return max_work.status();
+  options.max_work = max_work.value();
   Result<int64_t> threads = args.Int("threads", 0, 0, 4096);
   if (!threads.ok()) return threads.status();
   options.threads = static_cast<int32_t>(threads.value());

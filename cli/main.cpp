@@ -52,7 +52,7 @@ const CommandEntry kCommands[] = {
      "  [--ensemble rf|bagging] [--trees 101] [--mtry N] [--mtry-rule sqrt|log2|log2plus1]"},
     {"experiment", nullptr,
      "  [--alpha 0.99[,A2...]] [--rules alpha1,siba,hyper,1dir,ndir,infinite,optimal] [--seed S]"},
-    {"experiment", nullptr, "  [--proxy-trees N] [--samples N] [--threads N] [--quiet]"},
+    {"experiment", nullptr, "  [--proxy-trees N] [--samples N] [--threads N] [--max-work ROW_TREES (1e9)] [--quiet]"},
     {"experiment", nullptr,
      "  [--ensemble adaboost|voteboost --emphasis A|cv --base random|unpruned|stump --cv-trees N "
      "--max-depth D] [--noise 0.2]"},

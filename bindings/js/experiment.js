@@ -12,7 +12,7 @@ import { memberOption, namesOf, nameOption, optionTables } from './options.js';
 import { describe, intOption, isPlainObject, optionsObject, rejectUnknown, seedHalves } from './validate.js';
 
 const EXPERIMENT_OPTIONS = ['data', 'name', 'train', 'test', 'ensemble', 'boosting', 'trees', 'mtry', 'mtryRule',
-  'alpha', 'rules', 'folds', 'repeats', 'holdout', 'stratified', 'seed', 'proxyTrees', 'samples', 'prune', 'keep',
+  'alpha', 'rules', 'folds', 'repeats', 'holdout', 'stratified', 'seed', 'proxyTrees', 'samples', 'maxWork', 'prune', 'keep',
   'queryOrder', 'voteboost', 'adaboost', 'treePruning', 'treeFolds', 'treeSe', 'maxDepth', 'noise'];
 /** Names of the synthetic problems runExperiment accepts as `data` (a fresh array). */
 export function generators() {
@@ -124,6 +124,12 @@ function haltingSpec(o, spec) {
   if (o.seed !== undefined) [spec.seedHi, spec.seedLo] = seedHalves(o.seed);
   if (o.proxyTrees !== undefined) spec.proxyTrees = intOption(o.proxyTrees, 'proxyTrees', 0, optionTables().limits.maxTrees);
   if (o.samples !== undefined) spec.samples = intOption(o.samples, 'samples', 1, 1e8);
+  if (o.maxWork !== undefined) {
+    if (typeof o.maxWork !== 'number' || !(o.maxWork > 0) || o.maxWork === Infinity) {
+      throw new RangeError(`maxWork must be a positive finite number (row-trees), got ${describe(o.maxWork)}`);
+    }
+    spec.maxWork = o.maxWork;
+  }
 }
 
 // The static pruning (ordering, kept trees) and query order of `spec`. The JS API names the

@@ -41,6 +41,12 @@ export interface ExperimentOptions {
   proxyTrees?: number;
   /** Monte Carlo draws for expected cost beyond 4 classes; default 20000. */
   samples?: number;
+  /**
+   * The most work the experiment may start, in row-trees (every tree grown times its training rows,
+   * over all partitions; pruning and emphasis CV counted); default 1e9 (roughly 10-30 minutes on one
+   * core natively). Above it: UrnforestError 'LimitExceeded' before any work, naming the estimate.
+   */
+  maxWork?: number;
   /** Double pruning: order each partition's ensemble by this heuristic and keep `keep` trees. */
   prune?: OrderingName;
   /** With prune: trees kept, 1..trees; default ceil(0.2 T). */

@@ -61,6 +61,7 @@ Result<ExperimentOptions> ExperimentOptionsFromJs(const val& o, const DatasetHan
   options.seed = SeedFromJs(o, options.seed);
   if (Has(o, "proxyTrees")) options.proxy_trees = o["proxyTrees"].as<int32_t>();
   if (Has(o, "samples")) options.monte_carlo_samples = static_cast<int64_t>(o["samples"].as<double>());
+  if (Has(o, "maxWork")) options.max_work = o["maxWork"].as<double>();
   if (Has(o, "prune")) {
     Result<Ordering> ordering = ParseOrdering(o["prune"].as<std::string>());
     if (!ordering.ok()) return ordering.status();

@@ -2,6 +2,7 @@
 #include "urnforest/experiment.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -84,6 +85,17 @@ Status CheckOptions(const ExperimentOptions& o) {
   if (o.prune && (o.keep < 0 || o.keep > o.train.num_trees)) {
     return Invalid("keep must be in 0.." + std::to_string(o.train.num_trees) +
                    " (the ensemble's trees; 0 = the default 20%)");
+  }
+  if (!(o.max_work > 0.0)) return Invalid("max_work must be > 0");
+  const double work = ExperimentWork(o);
+  if (work > o.max_work) {
+    char message[320];
+    std::snprintf(message, sizeof message,
+                  "the experiment would grow about %.3g row-trees (trees x training rows over all "
+                  "partitions), more than the limit of %.3g; raise max_work (JS maxWork, CLI "
+                  "--max-work) to run it: 10^9 row-trees take roughly 10 to 30 minutes on one core",
+                  work, o.max_work);
+    return Status::Error(StatusCode::kLimitExceeded, message);
   }
   return Status::Ok();
 }
@@ -414,6 +426,31 @@ Status PartitionRun::Rules() {
 }
 
 }  // namespace
+
+double ExperimentWork(const ExperimentOptions& o) {
+  double partitions = o.repeats;
+  double train_rows = 0.0;
+  if (o.protocol == ProtocolKind::kSynthetic) {
+    train_rows = static_cast<double>(o.train_rows);
+  } else {
+    const double rows = o.data == nullptr ? 0.0 : static_cast<double>(o.data->num_rows());
+    if (o.protocol == ProtocolKind::kKFold) {
+      partitions *= o.folds;
+      train_rows = o.folds > 1 ? rows * (o.folds - 1) / o.folds : rows;
+    } else {
+      train_rows = rows * (1.0 - o.test_fraction);
+    }
+  }
+  const double per_tree = PrunesTrees(o.train) ? o.train.pruning.cv_folds + 1.0 : 1.0;
+  double trees = (static_cast<double>(o.train.num_trees) + o.proxy_trees) * per_tree;
+  if (o.select_emphasis) {
+    const int32_t folds = o.emphasis_cv.folds;
+    const double cv_rows = folds > 1 ? static_cast<double>(folds - 1) / folds : 1.0;
+    const double cv_trees = o.emphasis_cv.num_trees > 0 ? o.emphasis_cv.num_trees : o.train.num_trees;
+    trees += static_cast<double>(o.emphasis_cv.grid.size()) * folds * cv_trees * per_tree * cv_rows;
+  }
+  return partitions * trees * train_rows;
+}
 
 int32_t DefaultRepeats(ProtocolKind protocol) {
   return protocol == ProtocolKind::kKFold ? ExperimentOptions().repeats : 100;

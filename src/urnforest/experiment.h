@@ -59,6 +59,11 @@ struct ExperimentOptions {
   /// Threads growing each partition's trees (TrainExecution::threads: 0 = every core). Results do
   /// not depend on it.
   int32_t threads = 0;
+  /// The most work RunExperiment starts, in row-trees (ExperimentWork): an experiment estimated
+  /// above it fails with kLimitExceeded before any work, naming the estimate and this limit.
+  /// 10^9 row-trees take roughly 10 to 30 minutes on one core natively (twonorm: 0.6 to 1.3 us a
+  /// row-tree); raise it to run more.
+  double max_work = 1e9;
   /// > 0: also train an independent ensemble of this many trees ([HMS11] §4: a 10,000-tree proxy
   /// of the infinite ensemble) per partition and report agreement with it. Expensive.
   int32_t proxy_trees = 0;
@@ -221,6 +226,12 @@ struct ExperimentResult {
     return alpha_index * num_rules + rule_index;
   }
 };
+
+/// The work `options` asks for, in row-trees: every tree an experiment grows times the training
+/// rows it is grown on, summed over partitions: the ensemble, the proxy (proxy_trees), the emphasis
+/// cross-validation (select_emphasis: grid values x folds ensembles), and cost-complexity pruning
+/// (cv_folds + 1 trees grown per kept tree). What RunExperiment checks against max_work.
+double ExperimentWork(const ExperimentOptions& options);
 
 /// Runs the experiment. Vote-boosted ensembles are sequential (their trees are not i.i.d.), so
 /// every rule is measured on the vote matrix in a seeded random query order per row (the finite-T

@@ -384,3 +384,10 @@ test('train --threads gives the same model bytes for 1, 2 and every core', () =>
   for (const other of rest) assert.ok(one.equals(other));
   assert.equal(run('train', '--data', join(datasets, 'iris.csv'), '--threads', '-1', '--out', join(tmp, 'x.urnf')).doc.error.code, 'InvalidArgument');
 });
+
+test('experiment refuses work beyond --max-work up front with LimitExceeded naming the estimate', () => {
+  const { status, doc } = run('experiment', '--data', join(datasets, 'iris.csv'), '--trees', '11', '--max-work', '1000');
+  assert.equal(status, 1);
+  assert.equal(doc.error.code, 'LimitExceeded');
+  assert.match(doc.error.message, /row-trees/);
+});

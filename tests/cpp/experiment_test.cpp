@@ -189,3 +189,27 @@ TEST_CASE("RunExperiment validates its options and can be cancelled", "[experime
   REQUIRE(run.status().code == StatusCode::kInvalidArgument);
   REQUIRE(run.status().message == "cancelled");
 }
+
+namespace urnforest {
+TEST_CASE("An experiment above max_work row-trees is refused before any work, naming the estimate", "[experiment][limits]") {
+  ExperimentOptions o;
+  o.protocol = ProtocolKind::kSynthetic;
+  o.generator = "twonorm";
+  o.train_rows = 300;
+  o.repeats = 100;
+  o.train.num_trees = 101;
+  o.proxy_trees = 10000;
+  // 100 repetitions x (101 + 10,000) trees x 300 rows.
+  REQUIRE(ExperimentWork(o) == Approx(100.0 * 10101 * 300));
+  o.train.pruning.mode = TreePruning::kCostComplexityCV;
+  REQUIRE(ExperimentWork(o) == Approx(100.0 * 10101 * 300 * (o.train.pruning.cv_folds + 1)));
+  int32_t calls = 0;
+  Result<ExperimentResult> refused = RunExperiment(o, [&](int32_t, int32_t) { ++calls; return true; });
+  REQUIRE(refused.status().code == StatusCode::kLimitExceeded);
+  REQUIRE(refused.status().message.find("3.33e+09 row-trees") != std::string::npos);
+  REQUIRE(refused.status().message.find("max_work") != std::string::npos);
+  REQUIRE(calls == 0);
+  o.max_work = 0.0;
+  REQUIRE(RunExperiment(o).status().code == StatusCode::kInvalidArgument);
+}
+}  // namespace urnforest

@@ -123,3 +123,12 @@ test('a worker experiment reports progress, matches the main thread and can be c
   assert.equal(again.partitions, 1);
   await assert.rejects(worker.experiment({ data: 7 }), TypeError);
 });
+
+test('an experiment beyond maxWork row-trees is refused before any work; the estimate is named', () => {
+  let calls = 0;
+  assert.throws(() => runExperiment({ data: 'twonorm', train: 300, test: 100, repeats: 100, proxyTrees: 100000 },
+    { onProgress: () => { calls++; } }), (e) => e.code === 'LimitExceeded' && /row-trees/.test(e.message) && /maxWork/.test(e.message));
+  assert.equal(calls, 0);
+  assert.throws(() => runExperiment({ data: 'twonorm', maxWork: 0 }), RangeError);
+  assert.throws(() => runExperiment({ data: 'twonorm', maxWork: '1e9' }), RangeError);
+});
