@@ -1,6 +1,7 @@
-# ranger peer for bench/run.mjs (num.threads = 1); prints one JSON line.
-#   Rscript bench/ranger_bench.R train TRAIN.csv TREES MTRY SEED
-#       {"fit_ms": x}   ranger(num.trees = TREES, mtry = MTRY, num.threads = 1), fit only.
+# ranger peer for bench/run.mjs (num.threads = 1) and bench/train_all_cores.mjs; prints one JSON line.
+#   Rscript bench/ranger_bench.R train TRAIN.csv TREES MTRY SEED [THREADS]
+#       {"fit_ms": x}   ranger(num.trees = TREES, mtry = MTRY, num.threads = THREADS (1; 0 = every core)),
+#       fit only.
 #   Rscript bench/ranger_bench.R predict TRAIN.csv TEST.csv TREES MTRY ROUNDS
 #       {"predict_ms": [...]}  one fit, then predict(TEST) ROUNDS times (each repeated to >= 20 ms).
 suppressPackageStartupMessages(library(ranger))
@@ -26,7 +27,9 @@ if (args[1] == "train") {
   d <- read(args[2])
   start <- now()
   rf <- ranger(dependent.variable.name = "class", data = d, num.trees = as.integer(args[3]),
-               mtry = as.integer(args[4]), num.threads = 1, seed = as.integer(args[5]))
+               mtry = as.integer(args[4]), seed = as.integer(args[5]),
+               num.threads = if (length(args) > 5 && as.integer(args[6]) == 0) NULL
+                             else if (length(args) > 5) as.integer(args[6]) else 1)
   cat(sprintf('{"fit_ms": %.3f, "version": "%s"}\n', 1000 * (now() - start), version))
 } else {
   d <- read(args[2])

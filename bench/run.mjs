@@ -79,8 +79,10 @@ try {
     writeFileSync(file(`${name}_test.csv`), [header, ...body.filter((_, i) => i % 2 === 1)].join('\n') + '\n');
   };
   for (const name of ['wdbc', 'sonar']) split(name);
+  // One thread, as every peer here (the CLI's default is every core: bench/train_all_cores.mjs).
   const trainNative = (csv, model, t = trees, mtry = 0, seed = 1) => json(CLI, ['train', '--data', csv,
-    '--trees', String(t), ...(mtry ? ['--mtry', String(mtry)] : []), '--seed', String(seed), '--out', model, '--json']);
+    '--trees', String(t), ...(mtry ? ['--mtry', String(mtry)] : []), '--seed', String(seed), '--threads', '1',
+    '--out', model, '--json']);
 
   // ---- 1. training -------------------------------------------------------------------------------
   const cases = [

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """scikit-learn peer for bench/run.mjs (one thread); prints one JSON line.
 
-  sklearn_bench.py train TRAIN.csv TREES MTRY SEED
-      {"fit_ms": x}  RandomForestClassifier(n_estimators=TREES, max_features=MTRY, n_jobs=1), fit only.
+  sklearn_bench.py train TRAIN.csv TREES MTRY SEED [JOBS]
+      {"fit_ms": x}  RandomForestClassifier(n_estimators=TREES, max_features=MTRY, n_jobs=JOBS (1; -1 = every
+      core)), fit only.
   sklearn_bench.py predict TRAIN.csv TEST.csv TREES MTRY ROUNDS
       {"predict_ms": [...]}  one fit, then predict(TEST) ROUNDS times (each repeated to >= 20 ms).
 """
@@ -34,8 +35,9 @@ def main():
     cmd = sys.argv[1]
     if cmd == "train":
         path, trees, mtry, seed = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+        jobs = int(sys.argv[6]) if len(sys.argv) > 6 else 1
         x, y = read(path)
-        rf = RandomForestClassifier(n_estimators=trees, max_features=mtry, n_jobs=1, random_state=seed)
+        rf = RandomForestClassifier(n_estimators=trees, max_features=mtry, n_jobs=jobs, random_state=seed)
         start = time.perf_counter()
         rf.fit(x, y)
         out = {"fit_ms": 1000 * (time.perf_counter() - start)}
