@@ -72,7 +72,7 @@ export function duration(ms) {
 }
 
 /**
- * The progress bar and its sentence. `phase`: 'read' | 'probe' | 'cv' | 'train' | 'done' | 'failed' |
+ * The progress bar and its sentence. `phase`: 'read' | 'cv' | 'train' | 'done' | 'failed' |
  * 'cancelled' (also in data-phase); every update bumps data-updates (the tests count them).
  */
 function showProgress(phase, fraction, text) {
@@ -122,37 +122,21 @@ async function trainJob(data, options, signal, onTrees) {
  */
 async function trainWithCV(data, options, signal, trees) {
   const grid = app.uf.emphasisGrid().length;
-  const probeTrees = Math.min(trees, 15);
-  showProgress('probe', 0, `Timing ${probeTrees} trees to estimate the cross-validation…`);
-  const probeOptions = { ...options, trees: probeTrees, voteboost: { ...options.voteboost, a: 1 } };
-  const probe = await trainJob(data, probeOptions, signal, () => {});
-  // Each CV ensemble has `trees` trees on (folds − 1)/folds of the rows; the final one all of them.
-  const perTree = Math.max(0.02, (probe.treesMs ?? probe.trainMs) / probeTrees);
-  const cvTrees = grid * CV_FOLDS * trees * ((CV_FOLDS - 1) / CV_FOLDS);
+  // The library's progress counts the cross-validation's trees first (folds x grid values x trees per
+  // ensemble), then the final forest's: one fraction for the whole job.
+  const cvTrees = grid * CV_FOLDS * (options.voteboost?.cvTrees ?? trees);
   const cvShare = cvTrees / (cvTrees + trees);
-  const estimate = perTree * cvTrees;
-  const cvStart = performance.now();
-  let finalPhase = false;
-  const tick = () => {
-    if (finalPhase) return;
-    const elapsed = performance.now() - cvStart;
-    const done = Math.min(0.97, elapsed / estimate);
-    const left = Math.max(0, estimate - elapsed);
-    showProgress('cv', done * cvShare, `Cross-validating a = b: ${grid} values × ${CV_FOLDS} folds = ${grid * CV_FOLDS} ensembles` +
-      ` of ${trees} trees, about ${Math.round(done * 100)} % done (estimated${left > 1500 ? `, ${duration(left)} left` : ''}).`);
-  };
-  tick();
-  const timer = setInterval(tick, 200);
-  try {
-    const job = await trainJob(data, options, signal, (fraction) => {
-      if (fraction <= 0) return;
-      finalPhase = true;
-      showProgress('train', cvShare + (1 - cvShare) * fraction, `Training the final forest: ${Math.round(fraction * trees)} / ${trees} trees`);
-    });
-    return job;
-  } finally {
-    clearInterval(timer);
-  }
+  const ensembles = grid * CV_FOLDS;
+  showProgress('cv', 0, `Cross-validating a = b: ${grid} values × ${CV_FOLDS} folds = ${ensembles} ensembles of ${trees} trees…`);
+  return trainJob(data, options, signal, (fraction) => {
+    if (fraction < cvShare) {
+      showProgress('cv', fraction, `Cross-validating a = b: ${grid} values × ${CV_FOLDS} folds = ${ensembles} ensembles` +
+        ` of ${trees} trees, ${Math.round((fraction / cvShare) * 100)} % done.`);
+    } else {
+      const done = Math.round(((fraction - cvShare) / (1 - cvShare)) * trees);
+      showProgress('train', fraction, `Training the final forest: ${done} / ${trees} trees`);
+    }
+  });
 }
 
 /** Trains on the training rows of the current data set in the worker, then installs the model. */

@@ -20,7 +20,8 @@ const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'min
  * --emphasis, --emphasis-b, --base, --cv-trees, --tree-pruning, --tree-folds, --tree-se,
  * trees 1..100000 (101), mtry 0..features (0 = by mtryRule), mtryRule 'sqrt' | 'log2' | 'log2plus1',
  * maxDepth (0 = unlimited), minLeaf (1), seed (non-negative safe integer or bigint < 2^64; 1),
- * onProgress(done, total) called after each tree (return false to cancel). Returns a new Forest that
+ * onProgress(done, total) called after each tree (return false to cancel; with voteboost.a = 'cv' the
+ * cross-validation's trees count too: total = its trees + trees). Returns a new Forest that
  * the caller owns.
  */
 export function trainForest(dataset, options) {

@@ -2,6 +2,8 @@
 // expected costs, and its embind registration.
 #include "forest_handle.h"
 
+#include <climits>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -57,12 +59,28 @@ val ForestHandle::Train(const DatasetHandle& data, const val& spec, val progress
   if (!decoded.ok()) return ErrorObject(decoded);
   options.seed = SeedFromJs(spec, options.seed);
   val out = val::undefined();
+  ProgressFn report = ProgressFromJs(progress);
+  // With the emphasis cross-validated, progress counts its trees, then the final forest's: one bar.
+  int64_t cv_trees = 0;
   if (cv_request.select) {
     // Same call as the CLI's `train --emphasis cv` (folds and CV ensembles seeded by the seed).
     EmphasisCvOptions cv;
     cv.seed = options.seed;
     cv.num_trees = cv_request.num_trees;
-    Result<EmphasisSelection> chosen = SelectEmphasisByCV(data.data(), options, cv);
+    cv_trees = EmphasisCvTrees(options, cv);
+    const int64_t all = cv_trees + options.num_trees;
+    const auto share = [all](int64_t units) {
+      return static_cast<int32_t>(all <= INT32_MAX ? units : static_cast<double>(units) / all * INT32_MAX);
+    };
+    const int32_t all32 = share(all);
+    ProgressFn cv_progress;
+    if (report) {
+      cv_progress = [&](int32_t done, int32_t total) {
+        const int64_t units = total == 0 ? 0 : static_cast<int64_t>(static_cast<double>(done) / total * cv_trees);
+        return report(share(units), all32);
+      };
+    }
+    Result<EmphasisSelection> chosen = SelectEmphasisByCV(data.data(), options, cv, cv_progress);
     if (!chosen.ok()) return ErrorObject(chosen.status());
     options.voteboost.a = chosen.value().chosen;
     options.voteboost.b = 0.0;
@@ -73,7 +91,17 @@ val ForestHandle::Train(const DatasetHandle& data, const val& spec, val progress
     out = val::object();
     out.set("emphasis", emphasis);
   }
-  Result<Forest> result = urnforest::Train(data.data(), options, ProgressFromJs(progress));
+  ProgressFn train_progress = report;
+  if (report && cv_trees > 0) {
+    const int64_t all = cv_trees + options.num_trees;
+    train_progress = [report, cv_trees, all](int32_t done, int32_t) {
+      const auto share = [all](int64_t units) {
+        return static_cast<int32_t>(all <= INT32_MAX ? units : static_cast<double>(units) / all * INT32_MAX);
+      };
+      return report(share(cv_trees + done), share(all));
+    };
+  }
+  Result<Forest> result = urnforest::Train(data.data(), options, train_progress);
   if (!result.ok()) return ErrorObject(result.status());
   forest_ = std::move(result).value();
   return out;

@@ -1,4 +1,6 @@
 // Cross-validated choice of the vote-boosting emphasis a = b ([SMS18] §4.2).
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <string>
 
@@ -9,8 +11,13 @@
 
 namespace urnforest {
 
+int64_t EmphasisCvTrees(const TrainOptions& options, const EmphasisCvOptions& cv) {
+  const int64_t trees = cv.num_trees > 0 ? cv.num_trees : options.num_trees;
+  return static_cast<int64_t>(cv.folds) * static_cast<int64_t>(cv.grid.size()) * trees;
+}
+
 Result<EmphasisSelection> SelectEmphasisByCV(const Dataset& data, const TrainOptions& options,
-                                             const EmphasisCvOptions& cv) {
+                                             const EmphasisCvOptions& cv, const ProgressFn& progress) {
   if (options.ensemble != EnsembleKind::kVoteBoost) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "emphasis selection needs ensemble = vote-boosting");
@@ -44,6 +51,14 @@ Result<EmphasisSelection> SelectEmphasisByCV(const Dataset& data, const TrainOpt
 
   EmphasisSelection selection;
   selection.grid = cv.grid;
+  // Progress in trees over the whole search, clamped to int32 for ProgressFn.
+  const int64_t total = EmphasisCvTrees(options, cv);
+  const int32_t total32 = static_cast<int32_t>(std::min<int64_t>(total, INT32_MAX));
+  int64_t done = 0;
+  const auto scaled = [&](int64_t units) {
+    return total <= INT32_MAX ? static_cast<int32_t>(units)
+                              : static_cast<int32_t>(static_cast<double>(units) / total * INT32_MAX);
+  };
   std::vector<size_t> errors(cv.grid.size(), 0);
   for (size_t p = 0; p < parts.value().size(); ++p) {
     const Partition& part = parts.value()[p];
@@ -57,8 +72,13 @@ Result<EmphasisSelection> SelectEmphasisByCV(const Dataset& data, const TrainOpt
       o.voteboost.b = 0.0;
       o.seed = fold_seed;
       if (cv.num_trees > 0) o.num_trees = cv.num_trees;
-      Result<Forest> forest = Train(train, o);
+      ProgressFn per_tree;
+      if (progress) {
+        per_tree = [&](int32_t trees_done, int32_t) { return progress(scaled(done + trees_done), total32); };
+      }
+      Result<Forest> forest = Train(train, o, per_tree);
       if (!forest.ok()) return forest.status();
+      done += o.num_trees;
       Result<FullVote> vote = PredictFull(forest.value(), test);
       if (!vote.ok()) return vote.status();
       for (size_t r = 0; r < part.test.size(); ++r) {

@@ -73,8 +73,16 @@ struct EmphasisSelection {
 /// All grid values use the same folds and the same per-fold seeds. The value with the fewest
 /// errors wins; ties go to the value closest to 1 in |ln a| (then to the smaller one), i.e. towards
 /// bagging / random forest, the least emphasis. Fails with kInvalidArgument (options.ensemble not
-/// kVoteBoost, an empty grid or a value <= 0, folds out of range) or like Train.
+/// kVoteBoost, an empty grid or a value <= 0, folds out of range) or like Train. `progress` (may be
+/// empty) is called after every tree of every cross-validation ensemble with (trees done, total
+/// trees = folds x grid values x trees per ensemble, EmphasisCvTrees); returning false cancels
+/// (kInvalidArgument "cancelled").
 Result<EmphasisSelection> SelectEmphasisByCV(const Dataset& data, const TrainOptions& options,
-                                             const EmphasisCvOptions& cv = {});
+                                             const EmphasisCvOptions& cv = {},
+                                             const ProgressFn& progress = {});
+
+/// The trees SelectEmphasisByCV grows: folds x grid values x (cv.num_trees, or options.num_trees
+/// when 0).
+int64_t EmphasisCvTrees(const TrainOptions& options, const EmphasisCvOptions& cv);
 
 }  // namespace urnforest

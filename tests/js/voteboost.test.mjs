@@ -203,3 +203,19 @@ test('asymmetric emphasis with more than two classes is UrnforestError InvalidAr
   forest.dispose();
   iris.dispose();
 });
+
+test("trainForest with voteboost.a = 'cv' reports progress during the cross-validation, then the final trees", () => {
+  const data = uf.Dataset.fromCSV(readDataset('wdbc'));
+  const seen = [];
+  const forest = uf.trainForest(data, { ensemble: 'voteboost', trees: 5, voteboost: { a: 'cv', cvTrees: 3 }, seed: 2,
+    onProgress: (done, total) => { seen.push([done, total]); } });
+  const total = seen[0][1];
+  const grid = uf.emphasisGrid().length;
+  assert.equal(total, 10 * grid * 3 + 5);
+  assert.ok(seen.every(([, t]) => t === total));
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i][0] >= seen[i - 1][0]);
+  assert.equal(seen.at(-1)[0], total);
+  assert.ok(seen.filter(([d]) => d < 10 * grid * 3).length >= 10 * grid, 'progress while cross-validating');
+  forest.dispose();
+  data.dispose();
+});
