@@ -12,7 +12,8 @@ Encoding for scikit-learn (it cannot read categorical strings or missing values)
 - ionosphere's V1/V2 are 0/1 factors: used as the numbers 0/1 (identical splits).
 - soybean (35 categorical columns with missing cells): one-hot encoding, a missing cell being its own
   category; scikit-learn's mtry is then floor(sqrt(#one-hot columns)), as its users would run it.
-  urnforest uses the categorical columns directly (subset splits, learned missing direction).
+  urnforest reads the file as it is: its cells are quoted integer codes, and a quoted number is a
+  number, so urnforest splits on the codes as ordered numbers (with a learned missing direction).
 
 Usage: /usr/bin/python3 bench/parity.py [--datasets wdbc,sonar,...] [--trees 101] [--folds 10]
        [--repeats 3] [--json]
