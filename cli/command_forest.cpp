@@ -266,9 +266,14 @@ Status RunPredict(int argc, char** argv, Output& out) {
                               : PredictFullRows(f, rows.value().values.data(), rows.value().num_rows);
   if (!vote.ok()) return vote.status();
   std::optional<ScorePrediction> scores;
-  // A halted prediction by a table rule gives its own probabilities (below), without every tree.
-  const bool table_rule = halted && !(imported != nullptr && vote_kind == VoteKind::kSoft &&
-                                      (args.Get("rule", "") == "margin" || args.Get("rule", "") == "alpha1"));
+  // Rules on an imported forest's soft prediction: alpha1 (the exact early exit) and margin (the
+  // calibrated margin rule, not a table rule). Every other rule reads a halting table, and a halted
+  // prediction by a table rule gives its own probabilities (below), without every tree.
+  const std::string rule_name = args.Get("rule", "");
+  const bool margin = rule_name == "margin";
+  const bool soft_rule = halted && imported != nullptr && vote_kind == VoteKind::kSoft &&
+                         (margin || rule_name == "alpha1");
+  const bool table_rule = halted && !soft_rule;
   if ((imported != nullptr && full_wanted) || (args.Flag("proba") && !table_rule)) {
     Result<ScorePrediction> s = PredictScoresRows(f, rows.value().values.data(), rows.value().num_rows, vote_kind);
     if (!s.ok()) return s.status();
@@ -298,9 +303,7 @@ Status RunPredict(int argc, char** argv, Output& out) {
   bool table_from_store = false;
   double margin_lambda = -1.0;  // the margin rule's threshold, when used
   if (halted) {
-    // "margin" is not a table rule: the calibrated margin rule on an imported forest's soft vote.
-    const bool margin = args.Get("rule", "") == "margin";
-    Result<HaltingRule> rule = margin ? Result<HaltingRule>(HaltingRule::kAlpha1) : ParseRule(args.Get("rule", ""));
+    Result<HaltingRule> rule = margin ? Result<HaltingRule>(HaltingRule::kAlpha1) : ParseRule(rule_name);
     if (!rule.ok()) return rule.status();
     Result<double> alpha = args.Real("alpha", HaltingTableOptions{}.alpha, 0.0, 1.0);
     if (!alpha.ok()) return alpha.status();
@@ -319,9 +322,6 @@ Status RunPredict(int argc, char** argv, Output& out) {
     Result<int64_t> seed = args.Int("seed", 1, 0, INT64_MAX);
     if (!seed.ok()) return seed.status();
     vote_options.seed = static_cast<uint64_t>(seed.value());
-    // Rules on an imported forest's soft prediction: alpha1 (the exact early exit) and margin.
-    const bool soft_rule = imported != nullptr && vote_kind == VoteKind::kSoft &&
-                           (margin || rule.value() == HaltingRule::kAlpha1);
     if (margin && !soft_rule) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "rule margin halts an imported forest's soft prediction (--vote soft)");

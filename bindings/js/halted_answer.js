@@ -113,13 +113,10 @@ const figures = new Float64Array(2);
 // The typed array each section of an answer may be written into, by name.
 const OUT_TYPES = { classIndex: Int32Array, treesUsed: Int32Array, confidence: Float64Array, haltedEarly: Uint8Array };
 const OUT_NAMES = Object.keys(OUT_TYPES);
-
-// The last destination checked, and its views: a loop that passes the same {out} every call skips
-// the checks (the arrays are compared by identity, so a swapped array is checked again).
-let lastOut = null;
-let lastArrays = [null, null, null, null];
-let lastRows = -1;
-let lastViews = null;
+// Where each section is read from: the heap view and its element size as a shift (class indices and
+// trees used are non-negative, so the unsigned view reads them).
+const OUT_SECTIONS = [['classIndex', 'HEAPU32', 2], ['treesUsed', 'HEAPU32', 2], ['confidence', 'HEAPF64', 3],
+  ['haltedEarly', 'HEAPU8', 0]];
 
 /**
  * `destination` ({out: {classIndex?, treesUsed?, confidence?, haltedEarly?}}) checked for an answer of
@@ -132,13 +129,8 @@ export function outArrays(destination, n, m) {
   if (destination === null || typeof destination !== 'object' || Object.getPrototypeOf(destination) !== Object.prototype) {
     throw new TypeError(`predict: the third argument must be {out: {classIndex?, treesUsed?, confidence?, haltedEarly?}}, got ${typeof destination}`);
   }
-  const out = destination.out;
-  if (out !== undefined && out === lastOut && lastRows === n && out.classIndex === lastArrays[0] &&
-      out.treesUsed === lastArrays[1] && out.confidence === lastArrays[2] && out.haltedEarly === lastArrays[3] &&
-      Object.keys(destination).length === 1) {
-    return lastViews;
-  }
   for (const key of Object.keys(destination)) if (key !== 'out') throw new TypeError(`predict: unknown destination option '${key}' (expected out)`);
+  const out = destination.out;
   if (out === null || typeof out !== 'object' || Object.getPrototypeOf(out) !== Object.prototype) {
     throw new TypeError('predict: out must be a plain object of typed arrays {classIndex?, treesUsed?, confidence?, haltedEarly?}');
   }
@@ -155,10 +147,6 @@ export function outArrays(destination, n, m) {
     if (array.buffer === m.HEAPU8.buffer) throw new TypeError(`predict: out.${key} must not be a view of wasm memory`);
     views[key] = array.length === n ? array : array.subarray(0, n);
   }
-  lastOut = out;
-  lastArrays = [out.classIndex, out.treesUsed, out.confidence, out.haltedEarly];
-  lastRows = n;
-  lastViews = views;
   return views;
 }
 
@@ -174,21 +162,11 @@ export function haltedAnswerInto(m, forestAddress, dataAddress, tableAddress, h,
     const { header, halted } = layoutOf(m);
     const n = m.HEAPU32[(address + header.numRows) >>> 2];
     const k = m.HEAPU32[(address + header.numClasses) >>> 2];
-    if (out.classIndex !== undefined) {
-      const at = (address + offset(halted.classIndex, n, k)) >>> 2;
-      out.classIndex.set(m.HEAPU32.subarray(at, at + n)); // class indices are non-negative
-    }
-    if (out.treesUsed !== undefined) {
-      const at = (address + offset(halted.treesUsed, n, k)) >>> 2;
-      out.treesUsed.set(m.HEAPU32.subarray(at, at + n));
-    }
-    if (out.confidence !== undefined) {
-      const at = (address + offset(halted.confidence, n, k)) >>> 3;
-      out.confidence.set(m.HEAPF64.subarray(at, at + n));
-    }
-    if (out.haltedEarly !== undefined) {
-      const at = address + offset(halted.haltedEarly, n, k);
-      out.haltedEarly.set(m.HEAPU8.subarray(at, at + n));
+    for (const [key, heap, shift] of OUT_SECTIONS) {
+      const array = out[key];
+      if (array === undefined) continue;
+      const at = (address + offset(halted[key], n, k)) >>> shift;
+      array.set(m[heap].subarray(at, at + n));
     }
     return m.HEAPF64[(address + header.meanTrees) >>> 3];
   } finally {

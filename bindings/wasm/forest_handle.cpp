@@ -3,6 +3,7 @@
 #include "forest_handle.h"
 
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -47,6 +48,19 @@ val EmphasisWeights(const val& votes, int32_t classes, int32_t trees, double a, 
   return out;
 }
 
+/// `report` for one step of a longer run, in trees: the step's own progress (done of total) covers
+/// trees `before` .. `before + step` of `all`, scaled into int32 when `all` exceeds it. Empty when
+/// `report` is.
+ProgressFn ProgressWithin(const ProgressFn& report, int64_t before, int64_t step, int64_t all) {
+  if (!report) return {};
+  return [report, before, step, all](int32_t done, int32_t total) {
+    const int64_t units = before + (total <= 0 ? 0 : std::llround(static_cast<double>(done) / total * step));
+    const double scale = all <= INT32_MAX ? 1.0 : static_cast<double>(INT32_MAX) / static_cast<double>(all);
+    return report(static_cast<int32_t>(static_cast<double>(units) * scale),
+                  static_cast<int32_t>(static_cast<double>(all) * scale));
+  };
+}
+
 /// EmphasisGrid() as a Float64Array.
 val EmphasisGridArray() { return CopyOut(EmphasisGrid()); }
 
@@ -59,7 +73,7 @@ val ForestHandle::Train(const DatasetHandle& data, const val& spec, val progress
   if (!decoded.ok()) return ErrorObject(decoded);
   options.seed = SeedFromJs(spec, options.seed);
   val out = val::undefined();
-  ProgressFn report = ProgressFromJs(progress);
+  const ProgressFn report = ProgressFromJs(progress);
   // With the emphasis cross-validated, progress counts its trees, then the final forest's: one bar.
   int64_t cv_trees = 0;
   if (cv_request.select) {
@@ -68,19 +82,8 @@ val ForestHandle::Train(const DatasetHandle& data, const val& spec, val progress
     cv.seed = options.seed;
     cv.num_trees = cv_request.num_trees;
     cv_trees = EmphasisCvTrees(options, cv);
-    const int64_t all = cv_trees + options.num_trees;
-    const auto share = [all](int64_t units) {
-      return static_cast<int32_t>(all <= INT32_MAX ? units : static_cast<double>(units) / all * INT32_MAX);
-    };
-    const int32_t all32 = share(all);
-    ProgressFn cv_progress;
-    if (report) {
-      cv_progress = [&](int32_t done, int32_t total) {
-        const int64_t units = total == 0 ? 0 : static_cast<int64_t>(static_cast<double>(done) / total * cv_trees);
-        return report(share(units), all32);
-      };
-    }
-    Result<EmphasisSelection> chosen = SelectEmphasisByCV(data.data(), options, cv, cv_progress);
+    Result<EmphasisSelection> chosen = SelectEmphasisByCV(
+        data.data(), options, cv, ProgressWithin(report, 0, cv_trees, cv_trees + options.num_trees));
     if (!chosen.ok()) return ErrorObject(chosen.status());
     options.voteboost.a = chosen.value().chosen;
     options.voteboost.b = 0.0;
@@ -91,16 +94,9 @@ val ForestHandle::Train(const DatasetHandle& data, const val& spec, val progress
     out = val::object();
     out.set("emphasis", emphasis);
   }
-  ProgressFn train_progress = report;
-  if (report && cv_trees > 0) {
-    const int64_t all = cv_trees + options.num_trees;
-    train_progress = [report, cv_trees, all](int32_t done, int32_t) {
-      const auto share = [all](int64_t units) {
-        return static_cast<int32_t>(all <= INT32_MAX ? units : static_cast<double>(units) / all * INT32_MAX);
-      };
-      return report(share(cv_trees + done), share(all));
-    };
-  }
+  const ProgressFn train_progress =
+      cv_trees == 0 ? report
+                    : ProgressWithin(report, cv_trees, options.num_trees, cv_trees + options.num_trees);
   Result<Forest> result = urnforest::Train(data.data(), options, train_progress);
   if (!result.ok()) return ErrorObject(result.status());
   forest_ = std::move(result).value();

@@ -151,12 +151,8 @@ int32_t ResolveThreads(int32_t requested, int32_t tasks) {
 Status GrowBaggedTrees(const TrainingData& data, const float* row_major, const CartParams& params,
                        const TrainOptions& options, const BaggedTreesPlan& plan,
                        const ProgressFn& progress, Forest* forest) {
-  std::vector<uint32_t> category_counts(forest->schema().features.size(), 0u);
-  for (size_t f = 0; f < category_counts.size(); ++f) {
-    if (forest->schema().features[f].type == FeatureType::kCategorical) {
-      category_counts[f] = static_cast<uint32_t>(forest->schema().features[f].categories.size());
-    }
-  }
+  // The forest's own cache (set from its schema before any tree); read-only while trees grow.
+  const std::vector<uint32_t>& category_counts = forest->category_counts();
   const int32_t threads = ResolveThreads(plan.threads, plan.count);
   if (threads == 1) {
     // One thread: grow and append tree by tree, one tree's table in memory at a time.
