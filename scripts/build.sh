@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds urnforest. Usage: scripts/build.sh [native] [wasm]   (no argument: both)
 #   native: build/ (Release): the core, the CLI build/urnforest and the Catch2 suite (ctest --test-dir build).
-#   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind); bundles the
+#   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind) and the same wasm as a
+#           separate asset, dist/urnforest.wasm with its glue dist/urnforest.mjs (init({wasm})); bundles the
 #           JS API's modules bindings/js/*.js into the one file dist/index.js and the worker's modules
 #           bindings/worker/*.js into dist/worker.js (Vite's library build, readable, not minified; the
 #           wasm glue and, for the worker, the package's ./index.js stay external), concatenates the type
@@ -28,13 +29,18 @@ for t in "${targets[@]}"; do
     wasm)
       mkdir -p dist
       [ -f build-wasm/CMakeCache.txt ] || emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
-      cmake --build build-wasm -j "$jobs" --target urnforest_wasm
+      cmake --build build-wasm -j "$jobs" --target urnforest_wasm urnforest_wasm_asset
       node --input-type=module -e "
         import { build } from 'vite';
         await build({ configFile: false, logLevel: 'warn', publicDir: false, build: {
           outDir: 'dist', emptyOutDir: false, minify: false, target: 'esnext', reportCompressedSize: false,
           lib: { entry: 'bindings/js/index.js', formats: ['es'], fileName: () => 'index.js' },
-          rollupOptions: { external: ['./urnforest_wasm.mjs'] } } });"
+          rollupOptions: { external: ['./urnforest_wasm.mjs', './urnforest.mjs'] } } });"
+      # Vite's library build rewrites wasm_source.js's new URL('./urnforest.wasm', import.meta.url) to a
+      # runtime form ("" + import.meta.url) that consumers' bundlers no longer recognise: restore it.
+      sed -i 's|new URL("./urnforest.wasm", "" + import.meta.url)|new URL("./urnforest.wasm", import.meta.url)|' dist/index.js
+      grep -q 'new URL("./urnforest.wasm", import.meta.url)' dist/index.js ||
+        { echo "build.sh: dist/index.js lost new URL('./urnforest.wasm', import.meta.url)"; exit 1; }
       # The worker as an ssr build: Vite's client worker plugin would turn the literal
       # new Worker(new URL('./worker_thread.js', import.meta.url)) into an asset; consumers' bundlers need it as is.
       node --input-type=module -e "

@@ -9,6 +9,7 @@
 //   experiment.js runExperiment, generators    options.js  the core's option names, defaults, limits
 //   emphasis.js emphasisWeights, emphasisGrid   metrics.js  confusionMatrix
 //   table.js    input shapes (arrays, objects) for Dataset
+//   wasm_source.js init({wasm}): the separate wasm asset (URL, Response, bytes, WebAssembly.Module)
 // Keep in sync with bindings/wasm/*.cpp and bindings/types/*.d.ts (concatenated into dist/index.d.ts).
 import { UrnforestError } from './errors.js';
 import { Dataset } from './dataset.js';
@@ -17,12 +18,14 @@ import { HaltingTable, haltingTable, pstar, rules } from './halting.js';
 import { generators, runExperiment } from './experiment.js';
 import { emphasisGridOf, emphasisWeights } from './emphasis.js';
 import { loadModule, requireModule } from './module.js';
+import { checkWasmSource, wasmUrl } from './wasm_source.js';
+import { optionsObject, rejectUnknown } from './validate.js';
 import { confusionMatrix } from './metrics.js';
 import { trainForest, trainForestPart } from './train.js';
 
 export {
   UrnforestError, Dataset, Forest, orderings, trainForest, trainForestPart, rules, HaltingTable, haltingTable, pstar,
-  generators, runExperiment, emphasisWeights, confusionMatrix,
+  generators, runExperiment, emphasisWeights, confusionMatrix, wasmUrl,
 };
 
 /** Heap statistics of the wasm module: {heapBytes: size of wasm memory, inUse: bytes allocated}. */
@@ -40,15 +43,28 @@ export function emphasisGrid() {
 }
 
 /**
- * Loads the WebAssembly module (embedded; no network request) and returns the API. Safe to call
- * many times; every call resolves to the same object. After an abort inside wasm (see
- * UrnforestError 'ModuleReset'), resolves once the fresh module instance is ready.
+ * Loads the WebAssembly module and returns the API. Without options: the wasm embedded in the
+ * package (no network request, no file). `{wasm}`: the separate asset dist/urnforest.wasm (its URL,
+ * e.g. wasmUrl(), a Response, its bytes or a compiled WebAssembly.Module): a URL or Response served as
+ * application/wasm is compiled while it downloads (WebAssembly.instantiateStreaming) and the browser
+ * caches the compiled code. A bad option rejects with a TypeError; a source that cannot be loaded, compiled or linked rejects with
+ * UrnforestError 'InvalidArgument'. Safe to call many times; every call resolves to the same object,
+ * and only the call that instantiates the module reads `wasm`. After an abort inside wasm (see
+ * UrnforestError 'ModuleReset'), resolves once the fresh module instance (from the same wasm) is ready.
  */
-export function init() {
-  return loadModule(api);
+export function init(options) {
+  let wasm;
+  try {
+    const opts = optionsObject(options, 'init');
+    rejectUnknown(opts, ['wasm'], 'init');
+    wasm = opts.wasm === undefined ? undefined : checkWasmSource(opts.wasm);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return loadModule(api, wasm);
 }
 
 const api = Object.freeze({
   Dataset, Forest, HaltingTable, trainForest, trainForestPart, haltingTable, pstar, rules, UrnforestError, memoryStats,
-  init, orderings, runExperiment, generators, emphasisWeights, emphasisGrid, confusionMatrix,
+  init, orderings, runExperiment, generators, emphasisWeights, emphasisGrid, confusionMatrix, wasmUrl,
 });

@@ -1,7 +1,9 @@
-// The wasm module's lifecycle: instantiating it, wrapping its entry points so that failures become
-// UrnforestErrors (errors.js, channel 4), and dropping an instance that aborted for a fresh one.
-import createUrnforestModule from './urnforest_wasm.mjs';
+// The wasm module's lifecycle: instantiating it (from the wasm embedded in urnforest_wasm.mjs, or
+// from a separate asset given to init, wasm_source.js), wrapping its entry points so that failures
+// become UrnforestErrors (errors.js, channel 4), and dropping an instance that aborted for a fresh one.
+// Both glues are imported on demand, so a page that streams the asset never downloads the embedded copy.
 import { OOM_MARKER, UrnforestError, setFailureTranslator } from './errors.js';
+import { instantiateHook } from './wasm_source.js';
 
 let modulePromise = null;
 let M = null; // The instantiated embind module, once init() resolved.
@@ -9,6 +11,9 @@ let resolvedValue; // What loadModule's promise resolves to (the public api).
 /** Module instances dropped after an abort so far; objects remember the generation that made them. */
 export let generation = 0;
 let resetting = false; // True from an abort until the fresh instance is ready.
+// Where the wasm comes from: undefined (embedded) or init's `wasm` option; once instantiated from an
+// option, its compiled WebAssembly.Module (a re-instantiation after an abort fetches nothing).
+let wasmSource;
 
 /** The current module instance; throws when init() has not resolved (or the instance aborted). */
 export function requireModule() {
@@ -28,12 +33,14 @@ export function currentModule() {
 
 /**
  * Instantiates the module (once; again after an abort) and returns the promise of `value`: the
- * same promise on every call until an abort.
+ * same promise on every call until an abort. `wasm` (a checked init option, or undefined for the
+ * embedded wasm) only counts for the call that starts the first instantiation.
  */
-export function loadModule(value) {
+export function loadModule(value, wasm) {
   resolvedValue = value;
   if (modulePromise === null) {
-    modulePromise = createUrnforestModule().then((module) => {
+    if (M === null && !resetting && generation === 0) wasmSource = wasm;
+    modulePromise = instantiate(wasmSource).then((module) => {
       M = guardModule(module);
       resetting = false;
       return resolvedValue;
@@ -43,6 +50,19 @@ export function loadModule(value) {
     });
   }
   return modulePromise;
+}
+
+// A fresh module instance from `source` (see wasmSource).
+async function instantiate(source) {
+  if (source === undefined) {
+    const { default: createUrnforestModule } = await import('./urnforest_wasm.mjs');
+    return createUrnforestModule();
+  }
+  const { overrides, failed, compiled } = instantiateHook(source);
+  const { default: createUrnforestModule } = await import('./urnforest.mjs');
+  const module = await Promise.race([createUrnforestModule(overrides), failed]);
+  wasmSource = await compiled;
+  return module;
 }
 
 /** The Error to throw for exception `e` raised by a call into module instance `m`. */

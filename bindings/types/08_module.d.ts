@@ -25,7 +25,39 @@ export interface Urnforest {
   emphasisWeights: typeof emphasisWeights;
   emphasisGrid: typeof emphasisGrid;
   confusionMatrix: typeof confusionMatrix;
+  wasmUrl: typeof wasmUrl;
 }
 
-/** Loads the embedded WebAssembly module (no network request). Every call resolves to the same API. */
-export function init(): Promise<Urnforest>;
+/**
+ * Where init() takes the wasm from instead of the copy embedded in the package: the separate asset
+ * `dist/urnforest.wasm` (the same bytes), as
+ * - a URL (`string` or `URL`; e.g. `wasmUrl()`): fetched and, when served with `Content-Type: application/wasm`,
+ *   compiled while it downloads (`WebAssembly.instantiateStreaming`; the browser caches the compiled code for
+ *   the next load). In Node a `file:` URL or a plain path string is read from disk (Node's fetch reads no files);
+ * - a `Response` or a promise of one (e.g. `fetch(url)`), streamed the same way;
+ * - the file's bytes (`ArrayBuffer` or a typed array);
+ * - a compiled `WebAssembly.Module` (e.g. from `WebAssembly.compileStreaming`, or posted to a worker).
+ */
+export type WasmSource = string | URL | Response | PromiseLike<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
+export interface InitOptions {
+  /** The wasm asset; omitted: the embedded wasm (zero configuration, no request). */
+  wasm?: WasmSource;
+}
+
+/**
+ * Loads the WebAssembly module; every call resolves to the same API. Without options it instantiates the wasm
+ * embedded in the package (no network request, no file to serve). With `{wasm}` it instantiates that source
+ * (see WasmSource) and never downloads the embedded copy. Only the call that instantiates the module reads
+ * `wasm`; later calls resolve to the same object. Rejects with a TypeError for a bad option, and with
+ * UrnforestError 'InvalidArgument' (message names the cause: HTTP status, not wasm, another build's wasm) when
+ * the source cannot be loaded, compiled or linked; a later init() may then try again.
+ */
+export function init(options?: InitOptions): Promise<Urnforest>;
+
+/**
+ * The URL of the package's `urnforest.wasm` next to `index.js`, written as
+ * `new URL('./urnforest.wasm', import.meta.url)`: bundlers (Vite, webpack) copy the asset and rewrite it, and a
+ * page importing `dist/index.js` over HTTP resolves it beside that file. `init({ wasm: wasmUrl() })`.
+ */
+export function wasmUrl(): URL;

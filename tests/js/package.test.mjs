@@ -28,7 +28,8 @@ after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 test('the tarball holds exactly dist/ and package metadata', () => {
   const files = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path).sort();
   assert.deepEqual(files.filter((f) => !/^(README\.md|LICENSE|package\.json)$/.test(f)), [
-    'dist/index.d.ts', 'dist/index.js', 'dist/urnforest_wasm.mjs', 'dist/worker.d.ts', 'dist/worker.js', 'dist/worker_thread.js',
+    'dist/index.d.ts', 'dist/index.js', 'dist/urnforest.mjs', 'dist/urnforest.wasm', 'dist/urnforest_wasm.mjs', 'dist/worker.d.ts',
+    'dist/worker.js', 'dist/worker_thread.js',
   ]);
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'default']);
