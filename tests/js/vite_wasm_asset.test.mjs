@@ -1,0 +1,76 @@
+// A Vite production build of a consumer app that calls init({ wasm: wasmUrl() }): Vite copies
+// urnforest.wasm into the build (from new URL('./urnforest.wasm', import.meta.url)), the page streams it
+// in Chromium and never requests the embedded copy.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, preview } from 'vite';
+import { chromium } from 'playwright-core';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+let dir;
+let project;
+let browser;
+
+const MAIN = `
+import { init, wasmUrl } from 'urnforest';
+const status = document.getElementById('status');
+try {
+  const uf = await init({ wasm: wasmUrl() });
+  const csv = 'a,b,class\\n' + Array.from({ length: 60 }, (_, i) => \`\${i % 7},\${(i * 3) % 5},\${i % 2 ? 'y' : 'x'}\`).join('\\n');
+  const data = uf.Dataset.fromCSV(csv);
+  const out = uf.trainForest(data, { trees: 21, seed: 1 }).predict(data, { rule: 'hyper', alpha: 0.99 });
+  status.textContent = \`ok rows=\${out.labels.length}\`;
+} catch (e) {
+  status.textContent = \`error \${(e && e.stack) || e}\`;
+}
+`;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'urnforest-vite-asset-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }));
+  project = join(dir, 'app');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', join(dir, packed[0].filename)], { cwd: project, stdio: 'pipe' });
+  writeFileSync(join(project, 'index.html'), '<!doctype html><html><body><pre id="status">loading</pre><script type="module" src="./main.js"></script></body></html>');
+  writeFileSync(join(project, 'main.js'), MAIN);
+});
+
+after(async () => {
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('a Vite build copies urnforest.wasm and the page streams it with init({ wasm: wasmUrl() })', { timeout: 120_000 }, async () => {
+  await build({ logLevel: 'silent', configFile: false, root: project });
+  const assets = readdirSync(join(project, 'dist', 'assets'));
+  const wasm = assets.filter((f) => f.endsWith('.wasm'));
+  assert.equal(wasm.length, 1, assets.join(', '));
+  assert.equal(Buffer.compare(readFileSync(join(project, 'dist', 'assets', wasm[0])), readFileSync(join(root, 'dist', 'urnforest.wasm'))), 0);
+  const server = await preview({ logLevel: 'silent', configFile: false, root: project, preview: { host: '127.0.0.1', port: 0 } });
+  try {
+    browser ??= await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    const page = await browser.newPage();
+    const responses = [];
+    page.on('response', (r) => responses.push({ path: new URL(r.url()).pathname, type: r.headers()['content-type'], size: Number(r.headers()['content-length'] ?? 0) }));
+    await page.goto(server.resolvedUrls.local[0]);
+    await page.waitForFunction(() => document.getElementById('status').textContent !== 'loading', null, { timeout: 60_000 });
+    assert.equal(await page.textContent('#status'), 'ok rows=60');
+    const fetched = responses.filter((r) => r.path.endsWith('.wasm'));
+    assert.equal(fetched.length, 1, JSON.stringify(responses));
+    assert.equal(fetched[0].type, 'application/wasm');
+    const scripts = responses.filter((r) => r.path.endsWith('.js'));
+    assert.ok(scripts.every((r) => r.size < 400_000), `no script holds the embedded wasm: ${JSON.stringify(scripts)}`);
+    await page.close();
+  } finally {
+    await server.close();
+  }
+});
