@@ -9,7 +9,7 @@
 //
 // A local HTTP server (127.0.0.1) serves a plain <script type=module> page and dist/ with their MIME
 // types (.wasm as application/wasm), ETags (304 on If-None-Match) and caching headers: the page
-// `no-cache`, dist/ `max-age=3600`. The page holds a small model (wdbc, 101 trees, seed 1, trained
+// `no-cache`, dist/ `max-age=3600`. The page holds a small model (wdbc, `{ trees: 101, seed: 1 }`, trained
 // here with dist/index.js, its siba table at alpha 0.99 stored with it: 98 KB) and wdbc's 569 rows of
 // features (float32), both as base64; the page tiles the rows to --rows (Dataset.fromArrays). After `init()` it loads
 // them and runs halted predictions (`siba`, alpha 0.99) back to back, --calls times; the steady state
