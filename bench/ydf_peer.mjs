@@ -114,7 +114,7 @@ export async function ydfPeer({ rounds = 3, wideRounds = 1, wide = true, log = (
       execFileSync('/usr/bin/python3', [join(root, 'bench/twonorm.py'), String(rows), String(seed), out, String(d)]);
       return readFileSync(out, 'utf8');
     };
-    // Training data as bench/run.mjs (seeds 7 and 10); test rows from other seeds.
+    // The training rows of bench/run.mjs (same generator arguments); test rows from other generator seeds.
     const cases = [{ name: 'twonorm 5000 x 20', train: [5000, 7, 20], test: [5000, 9, 20], rounds }];
     if (wide) cases.push({ name: 'twonorm 20000 x 50', train: [20000, 10, 50], test: [5000, 11, 50], rounds: wideRounds });
     for (const c of cases) {
