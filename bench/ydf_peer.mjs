@@ -153,6 +153,7 @@ export async function ydfPeer({ rounds = 3, wideRounds = 1, wide = true, log = (
         const t = timed(() => new ydf.training.RandomForestLearner(train.label, 'CLASSIFICATION').train(train.columns));
         const model = t.value;
         const classes = model.getLabelClasses();  // binary: predict() gives P(classes[1]) per row
+        const nodes = Number(/Total number of nodes: (\d+)/.exec(model.describe())?.[1] ?? NaN);
         const proba = model.predict(test.features);
         const error = errorRate(proba.map((p) => (p > 0.5 ? classes[1] : classes[0])), test.labels);
         const trainingPredict = msPerCall(() => model.predict(test.features));
@@ -165,7 +166,7 @@ export async function ydfPeer({ rounds = 3, wideRounds = 1, wide = true, log = (
         const inferencePredict = msPerCall(() => served.predict(test.features));
         const agree = servedProba.every((p, i) => Math.abs(p - proba[i]) < 1e-6);
         served.unload();
-        runs.ydf.push({ train_ms: t.ms, train_cpu_ms: t.cpu_ms, error, training_predict_ms: trainingPredict,
+        runs.ydf.push({ train_ms: t.ms, train_cpu_ms: t.cpu_ms, nodes, error, training_predict_ms: trainingPredict,
           inference_predict_ms: inferencePredict, inference_load_ms: loadMs, model_zip_bytes: zip.length,
           inference_equals_training: agree });
         log(`  round ${r + 1}: ydf ${t.ms.toFixed(0)} ms, urnforest rf300 ${runs.rf300[r].train_ms.toFixed(0)} ms, ` +
@@ -224,19 +225,20 @@ export function writeYdfPeerDocs(r, command = 'node bench/ydf_peer.mjs --docs') 
     `ydf-inference ${r.packages['ydf-inference']}. Medians over rounds, every trainer in each round; ratios ` +
     'are medians of the per-round ratios (< 1: urnforest faster). One thread on both sides (YDF\'s CPU time ' +
     'is within its wall time below).', '');
-  out.push('| case (rounds) | trainer | train ms (CPU ms) | ms / tree | test error | full vote ms | ns / tree / row | ' +
+  out.push('| case (rounds) | trainer | nodes | train ms (CPU ms) | ms / tree | test error | full vote ms | ns / tree / row | ' +
     'halted hyper ms (mean trees) | train / YDF | per tree / YDF | full / YDF-inference | halted / YDF-inference |');
-  out.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const n = (x) => (x == null || Number.isNaN(x) ? 'n/a' : Math.round(x).toLocaleString('en-US'));
   for (const c of r.cases) {
     const y = c.medians.ydf;
-    out.push(`| ${c.case} (${c.rounds}) | YDF RF, 300 trees (fixed defaults) | ${ms(y.train_ms)} (${ms(y.train_cpu_ms)}) | ` +
+    out.push(`| ${c.case} (${c.rounds}) | YDF RF, 300 trees (fixed defaults) | ${n(y.nodes)} | ${ms(y.train_ms)} (${ms(y.train_cpu_ms)}) | ` +
       `${f(y.train_ms / 300, 1)} | ${pct(y.error)} | ${ms(y.inference_predict_ms)} (ydf-inference), ` +
       `${ms(y.training_predict_ms)} (ydf-training) | ${f(c.ns_per_tree_row.ydf_inference, 1)} | - | 1 | 1 | 1 | - |`);
     for (const k of ['rf300', 'rf101']) {
       const u = c.medians[k];
       const q = c.ratios[k];
       const label = k === 'rf300' ? 'urnforest, 300 trees, YDF\'s settings' : 'urnforest, 101 trees, grown out';
-      out.push(`| | ${label} | ${ms(u.train_ms)} (${ms(u.train_cpu_ms)}) | ${f(u.train_ms / c.settings[k].trees, 1)} | ` +
+      out.push(`| | ${label} | ${n(u.nodes)} | ${ms(u.train_ms)} (${ms(u.train_cpu_ms)}) | ${f(u.train_ms / c.settings[k].trees, 1)} | ` +
         `${pct(u.error)} | ${ms(u.full_ms)} | ${f(c.ns_per_tree_row[`${k}_full`], 1)} | ` +
         `${ms(u.halted_ms)} (${f(u.halted_mean_trees, 1)}) | ${f(q.train_over_ydf)} | ${f(q.train_per_tree_over_ydf)} | ` +
         `${f(q.full_over_ydf_inference)} | ${f(q.halted_over_ydf_inference)} |`);
