@@ -3,6 +3,7 @@
 //
 //   node bench/run.mjs [--rounds 3] [--wide-rounds 1] [--halted-rounds 7] [--trees 101] [--no-setup] [--no-ml]
 //                      [--no-docs] [--wide-rows 20000] [--wide-features 50] [--onnx-rounds 5] [--no-onnx-peer]
+//                      [--ydf-rounds 3] [--no-ydf-wide] [--no-ydf-peer]
 //
 // Peers: urnforest in WebAssembly (this Node process, dist/), urnforest native (build/urnforest,
 // build/bench_native), scikit-learn (/usr/bin/python3, n_jobs=1), ranger (Rscript, num.threads=1),
@@ -10,7 +11,9 @@
 // peer's process (no start-up, no CSV parsing), round by round with all peers in each round, and
 // reported as the median over rounds; ratios compare medians of the same run. Last section:
 // urnforest vs onnxruntime-web on the same imported ONNX models (bench/onnx_peer.mjs, in this
-// process; skipped with a message when python3 with scikit-learn/xgboost is missing). Not a test.
+// process; skipped with a message when python3 with scikit-learn/xgboost is missing), then urnforest vs
+// YDF's WebAssembly port (bench/ydf_peer.mjs, npm ydf-training / ydf-inference, in this process; skipped
+// with a message when those packages are missing). Not a test.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { median, msPerCall } from './timing.mjs';
 import { onnxPeer, writeOnnxPeerDocs } from './onnx_peer.mjs';
+import { ydfPeer, writeYdfPeerDocs } from './ydf_peer.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -37,6 +41,7 @@ const trees = opt('trees', 101);
 const wideRows = opt('wide-rows', 20000);
 const wideFeatures = opt('wide-features', 50);
 const onnxRounds = opt('onnx-rounds', 5);
+const ydfRounds = opt('ydf-rounds', rounds);
 const ALPHA = 0.99;
 const RULES = ['alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal'];
 
@@ -252,11 +257,19 @@ try {
     log('imported models: urnforest vs onnxruntime-web ...');
     report.onnx_peer = await onnxPeer({ rounds: onnxRounds, log });
   }
+
+  // ---- 6. YDF's WebAssembly port: urnforest vs ydf-training / ydf-inference ---------------------------
+  if (!flag('no-ydf-peer')) {
+    log("YDF's WebAssembly port (ydf-training, ydf-inference) ...");
+    report.ydf_peer = await ydfPeer({ rounds: ydfRounds, wideRounds, wide: !flag('no-ydf-wide'), log });
+    if (report.ydf_peer.skipped) log(`YDF peer skipped: ${report.ydf_peer.skipped}`);
+  }
   report.machine.load_end = load();
   console.log(JSON.stringify(report, null, 1));
   if (!flag('no-docs')) {
     writeDocs(report);
     if (report.onnx_peer && !report.onnx_peer.skipped) writeOnnxPeerDocs(report.onnx_peer);
+    if (report.ydf_peer && !report.ydf_peer.skipped) writeYdfPeerDocs(report.ydf_peer, 'npm run bench');
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

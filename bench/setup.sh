@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the benchmark peers if missing (not part of `npm test`):
 #   scikit-learn (Debian's python3-sklearn, run with /usr/bin/python3), R's ranger (r-cran-ranger),
-#   and ml-random-forest from npm (installed without touching package.json / the lockfile).
+#   and from npm ml-random-forest and YDF's WebAssembly port (ydf-training, ydf-inference), installed
+#   without touching package.json / the lockfile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -15,6 +16,12 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
   fi
 fi
-if [ ! -d node_modules/ml-random-forest ]; then
-  npm install --no-save --no-audit --no-fund ml-random-forest@2.1.0 >&2
-fi
+# One `npm install --no-save` for all of them: npm prunes every package outside package.json that a
+# --no-save install does not name, so a separate install would remove the others.
+npm_peers=(ml-random-forest@2.1.0 ydf-training@0.0.1 ydf-inference@0.0.4)
+for p in "${npm_peers[@]}"; do
+  if [ ! -d "node_modules/${p%@*}" ]; then
+    npm install --no-save --no-audit --no-fund "${npm_peers[@]}" >&2
+    break
+  fi
+done
