@@ -24,6 +24,9 @@ export const orderings = Object.freeze(['early', 'reduce-error', 'complementarit
   'orientation', 'boosting', 'kappa', 'greedy-sdp']);
 
 const PREDICT_EXTRA_OPTIONS = ['compare', 'vote'];
+// At most this many alphas are remembered per rule (#rememberOptions): a caller sweeping alpha
+// must not grow the map without bound.
+const VALIDATED_OPTIONS_PER_RULE = 16;
 const EXPECTED_COST_EXTRA_OPTIONS = ['samples'];
 
 /** A trained ensemble of classification trees, held in wasm memory. */
@@ -42,6 +45,9 @@ export class Forest {
   #imported;
   // trainForest's emphasis selection (voteboost.a = 'cv'), frozen; undefined otherwise.
   #emphasisSelection;
+  // predict()'s validated halting options of calls with options {rule, alpha}: rule -> alpha -> h
+  // (frozen), so that the README's call, repeated, validates nothing again (#knownOptions).
+  #validatedOptions = new Map();
 
   constructor(token, handle, emphasisSelection) {
     if (token !== INTERNAL) throw new TypeError('use trainForest() or Forest.fromBytes()');
@@ -506,12 +512,17 @@ export class Forest {
   }
 
   #predictHalted(handle, dataset, data, options) {
-    if (isPlainObject(options) && options.rule === 'margin') return this.#predictMargin(handle, data, options);
-    const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
-    const fixed = fixedOrderOption(options, numTrees);
-    const h = fixed === null
-      ? haltingOptions(options, 'predict', numTrees, PREDICT_EXTRA_OPTIONS, this.#orderByDefault(handle))
-      : haltingOptions(fixed.rest, 'predict', fixed.ids.length, PREDICT_EXTRA_OPTIONS);
+    let h = this.#knownOptions(options);
+    let fixed = null;
+    if (h === undefined) {
+      if (isPlainObject(options) && options.rule === 'margin') return this.#predictMargin(handle, data, options);
+      const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
+      fixed = fixedOrderOption(options, numTrees);
+      h = fixed === null
+        ? haltingOptions(options, 'predict', numTrees, PREDICT_EXTRA_OPTIONS, this.#orderByDefault(handle))
+        : haltingOptions(fixed.rest, 'predict', fixed.ids.length, PREDICT_EXTRA_OPTIONS);
+      if (fixed === null) this.#rememberOptions(options, h);
+    }
     const compare = h.extra.compare ?? false;
     if (typeof compare !== 'boolean') throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(compare)}`);
     const vote = this.#voteOption(handle, h.extra.vote, 'predict');
@@ -544,14 +555,35 @@ export class Forest {
     return result;
   }
 
+  // predict()'s validated halting options for `options` when it is {rule, alpha} (alpha optional:
+  // the README's call) and the same rule and alpha were validated before on this forest; else
+  // undefined (validate them in full). Only own enumerable keys are read, as rejectUnknown does.
+  #knownOptions(options) {
+    if (!isPlainObject(options)) return undefined;
+    for (const key in options) if (key !== 'rule' && key !== 'alpha') return undefined;
+    return this.#validatedOptions.get(options.rule)?.get(options.alpha);
+  }
+
+  // Keeps `h`, validated from `options`, for #knownOptions when `options` is {rule, alpha}.
+  #rememberOptions(options, h) {
+    for (const key in options) if (key !== 'rule' && key !== 'alpha') return;
+    let byAlpha = this.#validatedOptions.get(options.rule);
+    if (byAlpha === undefined) this.#validatedOptions.set(options.rule, byAlpha = new Map());
+    if (byAlpha.size < VALIDATED_OPTIONS_PER_RULE) byAlpha.set(options.alpha, Object.freeze(h));
+  }
+
   // A halted prediction written into the caller's typed arrays (destination.out): no array is
   // allocated per call. Table rules in generation or random order, without the full vote.
   #predictHaltedInto(handle, dataset, data, options, destination) {
-    const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
-    if (isPlainObject(options) && (options.rule === 'margin' || options.order === 'fixed')) {
-      throw new TypeError(`predict: caller-owned arrays work with table rules in generation or random order, not ${options.rule === 'margin' ? "rule 'margin'" : "order 'fixed'"}`);
+    let h = this.#knownOptions(options);
+    if (h === undefined) {
+      const numTrees = this.#numTrees ?? (this.#numTrees = handle._numTrees());
+      if (isPlainObject(options) && (options.rule === 'margin' || options.order === 'fixed')) {
+        throw new TypeError(`predict: caller-owned arrays work with table rules in generation or random order, not ${options.rule === 'margin' ? "rule 'margin'" : "order 'fixed'"}`);
+      }
+      h = haltingOptions(options, 'predict', numTrees, PREDICT_EXTRA_OPTIONS, this.#orderByDefault(handle));
+      this.#rememberOptions(options, h);
     }
-    const h = haltingOptions(options, 'predict', numTrees, PREDICT_EXTRA_OPTIONS, this.#orderByDefault(handle));
     if (h.extra.compare === true) throw new TypeError('predict: caller-owned arrays ({out}) hold the halted answer only; compare: true allocates the full vote');
     if (h.extra.compare !== undefined && h.extra.compare !== false) throw new TypeError(`predict: option 'compare' must be a boolean, got ${describe(h.extra.compare)}`);
     const imported = this.#importRecord(handle);
@@ -559,11 +591,12 @@ export class Forest {
       throw new TypeError("predict: caller-owned arrays work with the trees' votes; pass vote: 'hard' or leave out {out}");
     }
     const m = currentModule();
-    const out = outArrays(destination, data._numRows(), m);
+    const rows = data._numRows();
+    const out = outArrays(destination, rows, m);
     const table = this.#tables.entry(handle, h);
     const meanTrees = haltedAnswerInto(m, addressOf(this), addressOf(dataset), table.address, h, out);
     return { classIndex: out.classIndex, treesUsed: out.treesUsed, confidence: out.confidence, haltedEarly: out.haltedEarly,
-      meanTrees, rows: data._numRows(), trees: h.trees, classNames: this.#frozenNames ?? (this.#frozenNames = Object.freeze(this.#names(handle).slice())), rule: h.rule, alpha: h.alpha, table: this.#tables.lastUse };
+      meanTrees, rows, trees: h.trees, classNames: this.#frozenNames ?? (this.#frozenNames = Object.freeze(this.#names(handle).slice())), rule: h.rule, alpha: h.alpha, table: this.#tables.lastUse };
   }
 
   // The calibrated margin rule on an imported voting model's soft prediction (docs/import.md).

@@ -16,8 +16,24 @@ class HaltedResult {
   #probabilitiesOf;
   #probabilities = null;
 
-  constructor(fields, probabilitiesOf) {
-    Object.assign(this, fields);
+  // The fields are assigned one by one, in the order callers see them (Object.assign of an object
+  // literal cost about a microsecond per call more).
+  constructor(labels, classIndex, treesUsed, confidence, tallies, haltedEarly, fullClassIndex, fullVotes,
+    disagreement, meanTrees, h, classNames, probabilitiesOf) {
+    this.labels = labels;
+    this.classIndex = classIndex;
+    this.treesUsed = treesUsed;
+    this.confidence = confidence;
+    this.tallies = tallies;
+    this.haltedEarly = haltedEarly;
+    this.fullClassIndex = fullClassIndex;
+    this.fullVotes = fullVotes;
+    this.disagreement = disagreement;
+    this.meanTrees = meanTrees;
+    this.trees = h.trees;
+    this.classNames = classNames;
+    this.rule = h.rule;
+    this.alpha = h.alpha;
     this.#probabilitiesOf = probabilitiesOf;
   }
 
@@ -200,24 +216,22 @@ export function readHaltedAnswer(m, answer, names, h, probabilitiesOf) {
   const tallies = new Int32Array(buffer, offset(sections.tallies, n, k), n * k);
   const labels = new Array(n);
   for (let i = 0; i < n; i++) labels[i] = names[classIndex[i]];
-  return new HaltedResult({
+  return new HaltedResult(
     labels,
     classIndex,
-    treesUsed: new Int32Array(buffer, offset(sections.treesUsed, n, k), n),
-    confidence: new Float64Array(buffer, offset(sections.confidence, n, k), n),
+    new Int32Array(buffer, offset(sections.treesUsed, n, k), n),
+    new Float64Array(buffer, offset(sections.confidence, n, k), n),
     tallies,
-    haltedEarly: new Uint8Array(buffer, offset(sections.haltedEarly, n, k), n),
+    new Uint8Array(buffer, offset(sections.haltedEarly, n, k), n),
     // The full vote's arrays get buffers of their own, as before the answer was packed: callers
     // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
-    fullClassIndex: hasFull ? new Int32Array(buffer, offset(full.fullClassIndex, n, k), n).slice() : undefined,
-    fullVotes: hasFull ? new Uint32Array(buffer, offset(full.fullVotes, n, k), n * k).slice() : undefined,
-    disagreement: hasFull ? figures[1] : undefined,
-    meanTrees: figures[0],
-    trees: h.trees,
-    classNames: names.slice(),
-    rule: h.rule,
-    alpha: h.alpha,
-  }, probabilitiesOf);
+    hasFull ? new Int32Array(buffer, offset(full.fullClassIndex, n, k), n).slice() : undefined,
+    hasFull ? new Uint32Array(buffer, offset(full.fullVotes, n, k), n * k).slice() : undefined,
+    hasFull ? figures[1] : undefined,
+    figures[0],
+    h,
+    names.slice(),
+    probabilitiesOf);
 }
 
 function u32At(bytes, offset) {

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -65,6 +66,45 @@ Status PredictHaltedAnswer(const Forest& forest, const DatasetHandle& data,
   uint8_t* block = static_cast<uint8_t*>(std::malloc(bytes));
   if (block == nullptr) OnAllocationFailure();
   PackHaltedAnswer(result.value(), k, block);
+  *answer = block;
+  return Status::Ok();
+}
+
+// PredictHaltedAnswer without the full vote: the core writes every row's outcome straight into the
+// sections of the new block (PredictHaltedInto), so nothing is allocated per row and nothing copied.
+Status PredictHaltedAnswerInPlace(const Forest& forest, const DatasetHandle& data,
+                                  const HaltingTable& table, const SequentialVoteOptions& options,
+                                  uint8_t** answer) {
+  *answer = nullptr;
+  const size_t n = data.data().num_rows();
+  const size_t k = static_cast<size_t>(forest.num_classes());
+  const HaltedAnswerLayout layout = LayoutOf(n, k, false);
+  uint8_t* block = static_cast<uint8_t*>(std::malloc(layout.size_bytes));
+  if (block == nullptr) OnAllocationFailure();
+  const SequentialVoteSpans spans = {
+      reinterpret_cast<int32_t*>(block + layout.offset[kClassIndex]),
+      reinterpret_cast<int32_t*>(block + layout.offset[kTreesUsed]),
+      reinterpret_cast<double*>(block + layout.offset[kConfidence]),
+      block + layout.offset[kHaltedEarly],
+      reinterpret_cast<int32_t*>(block + layout.offset[kTallies])};
+  double mean_trees = 0.0;
+  // The kept rows first, prepared again only when they do not fit (as PredictHaltedAnswer).
+  const PreparedRows* rows = data.KeptRows();
+  Status status = Status::Ok();
+  if (rows != nullptr) status = PredictHaltedInto(forest, *rows, table, options, spans, &mean_trees);
+  PreparedRows scratch;
+  if (rows == nullptr || (!status.ok() && !rows->Fits(forest))) {
+    status = data.PreparedFor(forest, &scratch, &rows);
+    if (status.ok()) status = PredictHaltedInto(forest, *rows, table, options, spans, &mean_trees);
+  }
+  if (!status.ok()) {
+    std::free(block);
+    return status;
+  }
+  const HaltedAnswerHeader header = {static_cast<uint32_t>(n), static_cast<uint32_t>(k), 0u,
+                                     static_cast<uint32_t>(layout.size_bytes), mean_trees,
+                                     std::numeric_limits<double>::quiet_NaN()};
+  std::memcpy(block, &header, sizeof(header));
   *answer = block;
   return Status::Ok();
 }
@@ -142,9 +182,12 @@ EMSCRIPTEN_KEEPALIVE uint8_t* urnforest_predict_halted(
   urnforest::SequentialVoteOptions options;
   urnforest::Status status = urnforest::wasm::VoteOptionsOf(order, seed_hi, seed_lo, fixed_order,
                                                             fixed_length, &options);
-  if (status.ok()) {
+  if (status.ok() && compare == 0) {
+    status = urnforest::wasm::PredictHaltedAnswerInPlace(forest->forest(), *data, table->table(),
+                                                         options, &answer);
+  } else if (status.ok()) {
     status = urnforest::wasm::PredictHaltedAnswer(forest->forest(), *data, table->table(), options,
-                                                  compare != 0, &answer);
+                                                  true, &answer);
   }
   if (!status.ok()) urnforest::wasm::SetLastError(status);
   return answer;

@@ -100,7 +100,8 @@ extern "C" {
 /// order queries the `fixed_length` tree ids at wasm address `fixed_order` (an Int32Array the
 /// caller mallocs, fills and frees; null for the other orders) and its length must equal the
 /// table's T. `compare` 0 or 1: with 1 the answer holds the full vote of the queried trees too,
-/// with 0 no full vote is computed at all. Returns the malloc'd packed answer, which the caller
+/// with 0 no full vote is computed at all and the core writes the rows' outcomes straight into the
+/// answer's sections (PredictHaltedInto). Returns the malloc'd packed answer, which the caller
 /// frees with _free, or null with the error kept for _takeLastError. Handles come as their
 /// _address(). Never throws except for out of memory (OnAllocationFailure).
 ///

@@ -148,11 +148,17 @@ Status RunRow(const HaltingTable& table, size_t row, const std::vector<int32_t>&
 
 }  // namespace
 
+double MeanTreesOf(const int32_t* trees_used, size_t num_rows) {
+  if (num_rows == 0) return 0.0;
+  // An integer sum (it vectorizes) equals the sum in double: every partial sum is an integer far
+  // below 2^53.
+  int64_t s = 0;
+  for (size_t r = 0; r < num_rows; ++r) s += trees_used[r];
+  return static_cast<double>(s) / static_cast<double>(num_rows);
+}
+
 double SequentialVoteResult::MeanTrees() const {
-  if (trees_used.empty()) return 0.0;
-  double s = 0.0;
-  for (int32_t t : trees_used) s += t;
-  return s / static_cast<double>(trees_used.size());
+  return MeanTreesOf(trees_used.data(), trees_used.size());
 }
 
 Result<std::vector<int32_t>> QueryOrderForRow(const HaltingTable& table, size_t row,
@@ -205,17 +211,27 @@ Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t
 Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table, size_t num_rows,
                                                       const BlockVoter& voter,
                                                       const SequentialVoteOptions& options) {
-  Status s = CheckOrder(table, options);
-  if (!s.ok()) return s;
-  const int32_t T = table.num_trees();
-  const int32_t l = table.num_classes();
-  const bool finite = table.rule() != HaltingRule::kInfinite;
   SequentialVoteResult out;
   out.labels.resize(num_rows);
   out.trees_used.resize(num_rows);
   out.confidence.resize(num_rows);
   out.halted_early.resize(num_rows);
-  out.tallies.resize(num_rows * static_cast<size_t>(l));
+  out.tallies.resize(num_rows * static_cast<size_t>(std::max(table.num_classes(), 0)));
+  const SequentialVoteSpans spans = {out.labels.data(), out.trees_used.data(), out.confidence.data(),
+                                     out.halted_early.data(), out.tallies.data()};
+  Status s = PredictSequentialBlockedInto(table, num_rows, voter, options, spans);
+  if (!s.ok()) return s;
+  return out;
+}
+
+Status PredictSequentialBlockedInto(const HaltingTable& table, size_t num_rows,
+                                    const BlockVoter& voter, const SequentialVoteOptions& options,
+                                    const SequentialVoteSpans& out) {
+  Status s = CheckOrder(table, options);
+  if (!s.ok()) return s;
+  const int32_t T = table.num_trees();
+  const int32_t l = table.num_classes();
+  const bool finite = table.rule() != HaltingRule::kInfinite;
   std::vector<int32_t> base;
   BaseOrder(table, options, &base);
   auto bad_vote = [&](int32_t tree, size_t row, int32_t v) {
@@ -234,11 +250,11 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
   // Records row r's stop after i + 1 votes, `leader` ahead with confidence `conf`.
   // (Through plain pointers: a byte store may alias anything, so the vectors' pointers would be
   // reloaded after every halted_early store.)
-  int32_t* const labels = out.labels.data();
-  int32_t* const trees_used = out.trees_used.data();
-  double* const confidence = out.confidence.data();
-  uint8_t* const halted_early = out.halted_early.data();
-  int32_t* const drawn = out.tallies.data();
+  int32_t* const labels = out.labels;
+  int32_t* const trees_used = out.trees_used;
+  double* const confidence = out.confidence;
+  uint8_t* const halted_early = out.halted_early;
+  int32_t* const drawn = out.tallies;
   const size_t L = static_cast<size_t>(l);
   // Records row r's stop after i + 1 votes, tally `t` (l counts), or for two classes (t null) the
   // tally (i + 1 - ones, ones).
@@ -309,7 +325,7 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
       s = run_alone(r, &shuffles, 0, row_tally.data());
       if (!s.ok()) return s;
     }
-    return out;
+    return Status::Ok();
   }
   // No tally of fewer votes halts, so the trees before are voted by every row without a halting
   // check (the same walks as the full vote).
@@ -395,7 +411,7 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
       if (!s.ok()) return s;
     }
   }
-  return out;
+  return Status::Ok();
 }
 
 Result<SequentialVoteResult> PredictSequentialFromMatrix(const HaltingTable& table,

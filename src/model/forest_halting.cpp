@@ -22,6 +22,8 @@ class ForestVoter final : public BlockVoter {
       no_nan = scanned_.data();
     }
     no_nan_ = no_nan;
+    all_no_nan_ = true;
+    for (size_t r = 0; r < num_rows; ++r) all_no_nan_ = all_no_nan_ && no_nan[r] != 0;
   }
 
   void Vote(int32_t tree, const size_t* rows, size_t count, int32_t* out) const override {
@@ -30,7 +32,10 @@ class ForestVoter final : public BlockVoter {
     const uint8_t* no_nan = no_nan_;
     auto row_ptr = [base, m, rows](size_t i) { return base + rows[i] * m; };
     auto row_no_nan = [no_nan, rows](size_t i) { return no_nan[rows[i]] != 0; };
-    if (view_.numeric_only) {
+    if (view_.numeric_only && all_no_nan_) {
+      // The common case: no row has a NaN, so no group reads the flags.
+      view_.VoteMany<true>(tree, count, row_ptr, [](size_t) { return true; }, out);
+    } else if (view_.numeric_only) {
       view_.VoteMany<true>(tree, count, row_ptr, row_no_nan, out);
     } else {
       view_.VoteMany<false>(tree, count, row_ptr, row_no_nan, out);
@@ -52,6 +57,7 @@ class ForestVoter final : public BlockVoter {
   size_t m_;
   std::vector<uint8_t> scanned_;  // the flags when not given
   const uint8_t* no_nan_;          // per row: 1 when it has no NaN
+  bool all_no_nan_;                // no row has a NaN
 };
 
 }  // namespace
@@ -149,10 +155,12 @@ Result<SequentialVoteResult> PredictHalted(const Forest& forest, const Dataset& 
   return PredictHaltedRows(forest, model_rows.value().data(), data.num_rows(), table, options);
 }
 
-Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float* rows,
-                                               size_t num_rows, const HaltingTable& table,
-                                               const SequentialVoteOptions& options,
-                                               const uint8_t* rows_without_nan) {
+namespace {
+
+// kInvalidArgument / kShapeMismatch unless `table` and `options` fit `forest` for halted prediction
+// (PredictHaltedRows' checks).
+Status HaltedRowsFit(const Forest& forest, const HaltingTable& table,
+                     const SequentialVoteOptions& options) {
   if (forest.num_trees() == 0 || forest.num_classes() == 0) {
     return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
   }
@@ -173,7 +181,25 @@ Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float
                                ", the forest has " + std::to_string(forest.num_trees()));
     }
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float* rows,
+                                               size_t num_rows, const HaltingTable& table,
+                                               const SequentialVoteOptions& options,
+                                               const uint8_t* rows_without_nan) {
+  if (Status fits = HaltedRowsFit(forest, table, options); !fits.ok()) return fits;
   return PredictSequentialBlocked(table, num_rows, ForestVoter(forest, rows, num_rows, rows_without_nan), options);
+}
+
+Status PredictHaltedRowsInto(const Forest& forest, const float* rows, size_t num_rows,
+                             const HaltingTable& table, const SequentialVoteOptions& options,
+                             const uint8_t* rows_without_nan, const SequentialVoteSpans& out) {
+  if (Status fits = HaltedRowsFit(forest, table, options); !fits.ok()) return fits;
+  return PredictSequentialBlockedInto(table, num_rows,
+                                      ForestVoter(forest, rows, num_rows, rows_without_nan), options, out);
 }
 
 }  // namespace urnforest

@@ -54,6 +54,17 @@ Status TableFits(const Forest& forest, const HaltingTable& table,
                                      : "the halting table does not fit this forest and order");
 }
 
+// TableFits, then kInvalidArgument unless `rows` were prepared for `forest` (PreparedRows::Fits).
+Status HaltedInputsFit(const Forest& forest, const PreparedRows& rows, const HaltingTable& table,
+                       const SequentialVoteOptions& options) {
+  if (Status fits = TableFits(forest, table, options); !fits.ok()) return fits;
+  if (!rows.Fits(forest)) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "the rows were prepared for a model of another layout");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 bool PreparedRows::Fits(const Forest& forest) const {
@@ -77,11 +88,7 @@ Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows&
                                        const HaltingTable& table,
                                        const SequentialVoteOptions& options, bool compare) {
   const std::vector<int32_t>& fixed = options.fixed_order;
-  if (Status fits = TableFits(forest, table, options); !fits.ok()) return fits;
-  if (!rows.Fits(forest)) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "the rows were prepared for a model of another layout");
-  }
+  if (Status fits = HaltedInputsFit(forest, rows, table, options); !fits.ok()) return fits;
   const size_t n = rows.num_rows;
   Result<SequentialVoteResult> halted =
       PredictHaltedRows(forest, rows.values.data(), n, table, options, rows.without_nan.data());
@@ -105,6 +112,17 @@ Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows&
   out.disagreement = n == 0 ? 0.0 : static_cast<double>(differ) / static_cast<double>(n);
   out.full = std::move(full);
   return out;
+}
+
+Status PredictHaltedInto(const Forest& forest, const PreparedRows& rows, const HaltingTable& table,
+                         const SequentialVoteOptions& options, const SequentialVoteSpans& out,
+                         double* mean_trees) {
+  if (Status fits = HaltedInputsFit(forest, rows, table, options); !fits.ok()) return fits;
+  Status s = PredictHaltedRowsInto(forest, rows.values.data(), rows.num_rows, table, options,
+                                   rows.without_nan.data(), out);
+  if (!s.ok()) return s;
+  *mean_trees = MeanTreesOf(out.trees_used, rows.num_rows);
+  return Status::Ok();
 }
 
 Result<std::vector<double>> HaltedVoteShares(const Prior& prior, int32_t num_trees,

@@ -73,6 +73,13 @@ Result<SequentialVoteResult> PredictHaltedRows(const Forest& forest, const float
                                                const SequentialVoteOptions& options = {},
                                                const uint8_t* rows_without_nan = nullptr);
 
+/// PredictHaltedRows writing every row's outcome into `out` (caller-owned, num_rows rows;
+/// PredictSequentialBlockedInto): the same values and checks, no result vectors allocated. On
+/// failure the contents of `out` are unspecified.
+Status PredictHaltedRowsInto(const Forest& forest, const float* rows, size_t num_rows,
+                             const HaltingTable& table, const SequentialVoteOptions& options,
+                             const uint8_t* rows_without_nan, const SequentialVoteSpans& out);
+
 /// Per row of `num_rows` rows of `num_features` floats (row-major): 1 when no value is NaN
 /// (missing), else 0.
 std::vector<uint8_t> RowsWithoutNaN(const float* rows, size_t num_rows, size_t num_features);

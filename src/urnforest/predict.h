@@ -110,6 +110,14 @@ Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows&
                                        const HaltingTable& table,
                                        const SequentialVoteOptions& options, bool compare);
 
+/// PredictHalted without the full vote (compare false), writing every row's outcome into `out`
+/// (caller-owned, rows.num_rows rows: PredictHaltedRowsInto) and the mean trees queried per row
+/// into *mean_trees (HaltedPrediction::mean_trees). The same values and failures as PredictHalted;
+/// on failure the contents of `out` and *mean_trees are unspecified.
+Status PredictHaltedInto(const Forest& forest, const PreparedRows& rows, const HaltingTable& table,
+                         const SequentialVoteOptions& options, const SequentialVoteSpans& out,
+                         double* mean_trees);
+
 /// One row's halted vote, traced: every vote in query order (VoteTrace) and the full vote's counts
 /// per class over the same T trees.
 struct RowTrace {

@@ -57,6 +57,20 @@ struct SequentialVoteResult {
   double MeanTrees() const;
 };
 
+/// Caller-owned per-row outputs of a batch: SequentialVoteResult's arrays, borrowed. Each points to
+/// num_rows entries (tallies: num_rows x classes, row-major); none may be null.
+struct SequentialVoteSpans {
+  int32_t* labels;
+  int32_t* trees_used;
+  double* confidence;
+  uint8_t* halted_early;
+  int32_t* tallies;
+};
+
+/// Mean of the `num_rows` entries of `trees_used` (0 for no rows): SequentialVoteResult::MeanTrees
+/// of borrowed trees-used counts.
+double MeanTreesOf(const int32_t* trees_used, size_t num_rows);
+
 /// The vote of tree `tree` for row `row`: a class index in [0, table.num_classes()).
 using TreeVoteFn = std::function<int32_t(int32_t tree, size_t row)>;
 
@@ -97,8 +111,15 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
                                                       const BlockVoter& voter,
                                                       const SequentialVoteOptions& options = {});
 
-/// Same, from a precomputed vote matrix: votes[row * num_trees_in_matrix + tree]
-/// (num_trees_in_matrix >= every queried tree id + 1). Fails with kShapeMismatch on bad sizes.
+/// PredictSequentialBlocked writing every row's outcome into `out` (caller-owned, num_rows rows)
+/// instead of new vectors: the same values, nothing allocated per row. Fails like
+/// PredictSequentialBlocked; on failure the contents of `out` are unspecified.
+Status PredictSequentialBlockedInto(const HaltingTable& table, size_t num_rows,
+                                    const BlockVoter& voter, const SequentialVoteOptions& options,
+                                    const SequentialVoteSpans& out);
+
+/// PredictSequential's results from a precomputed vote matrix: votes[row * num_trees_in_matrix +
+/// tree] (num_trees_in_matrix >= every queried tree id + 1). Fails with kShapeMismatch on bad sizes.
 Result<SequentialVoteResult> PredictSequentialFromMatrix(const HaltingTable& table,
                                                          const std::vector<int32_t>& votes,
                                                          size_t num_rows,

@@ -123,12 +123,29 @@ void CheckSameAsOldComposition(const Forest& forest, const Dataset& data, Haltin
         REQUIRE(std::isnan(p.disagreement));
       }
     }
+    const size_t n = rows.value().num_rows;
+    SequentialVoteResult into;
+    into.labels.assign(n, -7);
+    into.trees_used.assign(n, -7);
+    into.confidence.assign(n, -7.0);
+    into.halted_early.assign(n, 7);
+    into.tallies.assign(n * static_cast<size_t>(forest.num_classes()), -7);
+    const SequentialVoteSpans spans = {into.labels.data(), into.trees_used.data(), into.confidence.data(),
+                                       into.halted_early.data(), into.tallies.data()};
+    double mean_trees = -1.0;
+    REQUIRE(PredictHaltedInto(forest, rows.value(), table.value(), o, spans, &mean_trees).ok());
+    REQUIRE(into.labels == old.halted.labels);
+    REQUIRE(into.trees_used == old.halted.trees_used);
+    REQUIRE(into.confidence == old.halted.confidence);
+    REQUIRE(into.halted_early == old.halted.halted_early);
+    REQUIRE(into.tallies == old.halted.tallies);
+    REQUIRE(mean_trees == old.mean_trees);
   }
 }
 
 }  // namespace
 
-TEST_CASE("PredictHalted equals the bindings' former composition on the shipped data sets",
+TEST_CASE("PredictHalted and PredictHaltedInto equal the bindings' former composition on the shipped data sets",
           "[predict][datasets]") {
   struct Case {
     const char* file;
@@ -165,7 +182,7 @@ TEST_CASE("PrepareRows converts once for every model of the same layout", "[pred
   CHECK(PrepareRows(a, iris).status().code == StatusCode::kColumnMismatch);
 }
 
-TEST_CASE("PredictHalted rejects a table or rows that do not fit the forest", "[predict]") {
+TEST_CASE("PredictHalted and PredictHaltedInto reject a table or rows that do not fit the forest", "[predict]") {
   const Dataset iris = ReadDataset("iris.csv");
   const Forest forest = TrainSmall(iris, 9);
   Result<PreparedRows> rows = PrepareRows(forest, iris);
@@ -200,6 +217,19 @@ TEST_CASE("PredictHalted rejects a table or rows that do not fit the forest", "[
   Result<PreparedRows> other = PrepareRows(TrainSmall(soybean, 3), soybean);
   REQUIRE(other.ok());
   CHECK(PredictHalted(forest, other.value(), three.value(), {}, true).status().code ==
+        StatusCode::kInvalidArgument);
+  const size_t n = rows.value().num_rows;
+  std::vector<int32_t> labels(n), used(n), tallies(3 * n);
+  std::vector<double> confidence(n);
+  std::vector<uint8_t> early(n);
+  const SequentialVoteSpans spans = {labels.data(), used.data(), confidence.data(), early.data(),
+                                     tallies.data()};
+  double mean_trees = 0.0;
+  CHECK(PredictHaltedInto(forest, rows.value(), two_classes.value(), {}, spans, &mean_trees).code ==
+        StatusCode::kShapeMismatch);
+  CHECK(PredictHaltedInto(forest, rows.value(), three.value(), fixed, spans, &mean_trees).code ==
+        StatusCode::kInvalidArgument);
+  CHECK(PredictHaltedInto(forest, other.value(), three.value(), {}, spans, &mean_trees).code ==
         StatusCode::kInvalidArgument);
 }
 

@@ -55,3 +55,22 @@ test('wrong caller-owned arrays are refused before any work, naming the array', 
   assert.throws(() => forest.predict(wdbc, undefined, { out: {} }), TypeError);
   assert.throws(() => forest.predict(wdbc, { rule: 'hyper' }, new Map()), TypeError);
 });
+
+test('predict validates {rule, alpha} options each time they change, also after the same rule and alpha passed', () => {
+  const options = { rule: 'hyper', alpha: 0.99 };
+  const first = forest.predict(wdbc, options);
+  assert.deepEqual(forest.predict(wdbc, { rule: 'hyper', alpha: 0.99 }).treesUsed, first.treesUsed);
+  options.alpha = 1.5;
+  assert.throws(() => forest.predict(wdbc, options), RangeError);
+  options.alpha = 0.99;
+  options.rule = 'nope';
+  assert.throws(() => forest.predict(wdbc, options), RangeError);
+  assert.throws(() => forest.predict(wdbc, { rule: 'hyper', alpha: 0.99, extra: 1 }), /unknown option 'extra'/);
+  const withOrder = forest.predict(wdbc, { rule: 'hyper', alpha: 0.99, order: 'random', seed: 4 });
+  assert.notDeepEqual(withOrder.treesUsed, first.treesUsed);
+  const again = forest.predict(wdbc, { rule: 'hyper', alpha: 0.99 });
+  assert.deepEqual(again.treesUsed, first.treesUsed);
+  assert.equal(again.rule, 'hyper');
+  assert.equal(again.alpha, 0.99);
+  assert.deepEqual(forest.predict(wdbc, { rule: 'siba' }).treesUsed, forest.predict(wdbc, { rule: 'siba', alpha: 0.99 }).treesUsed);
+});
