@@ -19,7 +19,8 @@ the per-partition errors pair up):
   boostperm AdaBoost T = 101, siba on a random permutation per row -> IB-PERM
   greedy51  AdaBoost, first 51 by greedy SDP, alpha1 and siba in the greedy order -> GREEDY51
 Extra arms (documented extra columns): bag_unpruned, ob21_unpruned (the unpruned-tree variant);
-boost_se0, boost_unpruned (AdaBoost of larger trees: 0-SE pruning, no pruning).
+boost_se0, boost_unpruned, boostperm_se0, boostperm_unpruned (AdaBoost of larger trees: 0-SE
+pruning, no pruning).
 Halting counts votes unweighted; disagreement is against the unweighted full vote of the same
 (pruned) model; FULL errors are the ensemble's own (weighted for AdaBoost) vote.
 
@@ -86,8 +87,12 @@ ARMS = {
     # large its trees are; 0-SE pruning and unpruned trees bracket the thesis's Table 3.5 counts.
     "boost_se0": ["--ensemble", "adaboost", "--rules", "alpha1,siba"] + PRUNED_CART + ["--tree-se", "0"],
     "boost_unpruned": ["--ensemble", "adaboost", "--rules", "alpha1,siba"],
+    "boostperm_se0": ["--ensemble", "adaboost", "--rules", "siba", "--query-order", "random"]
+    + PRUNED_CART + ["--tree-se", "0"],
+    "boostperm_unpruned": ["--ensemble", "adaboost", "--rules", "siba", "--query-order", "random"],
 }
-EXTRA_ARMS = ["bag_unpruned", "ob21_unpruned", "boost_se0", "boost_unpruned"]
+EXTRA_ARMS = ["bag_unpruned", "ob21_unpruned", "boost_se0", "boost_unpruned", "boostperm_se0",
+              "boostperm_unpruned"]
 THESIS_ARMS = [a for a in ARMS if a not in EXTRA_ARMS]
 
 
@@ -165,17 +170,19 @@ def _leaves(doc):
 def boost_base_report(names, d):
     """Markdown lines of the extra table: AdaBoost T = 101 with three base-tree sizes (pruned 1-SE, the
     thesis arms' base; 0-SE; unpruned): leaves per tree, error and the trees of Table 3.5's rules."""
-    bases = [("pruned, 1-SE", "boost"), ("pruned, 0-SE", "boost_se0"), ("unpruned", "boost_unpruned")]
-    rows = [(n, label, d(n, arm)) for n in names for label, arm in bases if d(n, arm) is not None]
-    if not any(label != "pruned, 1-SE" for _, label, _ in rows):
+    bases = [("pruned, 1-SE", "boost", "boostperm"), ("pruned, 0-SE", "boost_se0", "boostperm_se0"),
+             ("unpruned", "boost_unpruned", "boostperm_unpruned")]
+    rows = [(n, label, d(n, arm), d(n, perm)) for n in names for label, arm, perm in bases
+            if d(n, arm) is not None]
+    if not any(label != "pruned, 1-SE" for _, label, _, _ in rows):
         return []
     lines = ["", "#### Extra: AdaBoost's trees need the thesis's tree size", "",
              "BOOST101 with three base-tree sizes, same partitions and seeds. The trees the α = 1 rule and "
              "IB-SEQ query fall as the trees grow (larger trees, larger vote margins); thesis values in "
              "parentheses on the 1-SE rows.", "",
              "| problem | base trees | leaves / tree | BOOST101 FULL error | trees α = 1 | trees IB-SEQ | "
-             "dis. % IB-SEQ |", "|---|---|---|---|---|---|---|"]
-    for n, label, doc in rows:
+             "dis. % IB-SEQ | trees IB-PERM |", "|---|---|---|---|---|---|---|---|"]
+    for n, label, doc, perm in rows:
         thesis = label == "pruned, 1-SE"
         p3, p5 = T33.get(n, [None] * 5), T35.get(n, [None] * 5)
         p4 = T34.get(n, [None] * 3)
@@ -184,7 +191,8 @@ def boost_base_report(names, d):
                      f"{_cell(_get(doc, 'full', 'weighted_error') or _full_error(doc), pick(p3[0]))} | "
                      f"{_cell(_get(doc, 'rules', 'alpha1', 'trees'), pick(p5[0]))} | "
                      f"{_cell(_get(doc, 'rules', 'siba', 'trees'), pick(p5[1]))} | "
-                     f"{_cell(_get(doc, 'rules', 'siba', 'disagreement'), pick(p4[0]))} |")
+                     f"{_cell(_get(doc, 'rules', 'siba', 'disagreement'), pick(p4[0]))} | "
+                     f"{_cell(_get(perm, 'rules', 'siba', 'trees'), pick(p5[2]))} |")
     lines += [""] + _bracket_notes(names, d)
     return lines
 
@@ -203,8 +211,11 @@ def _bracket_notes(names, d):
         sq = [_get(doc, "rules", "siba", "trees")[0] for doc in docs]
         leaves = [_leaves(doc)[0] for doc in docs]
         errs = [(_get(doc, "full", "weighted_error") or _full_error(doc))[0] for doc in docs]
-        t_a1, t_sq = T35[n][0], T35[n][1]
-        if abs(a1[0] - t_a1[0]) <= t_a1[1] and abs(sq[0] - t_sq[0]) <= t_sq[1]:
+        t_a1, t_sq, t_pm = T35[n][0], T35[n][1], T35[n][2]
+        perms = [d(n, a) for a in ("boostperm", "boostperm_se0", "boostperm_unpruned")]
+        pm = None if any(p is None for p in perms) else [_get(p, "rules", "siba", "trees")[0] for p in perms]
+        if abs(a1[0] - t_a1[0]) <= t_a1[1] and abs(sq[0] - t_sq[0]) <= t_sq[1] and (
+                pm is None or abs(pm[0] - t_pm[0]) <= t_pm[1]):
             continue
         between = lambda v, xs: min(xs) <= v <= max(xs)  # noqa: E731
         where = ("between our 1-SE and unpruned rows" if between(t_a1[0], a1) and between(t_sq[0], sq)
@@ -216,6 +227,10 @@ def _bracket_notes(names, d):
             f"{max(errs) - min(errs):.1f} points ({min(errs):.1f}–{max(errs):.1f} %) for all three. The counts "
             f"follow the base trees' size, not the halting rule: the thesis's AdaBoost trees were larger than "
             f"our 1-SE-pruned ones (its \"standard settings\" do not say how much).")
+        if pm is not None:
+            notes[-1] += (f" IB-PERM likewise: the thesis's {t_pm[0]} trees lie "
+                          f"{'between our rows' if between(t_pm[0], pm) else 'outside our rows'} "
+                          f"({pm[0]:.1f} / {pm[1]:.1f} / {pm[2]:.1f}).")
         dis = _get(docs[0], "rules", "siba", "disagreement")
         if dis is not None and T34.get(n, [(None, None)])[0][1] == 0.0 and dis[0] > 0:
             doc = docs[0]
