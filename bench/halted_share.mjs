@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { median, msPerCall } from './timing.mjs';
+import { median, msPerCall, msPerCallWithin } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -31,17 +31,7 @@ if (stat !== 'median' && stat !== 'min') throw new Error(`--stat must be median 
 const timeCall = stat === 'median' ? msPerCall : (f) => {
   msPerCall(f); // warm-up (tier-up) as msPerCall does
   let best = Infinity;
-  for (let w = 0; w < 8; w++) {
-    let calls = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    do {
-      f();
-      calls++;
-      elapsed = performance.now() - start;
-    } while (elapsed < 2.5);
-    best = Math.min(best, elapsed / calls);
-  }
+  for (let w = 0; w < 8; w++) best = Math.min(best, msPerCallWithin(f, 2.5));
   return best;
 };
 const summary = stat === 'median' ? median : (xs) => Math.min(...xs.filter((x) => x != null));

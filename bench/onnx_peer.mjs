@@ -20,7 +20,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { median } from './timing.mjs';
+import { median, msPerCallWithin } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BATCH = 1000;
@@ -34,15 +34,7 @@ const MIN_MS = 100;
 function msPerCallLong(f) {
   const warm = performance.now();
   for (let i = 0; i < 2 || performance.now() - warm < 50; i++) f();
-  let calls = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  do {
-    f();
-    calls++;
-    elapsed = performance.now() - start;
-  } while (elapsed < MIN_MS);
-  return elapsed / calls;
+  return msPerCallWithin(f, MIN_MS);
 }
 
 /** msPerCallLong for a function returning a promise (onnxruntime-web's session.run). */

@@ -16,6 +16,11 @@ export function msPerCall(f) {
   // least 2 calls and 50 ms.
   const warm = performance.now();
   for (let i = 0; i < 2 || performance.now() - warm < 50; i++) f();
+  return msPerCallWithin(f, 20);
+}
+
+/** Milliseconds per call of `f` over one window of at least `minMs` of back-to-back calls (no warm-up). */
+export function msPerCallWithin(f, minMs) {
   let calls = 0;
   const start = performance.now();
   let elapsed = 0;
@@ -23,6 +28,6 @@ export function msPerCall(f) {
     f();
     calls++;
     elapsed = performance.now() - start;
-  } while (elapsed < 20);
+  } while (elapsed < minMs);
   return elapsed / calls;
 }
