@@ -1,5 +1,9 @@
 // Shared fixtures for the node:test suites (not a test file itself).
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const datasetsDir = new URL('../../datasets/', import.meta.url);
 export const readDataset = (name) => readFileSync(new URL(`${name}.csv`, datasetsDir), 'utf8');
@@ -9,4 +13,22 @@ export function accuracy(prediction, labels) {
   let right = 0;
   for (let i = 0; i < labels.length; i++) right += prediction.classIndex[i] === labels[i] ? 1 : 0;
   return right / labels.length;
+}
+
+/**
+ * A consumer app in a new temporary folder: the checkout packed with `npm pack --ignore-scripts` (dist/ is
+ * already built) and installed offline into `<dir>/app`, with an index.html that loads `main.js` (`mainJs`,
+ * the app's code) and shows #status. Returns {dir, project}; the caller removes `dir`.
+ */
+export function consumerProject(prefix, mainJs) {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }));
+  const project = join(dir, 'app');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', join(dir, packed[0].filename)], { cwd: project, stdio: 'pipe' });
+  writeFileSync(join(project, 'index.html'), '<!doctype html><html><body><pre id="status">loading</pre><script type="module" src="./main.js"></script></body></html>');
+  writeFileSync(join(project, 'main.js'), mainJs);
+  return { dir, project };
 }

@@ -1,14 +1,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
 import { build, createServer, preview } from 'vite';
 import { chromium } from 'playwright-core';
+import { consumerProject } from './helpers.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -39,14 +35,7 @@ try {
 `;
 
 before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'urnforest-vite-'));
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }));
-  project = join(dir, 'app');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', join(dir, packed[0].filename)], { cwd: project, stdio: 'pipe' });
-  writeFileSync(join(project, 'index.html'), '<!doctype html><html><body><pre id="status">loading</pre><script type="module" src="./main.js"></script></body></html>');
-  writeFileSync(join(project, 'main.js'), MAIN);
+  ({ dir, project } = consumerProject('urnforest-vite-', MAIN));
 });
 
 after(async () => {
