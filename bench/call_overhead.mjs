@@ -17,12 +17,11 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from '../dist/index.js';
+import { numberOption } from './args.mjs';
 import { median, msPerCall } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const at = argv.indexOf('--rounds');
-const rounds = at >= 0 ? Number(argv[at + 1]) : 3;
+const rounds = numberOption('rounds', 3);
 const uf = await init();
 const tmp = mkdtempSync(join(tmpdir(), 'urnforest-calls-'));
 try {

@@ -9,11 +9,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { numberOption } from './args.mjs';
 import { median } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const i = process.argv.indexOf('--rounds');
-const rounds = i >= 0 ? Number(process.argv[i + 1]) : 5;
+const rounds = numberOption('rounds', 5);
 const uf = await import(join(root, 'dist', 'index.js')).then((m) => m.init());
 const tmp = mkdtempSync(join(tmpdir(), 'urnforest-csv-'));
 const load = [loadavg()[0]];

@@ -22,13 +22,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { flag, stringOption } from './args.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const value = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
-};
+const value = stringOption;
 const cases = value('cases', 'vehicle:1001,wine:10001').split(',').map((c) => {
   const [name, trees] = c.split(':');
   return { name, trees: Number(trees) };
@@ -37,7 +34,7 @@ const rules = value('rules', 'siba,hyper,1dir,ndir,infinite,optimal,alpha1').spl
 const alpha = Number(value('alpha', '0.99'));
 const seed = Number(value('seed', '1'));
 const dist = resolve(value('dist', join(root, 'dist')));
-const asJson = argv.includes('--json');
+const asJson = flag('json');
 
 const mod = await import(pathToFileURL(join(dist, 'index.js')).href);
 const uf = await mod.init();

@@ -20,6 +20,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
+import { flag, numberOption, stringOption } from './args.mjs';
 import { median, msPerCallWithin } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -308,13 +309,8 @@ export function writeOnnxPeerDocs(r) {
 }
 
 if (process.argv[1] && existsSync(process.argv[1]) && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const argv = process.argv.slice(2);
-  const opt = (name, dflt) => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 ? argv[i + 1] : dflt;
-  };
-  const report = await onnxPeer({ data: opt('data', 'vehicle'), rounds: Number(opt('rounds', 5)) });
+  const report = await onnxPeer({ data: stringOption('data', 'vehicle'), rounds: numberOption('rounds', 5) });
   console.log(JSON.stringify(report, null, 1));
   console.error(onnxPeerMarkdown(report).join('\n'));
-  if (argv.includes('--docs') && !report.skipped) writeOnnxPeerDocs(report);
+  if (flag('docs') && !report.skipped) writeOnnxPeerDocs(report);
 }

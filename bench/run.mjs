@@ -23,14 +23,10 @@ import { performance } from 'node:perf_hooks';
 import { median, msPerCall } from './timing.mjs';
 import { onnxPeer, writeOnnxPeerDocs } from './onnx_peer.mjs';
 import { ydfPeer, writeYdfPeerDocs } from './ydf_peer.mjs';
+import { flag, numberOption } from './args.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const flag = (name) => argv.includes(`--${name}`);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : dflt;
-};
+const opt = numberOption;
 const rounds = opt('rounds', 3);
 const wideRounds = opt('wide-rounds', 1);
 // Halted prediction: full and halted calls alternate, round by round, for at least 7 rounds: the

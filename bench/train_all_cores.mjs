@@ -11,14 +11,11 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { numberOption } from './args.mjs';
 import { median } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
-};
+const arg = numberOption;
 const rounds = arg('rounds', 3);
 const trees = arg('trees', 101);
 const cores = availableParallelism();

@@ -10,14 +10,11 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { numberOption } from './args.mjs';
 import { median } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
-};
+const arg = numberOption;
 const rounds = arg('rounds', 5);
 const threads = arg('threads', availableParallelism());
 const rows = arg('rows', 20000);

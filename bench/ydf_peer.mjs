@@ -23,6 +23,7 @@ import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { commandLineArgs, flag, numberOption } from './args.mjs';
 import { median, msPerCall } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -263,13 +264,8 @@ export function writeYdfPeerDocs(r, command = 'node bench/ydf_peer.mjs --docs') 
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const argv = process.argv.slice(2);
-  const opt = (name, dflt) => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 ? Number(argv[i + 1]) : dflt;
-  };
-  const report = await ydfPeer({ rounds: opt('rounds', 3), wideRounds: opt('wide-rounds', 1),
-    wide: !argv.includes('--no-wide'), log: (...m) => console.error('[ydf]', ...m) });
+  const report = await ydfPeer({ rounds: numberOption('rounds', 3), wideRounds: numberOption('wide-rounds', 1),
+    wide: !flag('no-wide'), log: (...m) => console.error('[ydf]', ...m) });
   console.log(JSON.stringify(report, null, 1));
-  if (!report.skipped && argv.includes('--docs')) writeYdfPeerDocs(report, `node bench/ydf_peer.mjs ${argv.join(' ')}`);
+  if (!report.skipped && flag('docs')) writeYdfPeerDocs(report, `node bench/ydf_peer.mjs ${commandLineArgs().join(' ')}`);
 }
