@@ -219,7 +219,7 @@ Status RunTrain(int argc, char** argv, Output& out) {
 
 Status RunPredict(int argc, char** argv, Output& out) {
   Result<Args> parsed =
-      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "order", "seed", "vote",
+      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "order", "seed", "vote", "threads",
                                   URNFOREST_CSV_FORMAT_OPTIONS}, {"json", "proba", "compare"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -227,6 +227,13 @@ Status RunPredict(int argc, char** argv, Output& out) {
   if (!model_path.ok()) return model_path.status();
   Result<std::string> data_path = args.Required("data");
   if (!data_path.ok()) return data_path.status();
+
+  // Large batches go over every core by default (PredictExecution: parts of at least 16,384 rows);
+  // the results do not depend on it.
+  Result<int64_t> threads = args.Int("threads", 0, 0, 4096);
+  if (!threads.ok()) return threads.status();
+  PredictExecution execution;
+  execution.threads = static_cast<int32_t>(threads.value());
 
   Result<Forest> forest = LoadModel(model_path.value());
   if (!forest.ok()) return forest.status();
@@ -263,7 +270,7 @@ Status RunPredict(int argc, char** argv, Output& out) {
   const bool full_wanted = !halted || compare;
   Result<FullVote> vote = additive || !full_wanted
                               ? Result<FullVote>(FullVote{})
-                              : PredictFullRows(f, rows.value().values.data(), rows.value().num_rows);
+                              : PredictFullRows(f, rows.value().values.data(), rows.value().num_rows, execution);
   if (!vote.ok()) return vote.status();
   std::optional<ScorePrediction> scores;
   // Rules on an imported forest's soft prediction: alpha1 (the exact early exit) and margin (the
@@ -350,7 +357,7 @@ Status RunPredict(int argc, char** argv, Output& out) {
       table_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - halted_start).count();
       // The full vote of all trees, when asked for, is `vote` above: not computed again here.
       Result<HaltedPrediction> result =
-          PredictHalted(f, rows.value(), table.value(), vote_options, /*compare=*/false);
+          PredictHalted(f, rows.value(), table.value(), vote_options, /*compare=*/false, execution);
       if (!result.ok()) return result.status();
       if (args.Flag("proba")) {
         // The posterior mean of each row's final vote shares given the votes it drew, under the

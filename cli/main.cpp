@@ -26,6 +26,7 @@ const CommandEntry kCommands[] = {
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
     {"predict", nullptr, "  [--compare]  (with --rule: also the full vote, its votes and the disagreement)"},
+    {"predict", nullptr, "  [--threads N]  (0 = every core, the default, for batches of 32,768 rows or more; same results)"},
     {"predict", nullptr, "  [--vote soft|hard] [--proba]  (imported forests: --rule margin too; with a table rule, --proba"},
     {"predict", nullptr, "  gives the halted probabilities: the posterior mean of the final vote shares)"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},

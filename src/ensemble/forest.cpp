@@ -8,7 +8,6 @@
 
 #include "ensemble/forest_walk.h"
 #include "urnforest/predict.h"
-#include "urnforest/vote.h"
 
 namespace urnforest {
 
@@ -198,19 +197,6 @@ Result<FullVote> PredictFull(const Forest& forest, const Dataset& data) {
   Result<std::vector<float>> model_rows = ModelRows(forest, data);
   if (!model_rows.ok()) return model_rows.status();
   return PredictFullRows(forest, model_rows.value().data(), data.num_rows());
-}
-
-Result<FullVote> PredictFullRows(const Forest& forest, const float* model_rows, size_t rows) {
-  if (forest.num_trees() == 0 || forest.num_classes() == 0) {
-    return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
-  }
-  const size_t k = static_cast<size_t>(forest.num_classes());
-  FullVote out;
-  out.votes.assign(rows * k, 0);
-  out.labels.assign(rows, 0);
-  AccumulateVotes(forest, model_rows, rows, forest.num_trees(), out.votes.data());
-  for (size_t r = 0; r < rows; ++r) out.labels[r] = Plurality(out.votes.data() + r * k, k);
-  return out;
 }
 
 }  // namespace urnforest

@@ -136,18 +136,6 @@ Status AppendNodeTable(const NodeTable& from, NodeTable* into, uint32_t* node_ba
   return Status::Ok();
 }
 
-int32_t ResolveThreads(int32_t requested, int32_t tasks) {
-#if URNFOREST_HAVE_THREADS
-  int32_t threads = requested;
-  if (threads <= 0) threads = static_cast<int32_t>(std::thread::hardware_concurrency());
-  return std::max(1, std::min(threads, tasks));
-#else
-  (void)requested;
-  (void)tasks;
-  return 1;
-#endif
-}
-
 Status GrowBaggedTrees(const TrainingData& data, const float* row_major, const CartParams& params,
                        const TrainOptions& options, const BaggedTreesPlan& plan,
                        const ProgressFn& progress, Forest* forest) {

@@ -3,6 +3,7 @@
 // a result that does not depend on the thread count.
 #include <cstdint>
 
+#include "base/threads.h"
 #include "tree/cart.h"
 #include "urnforest/forest.h"
 #include "urnforest/status.h"
@@ -22,10 +23,6 @@ struct BaggedTreesPlan {
 /// categorical bit-set offsets by where they land; *node_base receives the index of from's node 0
 /// in `into`. Fails with kLimitExceeded (nothing appended) beyond 2^31 nodes or 2^30 bit-set words.
 Status AppendNodeTable(const NodeTable& from, NodeTable* into, uint32_t* node_base);
-
-/// The number of threads a `requested` value means: 0 = every hardware thread; never more than
-/// `tasks`, never less than 1; always 1 where the build has no threads (WebAssembly).
-int32_t ResolveThreads(int32_t requested, int32_t tasks);
 
 /// Grows trees plan.first .. plan.first + plan.count - 1 of a bagging or random forest on
 /// `data` / `row_major` (rows x features, the training rows; both outlive the call): tree t draws

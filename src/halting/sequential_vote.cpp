@@ -192,7 +192,7 @@ Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t
   const bool random = options.order == QueryOrder::kRandomPerRow;
   RowShuffles shuffles(options.seed, order.data(), random ? order.size() : 0);
   for (size_t r = 0; r < num_rows; ++r) {
-    if (random) shuffles.Start(r);
+    if (random) shuffles.Start(options.first_row + r);
     int32_t label = 0, used = 0;
     double conf = 0.0;
     bool early = false;
@@ -320,7 +320,7 @@ Status PredictSequentialBlockedInto(const HaltingTable& table, size_t num_rows,
     std::vector<int32_t> row_tally(l);
     RowShuffles shuffles(options.seed, base.data(), base.size());
     for (size_t r = 0; r < num_rows; ++r) {
-      shuffles.Start(r);
+      shuffles.Start(options.first_row + r);
       std::fill(row_tally.begin(), row_tally.end(), 0);
       s = run_alone(r, &shuffles, 0, row_tally.data());
       if (!s.ok()) return s;

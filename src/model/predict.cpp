@@ -2,6 +2,7 @@
 // order with its comparison against the full vote of the queried trees.
 #include "urnforest/predict.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -10,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/threads.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/tally_posterior.h"
@@ -65,6 +67,13 @@ Status HaltedInputsFit(const Forest& forest, const PreparedRows& rows, const Hal
   return Status::Ok();
 }
 
+// The parts a batch of num_rows rows is split into (PredictExecution).
+int32_t PartsFor(size_t num_rows, const PredictExecution& execution) {
+  const size_t per_thread = std::max<size_t>(execution.min_rows_per_thread, 1);
+  const size_t most = std::min<size_t>(std::max<size_t>(num_rows / per_thread, 1), 4096);
+  return internal::ResolveThreads(execution.threads, static_cast<int32_t>(most));
+}
+
 }  // namespace
 
 bool PreparedRows::Fits(const Forest& forest) const {
@@ -87,30 +96,76 @@ Result<PreparedRows> PrepareRows(const Forest& forest, const Dataset& data) {
 Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
                                        const HaltingTable& table,
                                        const SequentialVoteOptions& options, bool compare) {
+  return PredictHalted(forest, rows, table, options, compare, PredictExecution());
+}
+
+Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
+                                       const HaltingTable& table,
+                                       const SequentialVoteOptions& options, bool compare,
+                                       const PredictExecution& execution) {
   const std::vector<int32_t>& fixed = options.fixed_order;
   if (Status fits = HaltedInputsFit(forest, rows, table, options); !fits.ok()) return fits;
   const size_t n = rows.num_rows;
-  Result<SequentialVoteResult> halted =
-      PredictHaltedRows(forest, rows.values.data(), n, table, options, rows.without_nan.data());
-  if (!halted.ok()) return halted.status();
+  const size_t m = static_cast<size_t>(forest.num_features());
+  const size_t k = static_cast<size_t>(forest.num_classes());
   HaltedPrediction out;
-  out.halted = std::move(halted).value();
-  out.mean_trees = out.halted.MeanTrees();
+  SequentialVoteResult& halted = out.halted;
+  halted.labels.resize(n);
+  halted.trees_used.resize(n);
+  halted.confidence.resize(n);
+  halted.halted_early.resize(n);
+  halted.tallies.resize(n * k);
+  FullVote full;
+  if (compare) full.votes.assign(n * k, 0);
+  // Each part writes its own rows of every array; in random order its rows keep their indices.
+  Status status = internal::RunRowParts(n, PartsFor(n, execution), [&](size_t begin, size_t end) {
+    SequentialVoteOptions part = options;
+    part.first_row = options.first_row + begin;
+    const SequentialVoteSpans spans = {halted.labels.data() + begin, halted.trees_used.data() + begin,
+                                       halted.confidence.data() + begin, halted.halted_early.data() + begin,
+                                       halted.tallies.data() + begin * k};
+    const float* x = rows.values.data() + begin * m;
+    Status s = PredictHaltedRowsInto(forest, x, end - begin, table, part, rows.without_nan.data() + begin, spans);
+    if (!s.ok() || !compare) return s;
+    uint32_t* votes = full.votes.data() + begin * k;
+    if (fixed.empty()) {
+      AccumulateVotes(forest, x, end - begin, table.num_trees(), votes);
+    } else {
+      AccumulateVotesOf(forest, x, end - begin, fixed.data(), fixed.size(), votes);
+    }
+    return s;
+  });
+  if (!status.ok()) return status;
+  out.mean_trees = halted.MeanTrees();
   out.disagreement = std::numeric_limits<double>::quiet_NaN();
   if (!compare) return out;
-  const size_t k = static_cast<size_t>(forest.num_classes());
-  FullVote full;
-  full.votes.assign(n * k, 0);
-  if (fixed.empty()) {
-    AccumulateVotes(forest, rows.values.data(), n, table.num_trees(), full.votes.data());
-  } else {
-    AccumulateVotesOf(forest, rows.values.data(), n, fixed.data(), fixed.size(), full.votes.data());
-  }
   full.labels = PluralityLabels(full.votes, n, k);
   size_t differ = 0;
-  for (size_t r = 0; r < n; ++r) differ += out.halted.labels[r] != full.labels[r] ? 1 : 0;
+  for (size_t r = 0; r < n; ++r) differ += halted.labels[r] != full.labels[r] ? 1 : 0;
   out.disagreement = n == 0 ? 0.0 : static_cast<double>(differ) / static_cast<double>(n);
   out.full = std::move(full);
+  return out;
+}
+
+Result<FullVote> PredictFullRows(const Forest& forest, const float* rows, size_t num_rows) {
+  return PredictFullRows(forest, rows, num_rows, PredictExecution());
+}
+
+Result<FullVote> PredictFullRows(const Forest& forest, const float* rows, size_t num_rows,
+                                 const PredictExecution& execution) {
+  if (forest.num_trees() == 0 || forest.num_classes() == 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
+  }
+  const size_t m = static_cast<size_t>(forest.num_features());
+  const size_t k = static_cast<size_t>(forest.num_classes());
+  FullVote out;
+  out.votes.assign(num_rows * k, 0);
+  Status status = internal::RunRowParts(num_rows, PartsFor(num_rows, execution), [&](size_t begin, size_t end) {
+    AccumulateVotes(forest, rows + begin * m, end - begin, forest.num_trees(), out.votes.data() + begin * k);
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  out.labels = PluralityLabels(out.votes, num_rows, k);
   return out;
 }
 

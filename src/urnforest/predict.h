@@ -32,6 +32,18 @@ struct FullVote {
 /// becomes a missing value. kInvalidArgument for a forest without trees.
 Result<std::vector<float>> ModelRows(const Forest& forest, const Dataset& data);
 
+/// How a large batch of rows is spread over threads: contiguous parts of at least
+/// min_rows_per_thread rows, one thread each. The results do not depend on it (a row's outcome
+/// depends only on the row and, in random query order, on its index in the batch).
+struct PredictExecution {
+  /// 0 = every hardware thread, 1 = the calling thread only (the default). WebAssembly builds
+  /// always use one thread.
+  int32_t threads = 1;
+  /// Fewer rows than this per thread are not worth a thread (a thread's start costs about what
+  /// walking a few thousand rows through a tree does). At least 1.
+  size_t min_rows_per_thread = 16384;
+};
+
 /// Votes of all trees for every row of `data`. Columns are matched as by ModelRows (by name;
 /// unnamed data by position), else kColumnMismatch. Categorical columns
 /// whose category lists differ from the model's are mapped by category name; a category the model
@@ -43,6 +55,11 @@ Result<FullVote> PredictFull(const Forest& forest, const Dataset& data);
 /// num_features() floats per row; borrowed for the call), for callers that keep the converted rows
 /// across calls. kInvalidArgument for a forest without trees.
 Result<FullVote> PredictFullRows(const Forest& forest, const float* rows, size_t num_rows);
+
+/// PredictFullRows with the rows spread over threads as `execution` says: the same votes and
+/// labels for every thread count.
+Result<FullVote> PredictFullRows(const Forest& forest, const float* rows, size_t num_rows,
+                                 const PredictExecution& execution);
 
 /// Adds the votes of trees 0..num_trees-1 for `num_rows` rows in the forest's layout (ModelRows:
 /// row-major, num_features() floats per row) to `votes` (num_rows x num_classes(), row-major).
@@ -109,6 +126,14 @@ Result<std::vector<double>> HaltedVoteShares(const Prior& prior, int32_t num_tre
 Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
                                        const HaltingTable& table,
                                        const SequentialVoteOptions& options, bool compare);
+
+/// PredictHalted with the rows spread over threads as `execution` says (each part in random order
+/// with its options.first_row offset): the same results for every thread count, and the same
+/// failures (of the first part in row order that fails).
+Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows& rows,
+                                       const HaltingTable& table,
+                                       const SequentialVoteOptions& options, bool compare,
+                                       const PredictExecution& execution);
 
 /// PredictHalted without the full vote (compare false), writing every row's outcome into `out`
 /// (caller-owned, rows.num_rows rows: PredictHaltedRowsInto) and the mean trees queried per row

@@ -39,6 +39,10 @@ struct SequentialVoteOptions {
   /// queried. Empty = 0..T-1.
   std::vector<int32_t> fixed_order;
   uint64_t seed = 1;  ///< For kRandomPerRow.
+  /// The index of the batch's first row in the whole data (kRandomPerRow draws row r's order from
+  /// the stream of row first_row + r): a part of a larger batch passes its offset, so that a batch
+  /// split into parts gets the orders of the whole. 0 for a whole batch.
+  size_t first_row = 0;
 };
 
 /// Per-row outcome of a batch; every vector has one entry per row.

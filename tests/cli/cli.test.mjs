@@ -15,7 +15,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'urnforest-cli-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
 function run(...args) {
-  const out = spawnSync(cli, [...args, '--json'], { encoding: 'utf8' });
+  const out = spawnSync(cli, [...args, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const lines = out.stdout.trim().split('\n');
   assert.equal(lines.length, 1, `exactly one JSON line on stdout, got: ${out.stdout}`);
   return { status: out.status, doc: JSON.parse(lines[0]), stderr: out.stderr };
@@ -383,6 +383,24 @@ test('train --threads gives the same model bytes for 1, 2 and every core', () =>
   const [one, ...rest] = paths.map((p) => readFileSync(p));
   for (const other of rest) assert.ok(one.equals(other));
   assert.equal(run('train', '--data', join(datasets, 'iris.csv'), '--threads', '-1', '--out', join(tmp, 'x.urnf')).doc.error.code, 'InvalidArgument');
+});
+
+test('predict --threads gives the same answer for 1, 2 and every core on a batch large enough to split', () => {
+  // wdbc tiled to 39,830 rows: at least 16,384 rows a thread, so 2 threads split it in two.
+  const [header, ...body] = readFileSync(join(datasets, 'wdbc.csv'), 'utf8').trim().split(/\r?\n/);
+  const big = join(tmp, 'wdbc_tiled.csv');
+  writeFileSync(big, [header, ...Array.from({ length: 70 }, () => body).flat()].join('\n') + '\n');
+  const withoutTimes = (doc) => Object.fromEntries(Object.entries(doc).filter(([k]) => !k.endsWith('_ms')));
+  for (const rule of [[], ['--rule', 'hyper', '--compare'], ['--rule', 'siba', '--order', 'random', '--seed', '4']]) {
+    const [one, ...rest] = ['1', '2', '0'].map((n) => {
+      const { status, doc } = run('predict', '--model', model, '--data', big, ...rule, '--threads', n);
+      assert.equal(status, 0, JSON.stringify(doc.error));
+      assert.equal(doc.rows, 39830);
+      return withoutTimes(doc);
+    });
+    for (const other of rest) assert.deepEqual(other, one, `predict ${rule.join(' ')}`);
+  }
+  assert.equal(run('predict', '--model', model, '--data', big, '--threads', 'x').doc.error.code, 'InvalidArgument');
 });
 
 test('experiment refuses work beyond --max-work up front with LimitExceeded naming the estimate', () => {
