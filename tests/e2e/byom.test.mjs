@@ -9,12 +9,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromiumProfile } from '../chromium.mjs';
 import { startServer, repoRoot } from '../../scripts/serve.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = join(repoRoot, 'tests', 'e2e', 'artifacts');
 const FIXTURES = join(repoRoot, 'tests', 'fixtures', 'onnx');
 
@@ -29,9 +26,7 @@ before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   server = await startServer();
   profile = mkdtempSync(join(tmpdir(), 'urnforest-byom-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce',
-  });
+  context = await launchChromiumProfile(profile, { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
   page = context.pages()[0] ?? await context.newPage();
   page.on('request', (req) => requests.push({ url: req.url(), method: req.method() }));
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

@@ -8,12 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromiumProfile } from '../chromium.mjs';
 import { startServer, repoRoot } from '../../scripts/serve.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = join(repoRoot, 'tests', 'e2e', 'artifacts');
 const RULES = ['siba', 'hyper', '1dir', 'ndir', 'optimal', 'alpha1', 'infinite'];
 
@@ -28,9 +25,7 @@ before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   server = await startServer();
   profile = mkdtempSync(join(tmpdir(), 'urnforest-demo-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS, acceptDownloads: true, viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce',
-  });
+  context = await launchChromiumProfile(profile, { acceptDownloads: true, viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
   page = context.pages()[0] ?? await context.newPage();
   page.on('request', (req) => requests.push(req.url()));
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

@@ -9,12 +9,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromiumProfile } from '../chromium.mjs';
 import { startServer, repoRoot } from '../../scripts/serve.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = join(repoRoot, 'tests', 'e2e', 'artifacts', 'screens');
 const VIEWS = ['data-view', 'urn-view', 'test-view', 'prior-view', 'concepts-view', 'classify-view', 'byom-view'];
 const WIDTHS = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
@@ -31,9 +28,7 @@ before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   server = await startServer();
   profile = mkdtempSync(join(tmpdir(), 'urnforest-screens-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: WIDTHS.desktop, reducedMotion: 'reduce',
-  });
+  context = await launchChromiumProfile(profile, { viewport: WIDTHS.desktop, reducedMotion: 'reduce' });
   page = context.pages()[0] ?? await context.newPage();
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text().slice(0, 300)}`); });

@@ -6,14 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromiumProfile } from '../chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// Flags from the environment notes: without the background-networking ones Chromium tries to reach
-// Google's hosts at start-up.
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let server;
 let context;
@@ -22,9 +16,7 @@ let profile;
 before(async () => {
   server = await startServer();
   profile = mkdtempSync(join(tmpdir(), 'urnforest-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS,
-  });
+  context = await launchChromiumProfile(profile);
 });
 
 after(async () => {

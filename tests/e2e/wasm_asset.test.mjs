@@ -7,12 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../chromium.mjs';
 import { repoRoot, startServer } from '../../scripts/serve.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const PAGE = `<!doctype html><html><body><pre id="status">loading</pre>
 <script type="module">
@@ -41,7 +38,7 @@ before(async () => {
   writeFileSync(join(dir, 'page.html'), PAGE);
   writeFileSync(join(dir, 'garbage.wasm'), Buffer.from('this is not a wasm module at all'));
   server = await startServer({ root: dir });
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  browser = await launchChromium();
 });
 
 after(async () => {

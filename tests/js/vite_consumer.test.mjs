@@ -2,12 +2,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { build, createServer, preview } from 'vite';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../chromium.mjs';
 import { consumerProject } from './helpers.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 let dir;
 let project;
 let browser;
@@ -44,7 +41,7 @@ after(async () => {
 });
 
 async function runPage(url) {
-  browser ??= await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  browser ??= await launchChromium();
   const page = await browser.newPage();
   const outside = [];
   page.on('request', (req) => { if (!req.url().startsWith(url) && !req.url().startsWith('data:')) outside.push(req.url()); });

@@ -7,13 +7,10 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../chromium.mjs';
 import { consumerProject } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 let dir;
 let project;
 let browser;
@@ -49,7 +46,7 @@ test('a Vite build copies urnforest.wasm and the page streams it with init({ was
   assert.equal(Buffer.compare(readFileSync(join(project, 'dist', 'assets', wasm[0])), readFileSync(join(root, 'dist', 'urnforest.wasm'))), 0);
   const server = await preview({ logLevel: 'silent', configFile: false, root: project, preview: { host: '127.0.0.1', port: 0 } });
   try {
-    browser ??= await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    browser ??= await launchChromium();
     const page = await browser.newPage();
     const responses = [];
     page.on('response', (r) => responses.push({ path: new URL(r.url()).pathname, type: r.headers()['content-type'], size: Number(r.headers()['content-length'] ?? 0) }));
