@@ -26,14 +26,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { CHROMIUM, launchChromiumProfile } from '../scripts/chromium.mjs';
 import { init } from '../dist/index.js';
 import { numberOption } from './args.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const arg = numberOption;
 const rounds = arg('rounds', 5);
 const rows = arg('rows', 18208);
@@ -119,7 +116,7 @@ async function result(page) {
 // One round of one variant: first load in a fresh profile, then a reload in the same browser.
 async function measure(variant) {
   const profile = mkdtempSync(join(tmpdir(), 'urnforest-first-prediction-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const context = await launchChromiumProfile(profile);
   try {
     const page = context.pages()[0] ?? await context.newPage();
     if (mbps > 0) {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromiumProfile } from '../chromium.mjs';
+import { launchChromiumProfile } from '../../scripts/chromium.mjs';
 import { startServer, repoRoot } from '../../scripts/serve.mjs';
 
 const SHOTS = join(repoRoot, 'tests', 'e2e', 'artifacts', 'screens');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromiumProfile } from '../chromium.mjs';
+import { launchChromiumProfile } from '../../scripts/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
 let server;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../chromium.mjs';
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { repoRoot, startServer } from '../../scripts/serve.mjs';
 
 

@@ -1,6 +1,7 @@
 // Shared fixtures for the node:test suites (not a test file itself).
+import { after, before } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,4 +32,27 @@ export function consumerProject(prefix, mainJs) {
   writeFileSync(join(project, 'index.html'), '<!doctype html><html><body><pre id="status">loading</pre><script type="module" src="./main.js"></script></body></html>');
   writeFileSync(join(project, 'main.js'), mainJs);
   return { dir, project };
+}
+
+/**
+ * A test file's consumer app (consumerProject) made before its tests and removed after them, and one
+ * Chromium for them (launched on first use, closed after them): {project, browser()}. `project` is
+ * the app's folder (read it inside a test), browser() the shared browser.
+ */
+export function consumerSuite(prefix, mainJs) {
+  let made;
+  let browser;
+  before(() => { made = consumerProject(prefix, mainJs); });
+  after(async () => {
+    await browser?.close();
+    if (made) rmSync(made.dir, { recursive: true, force: true });
+  });
+  return {
+    get project() { return made.project; },
+    async browser() {
+      const { launchChromium } = await import('../../scripts/chromium.mjs');
+      browser ??= await launchChromium();
+      return browser;
+    },
+  };
 }

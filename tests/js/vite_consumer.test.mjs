@@ -1,13 +1,8 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { build, createServer, preview } from 'vite';
-import { launchChromium } from '../chromium.mjs';
-import { consumerProject } from './helpers.mjs';
+import { consumerSuite } from './helpers.mjs';
 
-let dir;
-let project;
-let browser;
 
 const MAIN = `
 import { init } from 'urnforest';
@@ -31,18 +26,10 @@ try {
 }
 `;
 
-before(() => {
-  ({ dir, project } = consumerProject('urnforest-vite-', MAIN));
-});
-
-after(async () => {
-  await browser?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const suite = consumerSuite('urnforest-vite-', MAIN);
 
 async function runPage(url) {
-  browser ??= await launchChromium();
-  const page = await browser.newPage();
+  const page = await (await suite.browser()).newPage();
   const outside = [];
   page.on('request', (req) => { if (!req.url().startsWith(url) && !req.url().startsWith('data:')) outside.push(req.url()); });
   await page.goto(url);
@@ -62,8 +49,8 @@ function checkStatus(status) {
 const quiet = { logLevel: 'silent', configFile: false };
 
 test('a Vite production build of a consumer app runs a halted prediction and a worker in Chromium', { timeout: 120_000 }, async () => {
-  await build({ ...quiet, root: project });
-  const server = await preview({ ...quiet, root: project, preview: { host: '127.0.0.1', port: 0 } });
+  await build({ ...quiet, root: suite.project });
+  const server = await preview({ ...quiet, root: suite.project, preview: { host: '127.0.0.1', port: 0 } });
   try {
     const url = server.resolvedUrls.local[0];
     checkStatus(await runPage(url));
@@ -73,7 +60,7 @@ test('a Vite production build of a consumer app runs a halted prediction and a w
 });
 
 test('the Vite dev server serves the same app', { timeout: 120_000 }, async () => {
-  const server = await createServer({ ...quiet, root: project, server: { host: '127.0.0.1', port: 0 } });
+  const server = await createServer({ ...quiet, root: suite.project, server: { host: '127.0.0.1', port: 0 } });
   await server.listen();
   try {
     const url = server.resolvedUrls.local[0];

@@ -1,19 +1,15 @@
 // A Vite production build of a consumer app that calls init({ wasm: wasmUrl() }): Vite copies
 // urnforest.wasm into the build (from new URL('./urnforest.wasm', import.meta.url)), the page streams it
 // in Chromium and never requests the embedded copy.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
-import { launchChromium } from '../chromium.mjs';
-import { consumerProject } from './helpers.mjs';
+import { consumerSuite } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-let dir;
-let project;
-let browser;
 
 const MAIN = `
 import { init, wasmUrl } from 'urnforest';
@@ -29,25 +25,17 @@ try {
 }
 `;
 
-before(() => {
-  ({ dir, project } = consumerProject('urnforest-vite-asset-', MAIN));
-});
-
-after(async () => {
-  await browser?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const suite = consumerSuite('urnforest-vite-asset-', MAIN);
 
 test('a Vite build copies urnforest.wasm and the page streams it with init({ wasm: wasmUrl() })', { timeout: 120_000 }, async () => {
-  await build({ logLevel: 'silent', configFile: false, root: project });
-  const assets = readdirSync(join(project, 'dist', 'assets'));
+  await build({ logLevel: 'silent', configFile: false, root: suite.project });
+  const assets = readdirSync(join(suite.project, 'dist', 'assets'));
   const wasm = assets.filter((f) => f.endsWith('.wasm'));
   assert.equal(wasm.length, 1, assets.join(', '));
-  assert.equal(Buffer.compare(readFileSync(join(project, 'dist', 'assets', wasm[0])), readFileSync(join(root, 'dist', 'urnforest.wasm'))), 0);
-  const server = await preview({ logLevel: 'silent', configFile: false, root: project, preview: { host: '127.0.0.1', port: 0 } });
+  assert.equal(Buffer.compare(readFileSync(join(suite.project, 'dist', 'assets', wasm[0])), readFileSync(join(root, 'dist', 'urnforest.wasm'))), 0);
+  const server = await preview({ logLevel: 'silent', configFile: false, root: suite.project, preview: { host: '127.0.0.1', port: 0 } });
   try {
-    browser ??= await launchChromium();
-    const page = await browser.newPage();
+    const page = await (await suite.browser()).newPage();
     const responses = [];
     page.on('response', (r) => responses.push({ path: new URL(r.url()).pathname, type: r.headers()['content-type'], size: Number(r.headers()['content-length'] ?? 0) }));
     await page.goto(server.resolvedUrls.local[0]);

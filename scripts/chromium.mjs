@@ -1,4 +1,4 @@
-// The browser the browser tests drive: Debian's Chromium through playwright-core, headless, making
+// The browser the browser tests and benchmarks drive: Debian's Chromium through playwright-core, headless, making
 // no network request of its own (no background networking, component updates or sync).
 import { chromium } from 'playwright-core';
 
