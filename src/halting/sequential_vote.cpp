@@ -161,6 +161,19 @@ double SequentialVoteResult::MeanTrees() const {
   return MeanTreesOf(trees_used.data(), trees_used.size());
 }
 
+void SequentialVoteResult::Resize(size_t num_rows, size_t num_classes) {
+  labels.resize(num_rows);
+  trees_used.resize(num_rows);
+  confidence.resize(num_rows);
+  halted_early.resize(num_rows);
+  tallies.resize(num_rows * num_classes);
+}
+
+SequentialVoteSpans SequentialVoteResult::SpansFrom(size_t first_row, size_t num_classes) {
+  return {labels.data() + first_row, trees_used.data() + first_row, confidence.data() + first_row,
+          halted_early.data() + first_row, tallies.data() + first_row * num_classes};
+}
+
 Result<std::vector<int32_t>> QueryOrderForRow(const HaltingTable& table, size_t row,
                                               const SequentialVoteOptions& options) {
   Status s = CheckOrder(table, options);
@@ -182,11 +195,7 @@ Result<SequentialVoteResult> PredictSequential(const HaltingTable& table, size_t
   if (!s.ok()) return s;
   if (!vote) return Invalid("vote callable is empty");
   SequentialVoteResult out;
-  out.labels.resize(num_rows);
-  out.trees_used.resize(num_rows);
-  out.confidence.resize(num_rows);
-  out.halted_early.resize(num_rows);
-  out.tallies.resize(num_rows * static_cast<size_t>(table.num_classes()));
+  out.Resize(num_rows, static_cast<size_t>(table.num_classes()));
   std::vector<int32_t> order, tally(table.num_classes());
   BaseOrder(table, options, &order);
   const bool random = options.order == QueryOrder::kRandomPerRow;
@@ -212,14 +221,9 @@ Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table,
                                                       const BlockVoter& voter,
                                                       const SequentialVoteOptions& options) {
   SequentialVoteResult out;
-  out.labels.resize(num_rows);
-  out.trees_used.resize(num_rows);
-  out.confidence.resize(num_rows);
-  out.halted_early.resize(num_rows);
-  out.tallies.resize(num_rows * static_cast<size_t>(std::max(table.num_classes(), 0)));
-  const SequentialVoteSpans spans = {out.labels.data(), out.trees_used.data(), out.confidence.data(),
-                                     out.halted_early.data(), out.tallies.data()};
-  Status s = PredictSequentialBlockedInto(table, num_rows, voter, options, spans);
+  const size_t classes = static_cast<size_t>(std::max(table.num_classes(), 0));
+  out.Resize(num_rows, classes);
+  Status s = PredictSequentialBlockedInto(table, num_rows, voter, options, out.SpansFrom(0, classes));
   if (!s.ok()) return s;
   return out;
 }

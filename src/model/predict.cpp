@@ -70,6 +70,7 @@ Status HaltedInputsFit(const Forest& forest, const PreparedRows& rows, const Hal
 // The parts a batch of num_rows rows is split into (PredictExecution).
 int32_t PartsFor(size_t num_rows, const PredictExecution& execution) {
   const size_t per_thread = std::max<size_t>(execution.min_rows_per_thread, 1);
+  // At most as many parts as the CLI's --threads allows.
   const size_t most = std::min<size_t>(std::max<size_t>(num_rows / per_thread, 1), 4096);
   return internal::ResolveThreads(execution.threads, static_cast<int32_t>(most));
 }
@@ -110,22 +111,16 @@ Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows&
   const size_t k = static_cast<size_t>(forest.num_classes());
   HaltedPrediction out;
   SequentialVoteResult& halted = out.halted;
-  halted.labels.resize(n);
-  halted.trees_used.resize(n);
-  halted.confidence.resize(n);
-  halted.halted_early.resize(n);
-  halted.tallies.resize(n * k);
+  halted.Resize(n, k);
   FullVote full;
   if (compare) full.votes.assign(n * k, 0);
   // Each part writes its own rows of every array; in random order its rows keep their indices.
   Status status = internal::RunRowParts(n, PartsFor(n, execution), [&](size_t begin, size_t end) {
     SequentialVoteOptions part = options;
     part.first_row = options.first_row + begin;
-    const SequentialVoteSpans spans = {halted.labels.data() + begin, halted.trees_used.data() + begin,
-                                       halted.confidence.data() + begin, halted.halted_early.data() + begin,
-                                       halted.tallies.data() + begin * k};
     const float* x = rows.values.data() + begin * m;
-    Status s = PredictHaltedRowsInto(forest, x, end - begin, table, part, rows.without_nan.data() + begin, spans);
+    Status s = PredictHaltedRowsInto(forest, x, end - begin, table, part, rows.without_nan.data() + begin,
+                                     halted.SpansFrom(begin, k));
     if (!s.ok() || !compare) return s;
     uint32_t* votes = full.votes.data() + begin * k;
     if (fixed.empty()) {

@@ -45,6 +45,16 @@ struct SequentialVoteOptions {
   size_t first_row = 0;
 };
 
+/// Caller-owned per-row outputs of a batch: SequentialVoteResult's arrays, borrowed. Each points to
+/// num_rows entries (tallies: num_rows x classes, row-major); none may be null.
+struct SequentialVoteSpans {
+  int32_t* labels;
+  int32_t* trees_used;
+  double* confidence;
+  uint8_t* halted_early;
+  int32_t* tallies;
+};
+
 /// Per-row outcome of a batch; every vector has one entry per row.
 struct SequentialVoteResult {
   std::vector<int32_t> labels;      ///< Predicted class (full-vote ties: lowest class index).
@@ -59,16 +69,11 @@ struct SequentialVoteResult {
   std::vector<int32_t> tallies;
   /// Mean of trees_used (0 for no rows).
   double MeanTrees() const;
-};
-
-/// Caller-owned per-row outputs of a batch: SequentialVoteResult's arrays, borrowed. Each points to
-/// num_rows entries (tallies: num_rows x classes, row-major); none may be null.
-struct SequentialVoteSpans {
-  int32_t* labels;
-  int32_t* trees_used;
-  double* confidence;
-  uint8_t* halted_early;
-  int32_t* tallies;
+  /// Sizes every vector for `num_rows` rows of `num_classes` classes (new entries 0).
+  void Resize(size_t num_rows, size_t num_classes);
+  /// The arrays from row `first_row` on (within the current sizes; `num_classes` as in Resize), for
+  /// the calls that write a batch, or a part of one, in place.
+  SequentialVoteSpans SpansFrom(size_t first_row, size_t num_classes);
 };
 
 /// Mean of the `num_rows` entries of `trees_used` (0 for no rows): SequentialVoteResult::MeanTrees
