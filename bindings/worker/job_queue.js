@@ -2,9 +2,12 @@
 // thread, started on demand. Aborting the running job terminates the thread (the core is synchronous
 // there) and the next job starts a fresh one; aborting a queued job just removes it. A session job
 // (a call on a RemoteForest) sent to a thread that does not hold that session carries the session's
-// restore data (model bytes and logged calls), so the thread rebuilds it first.
+// restore data (model bytes, stored tables, live data sets), so the thread rebuilds it first.
+// A job's arguments are snapshotted when it is submitted (snapshot.js), never read from the caller's
+// objects later.
 import { control } from './checks.js';
 import { abortError, reviveError } from './errors.js';
+import { buffersIn, snapshot } from './snapshot.js';
 import { spawn } from './spawn.js';
 
 export class JobQueue {
@@ -19,22 +22,28 @@ export class JobQueue {
   }
 
   /**
-   * Queues `message` (its op and arguments) and resolves to the thread's result. `ctl`: the caller's
-   * {signal?, onProgress?} (checked here: a bad one rejects); `what`: the method name for errors;
-   * `extra`: fields of the job ({remote}: a session's job, {onResult}: called before resolving).
+   * Queues `message` (its op and arguments) and resolves to the thread's result. The message is
+   * snapshotted now (copied, or with `ctl.transfer` its buffers moved), so that the job never reads the
+   * caller's objects later. `ctl`: the caller's {signal?, onProgress?, transfer?} (checked here: a bad
+   * one rejects); `what`: the method name for errors; `extra`: fields of the job ({remote}: a session's
+   * job; {onResult(message)}: called with the snapshot before resolving; {owned: true}: `message` is a
+   * snapshot already; {keep: true}: the snapshot outlives the job (replayed or shared), so it is copied
+   * to the thread, not transferred).
    */
   submit(message, ctl, what, extra = {}) {
     let c;
+    let own;
     try {
       c = control(ctl, what);
+      if (this.terminated) throw new Error('UrnforestWorker has been terminated');
+      if (c.signal?.aborted) throw abortError(c.signal);
+      own = extra.owned ? message : snapshot(message, c.transfer === true, what);
     } catch (e) {
       return Promise.reject(e);
     }
-    if (this.terminated) return Promise.reject(new Error('UrnforestWorker has been terminated'));
     const { signal, onProgress } = c;
-    if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise((resolve, reject) => {
-      const job = { id: this._nextId++, message, what, onProgress, resolve, reject, signal, onAbort: null, ...extra };
+      const job = { id: this._nextId++, message: own, what, onProgress, resolve, reject, signal, onAbort: null, ...extra };
       if (signal) {
         job.onAbort = () => this._abort(job);
         signal.addEventListener('abort', job.onAbort, { once: true });
@@ -153,7 +162,7 @@ export class JobQueue {
         if (message.method !== 'load') message.restore = job.remote._restore();
       }
       try {
-        w.post(message);
+        w.post(message, job.keep ? [] : buffersIn(job.message));
       } catch (e) {
         // Not structured-cloneable (a function, a Dataset, ...): this job fails, the worker is fine.
         this._active = null;
@@ -196,7 +205,7 @@ export class JobQueue {
     // After a failed load or restore the session may be missing: the next call sends the restore again.
     if (m.type !== 'result' && job.opens) job.opens.sessions.delete(job.message.session);
     if (m.type === 'result') {
-      job.onResult?.();
+      job.onResult?.(job.message);
       job.resolve(m.value);
     } else {
       job.reject(reviveError(m.error));
