@@ -71,7 +71,7 @@ export class UrnforestWorker {
     try {
       const c = control(ctl, 'train');
       if (c.signal?.aborted) throw abortError(c.signal);
-      own = snapshot({ data, options }, c.transfer === true, 'train');
+      own = snapshot({ data, options }, c.transfer === true, 'train').value;
     } catch (e) {
       return Promise.reject(e);
     }

@@ -73,17 +73,6 @@ test('one buffer reused for 1,000 batches: every batch is answered with its own 
   assert.equal(wrong, 0, `${wrong} of 1000 batches answered with other rows`);
 });
 
-test('train reads x and the labels when called: changing them after the call does not change the model', async () => {
-  const mine = x.slice();
-  const myLabels = labels.slice();
-  const options = { rows: data.numRows, cols, labels: myLabels, featureNames };
-  const job = worker.train({ x: mine, options }, { trees: 11, seed: 2 });
-  mine.fill(0);
-  myLabels.reverse();
-  options.rows = 1;
-  assert.deepEqual((await job).bytes, localTrain({ trees: 11, seed: 2 }));
-});
-
 test('a training spread over threads reads its arguments when called too', async () => {
   const parallel = new UrnforestWorker({ threads: 2 });
   try {
@@ -96,50 +85,80 @@ test('a training spread over threads reads its arguments when called too', async
   }
 });
 
-test('every kind of argument is read at call time: CSV bytes, row subsets, tallies, model bytes', async () => {
-  const csv = new TextEncoder().encode(readDataset('wdbc'));
-  const rows = Uint32Array.from({ length: 50 }, (_, i) => 2 * i);
-  const first = remote.predict({ csv, rows }, { rule: 'siba' });
-  csv.fill(32);
-  rows.fill(0);
-  const held = data.subset(Uint32Array.from({ length: 50 }, (_, i) => 2 * i));
-  assert.deepEqual((await first).treesUsed, forest.predict(held, { rule: 'siba' }).treesUsed);
-  held.dispose();
+// A call is posted at once when the worker is idle, and snapshotted when it waits behind another job:
+// both ways read the arguments at call time.
+const ahead = {
+  idle: () => Promise.resolve(),
+  queued: () => remote.storedTables(),
+};
 
-  const tallies = Int32Array.from([25, 6, 3, 28]);
-  const leaders = remote.leader({ rule: 'siba' }, tallies);
-  tallies.fill(0);
-  assert.deepEqual(Array.from(await leaders), [0, 1]);
+for (const [state, jobAhead] of Object.entries(ahead)) {
+  test(`train reads x and the labels when called: changing them after the call does not change the model (${state})`, async () => {
+    const before = jobAhead();
+    const mine = x.slice();
+    const myLabels = labels.slice();
+    const options = { rows: data.numRows, cols, labels: myLabels, featureNames };
+    const job = worker.train({ x: mine, options }, { trees: 11, seed: 2 });
+    mine.fill(0);
+    myLabels.reverse();
+    options.rows = 1;
+    assert.deepEqual((await job).bytes, localTrain({ trees: 11, seed: 2 }));
+    await before;
+  });
 
-  const bytes = forest.toBytes();
-  const loading = worker.load(bytes);
-  bytes.fill(0);
-  const other = await loading;
-  assert.equal(other.info.numTrees, 31);
-  other.dispose();
-});
+  test(`every kind of argument is read at call time: CSV bytes, row subsets, tallies, model bytes (${state})`, async () => {
+    const before = [jobAhead()];
+    const csv = new TextEncoder().encode(readDataset('wdbc'));
+    const rows = Uint32Array.from({ length: 50 }, (_, i) => 2 * i);
+    const first = remote.predict({ csv, rows }, { rule: 'siba' });
+    csv.fill(32);
+    rows.fill(0);
+    const held = data.subset(Uint32Array.from({ length: 50 }, (_, i) => 2 * i));
+    assert.deepEqual((await first).treesUsed, forest.predict(held, { rule: 'siba' }).treesUsed);
+    held.dispose();
 
-test('with transfer: true the buffers move to the worker at call time and the answers are the same', async () => {
-  const batch = batchOf(100, 40);
-  const expected = localPredict(batch, 40, { rule: 'siba' });
-  const job = remote.predict({ x: batch, options: { rows: 40, cols, featureNames } }, { rule: 'siba' }, { transfer: true });
-  assert.equal(batch.byteLength, 0, 'the caller no longer holds the rows');
-  assert.deepEqual((await job).treesUsed, expected.treesUsed);
+    const tallies = Int32Array.from([25, 6, 3, 28]);
+    before.push(jobAhead());
+    const leaders = remote.leader({ rule: 'siba' }, tallies);
+    tallies.fill(0);
+    assert.deepEqual(Array.from(await leaders), [0, 1]);
 
-  const mine = x.slice();
-  const trained = worker.train({ x: mine, options: { rows: data.numRows, cols, labels, featureNames } }, { trees: 5, seed: 8 }, { transfer: true });
-  assert.equal(mine.length, 0);
-  assert.deepEqual((await trained).bytes, localTrain({ trees: 5, seed: 8 }));
-});
+    const bytes = forest.toBytes();
+    before.push(jobAhead());
+    const loading = worker.load(bytes);
+    bytes.fill(0);
+    const other = await loading;
+    assert.equal(other.info.numTrees, 31);
+    other.dispose();
+    await Promise.all(before);
+  });
 
-test('a typed array on a SharedArrayBuffer is copied at call time as well', async () => {
-  const shared = new Float32Array(new SharedArrayBuffer(30 * cols * 4));
-  shared.set(batchOf(200, 30));
-  const expected = localPredict(batchOf(200, 30), 30, { rule: 'siba' });
-  const job = remote.predict({ x: shared, options: { rows: 30, cols, featureNames } }, { rule: 'siba' });
-  shared.fill(0);
-  assert.deepEqual((await job).treesUsed, expected.treesUsed);
-});
+  test(`with transfer: true the buffers move to the worker at call time and the answers are the same (${state})`, async () => {
+    const before = jobAhead();
+    const batch = batchOf(100, 40);
+    const expected = localPredict(batch, 40, { rule: 'siba' });
+    const job = remote.predict({ x: batch, options: { rows: 40, cols, featureNames } }, { rule: 'siba' }, { transfer: true });
+    assert.equal(batch.byteLength, 0, 'the caller no longer holds the rows');
+    assert.deepEqual((await job).treesUsed, expected.treesUsed);
+
+    const mine = x.slice();
+    const trained = worker.train({ x: mine, options: { rows: data.numRows, cols, labels, featureNames } }, { trees: 5, seed: 8 }, { transfer: true });
+    assert.equal(mine.length, 0);
+    assert.deepEqual((await trained).bytes, localTrain({ trees: 5, seed: 8 }));
+    await before;
+  });
+
+  test(`a typed array on a SharedArrayBuffer is copied at call time as well (${state})`, async () => {
+    const before = jobAhead();
+    const shared = new Float32Array(new SharedArrayBuffer(30 * cols * 4));
+    shared.set(batchOf(200, 30));
+    const expected = localPredict(batchOf(200, 30), 30, { rule: 'siba' });
+    const job = remote.predict({ x: shared, options: { rows: 30, cols, featureNames } }, { rule: 'siba' });
+    shared.fill(0);
+    assert.deepEqual((await job).treesUsed, expected.treesUsed);
+    await before;
+  });
+}
 
 test('a bad transfer option or an argument that cannot be sent rejects with a TypeError and nothing runs', async () => {
   await assert.rejects(remote.predict({ x: batchOf(0, 2), options: { rows: 2, cols } }, undefined, { transfer: 1 }), TypeError);
