@@ -26,8 +26,16 @@ inline constexpr uint64_t kMaxInputBytes = uint64_t{1} << 30;
 /// (a regular file is refused before it is read; a device or pipe once that much has come),
 /// kOutOfMemory when the content cannot be held.
 Result<std::string> ReadFile(const std::string& path);
-/// Writes bytes to a file (replacing it); kIoError naming the path on failure.
+/// Writes bytes to a file, replacing it atomically: they go to a new file in the same directory
+/// (".NAME.tmp-PID-N"), which is flushed to the disk, closed and renamed over `path`, so that `path`
+/// holds either its old content or all of `bytes`, never a part. An existing file keeps its
+/// permission bits; a symbolic link is kept and its target replaced. A destination that exists and
+/// is not a regular file (a device such as /dev/stdout, a pipe) is written in place. kIoError naming
+/// the path and the OS reason when any step fails (the temporary file is then removed).
 Status WriteFile(const std::string& path, const std::vector<uint8_t>& bytes);
+/// Writes `text` to stdout, then flushes and closes it, checking each step: kIoError with the OS
+/// reason when any of it fails (a full disk, a closed descriptor). Call once, as the last output.
+Status WriteStdout(const std::string& text);
 
 Status RunTrain(int argc, char** argv, Output& out);
 Status RunPredict(int argc, char** argv, Output& out);

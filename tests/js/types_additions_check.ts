@@ -79,3 +79,9 @@ const forestTable = forest.haltingTable({ rule: 'hyper', onProgress: () => undef
 const fromBuffer: Dataset = Dataset.fromCSV(new TextEncoder().encode('a,b\n1,2\n').buffer, { target: null });
 const trainedFromBytes = await new UrnforestWorker().train({ csv: new Uint8Array(0) }, { trees: 3 });
 console.log(builtWithProgress, forestTable, fromBuffer, trainedFromBytes);
+// JobControl.transfer: the call's buffers move to the worker instead of being copied.
+const movedRows = new Float32Array([1, 2]);
+const moved = await remote.predict({ x: movedRows, options: { rows: 1, cols: 2 } }, undefined, { transfer: true });
+console.log(moved.classIndex);
+// @ts-expect-error transfer is a boolean
+await remote.predict({ x: movedRows, options: { rows: 1, cols: 2 } }, undefined, { transfer: 1 });
