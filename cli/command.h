@@ -7,6 +7,10 @@
 #include "urnforest/json_writer.h"
 #include "urnforest/status.h"
 
+namespace urnforest {
+class Forest;
+}  // namespace urnforest
+
 namespace urnforest::cli {
 
 /// What a command produces: one JSON document (printed with --json) and a human-readable text
@@ -28,6 +32,10 @@ inline constexpr uint64_t kMaxInputBytes = uint64_t{1} << 30;
 Result<std::string> ReadFile(const std::string& path);
 /// Writes bytes to a file (replacing it); kIoError naming the path on failure.
 Status WriteFile(const std::string& path, const std::vector<uint8_t>& bytes);
+
+/// Writes the forest's stored halting tables: "stored_tables": [{rule, alpha, trees, bytes}] into
+/// the open JSON object of `out`, and one text line per table.
+void WriteStoredTables(const Forest& forest, Output& out);
 
 Status RunTrain(int argc, char** argv, Output& out);
 Status RunPredict(int argc, char** argv, Output& out);
