@@ -7,6 +7,10 @@
 #include "urnforest/json_writer.h"
 #include "urnforest/status.h"
 
+namespace urnforest {
+class Forest;
+}  // namespace urnforest
+
 namespace urnforest::cli {
 
 /// What a command produces: one JSON document (printed with --json) and a human-readable text
@@ -36,6 +40,10 @@ Status WriteFile(const std::string& path, const std::vector<uint8_t>& bytes);
 /// Writes `text` to stdout, then flushes and closes it, checking each step: kIoError with the OS
 /// reason when any of it fails (a full disk, a closed descriptor). Call once, as the last output.
 Status WriteStdout(const std::string& text);
+
+/// Writes the forest's stored halting tables: "stored_tables": [{rule, alpha, trees, bytes}] into
+/// the open JSON object of `out`, and one text line per table.
+void WriteStoredTables(const Forest& forest, Output& out);
 
 Status RunTrain(int argc, char** argv, Output& out);
 Status RunPredict(int argc, char** argv, Output& out);

@@ -23,7 +23,7 @@ const CommandEntry kCommands[] = {
      "[--trees N] [--mtry N] [--max-depth D] [--min-leaf N] [--seed S] [--store-tables R:A[,R:A...]] --out MODEL"},
     {"train", nullptr, "  [--threads N]  (0 = every core, the default; the model bytes do not depend on it)"},
     {"train", nullptr, "  CSV: [--delimiter ,|;|tab|auto] [--decimal .|,] [--target-categorical] (predict, calibrate, prune, experiment: the same)"},
-    {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
+    {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump] [--cv-trees N (with --emphasis cv)]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
     {"predict", nullptr, "  [--compare]  (with --rule: also the full vote, its votes and the disagreement)"},
