@@ -1,18 +1,14 @@
 #pragma once
-// CSV text -> Dataset (RFC 4180 quoting, header row, typed columns, missing values).
+// CSV text -> Dataset (RFC 4180 quoting, header row, typed columns, missing values). The reader
+// tokenizes and chooses columns; a DatasetBuilder (dataset_builder.h) decides what the values are.
 #include <string>
 #include <string_view>
 
 #include "urnforest/dataset.h"
+#include "urnforest/dataset_builder.h"
 #include "urnforest/status.h"
 
 namespace urnforest {
-
-/// Order of class indices.
-enum class ClassOrder : uint8_t {
-  kSorted = 0,     ///< Byte-wise sorted class names (default; stable across folds and files).
-  kFirstSeen = 1,  ///< Order of first appearance in the file.
-};
 
 /// Options for ReadCsv.
 struct CsvOptions {
