@@ -27,19 +27,27 @@ constexpr char kBeyondFloat[] =
     " is infinite or beyond float's range (magnitude at most 3.4028235e38); write missing values "
     "as ";
 
-std::string_view TrimBlanks(std::string_view s) {
+inline bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+std::string_view TrimBlanksSlow(std::string_view s) {
   size_t begin = 0, end = s.size();
-  while (begin < end && (s[begin] == ' ' || s[begin] == '\t')) ++begin;
-  while (end > begin && (s[end - 1] == ' ' || s[end - 1] == '\t')) --end;
+  while (begin < end && IsBlank(s[begin])) ++begin;
+  while (end > begin && IsBlank(s[end - 1])) --end;
   return s.substr(begin, end - begin);
 }
 
+// Inline: almost every field has no blank at either end (the CSV tokenizer trims unquoted ones).
+inline std::string_view TrimBlanks(std::string_view s) {
+  if (!s.empty() && !IsBlank(s.front()) && !IsBlank(s.back())) return s;
+  return TrimBlanksSlow(s);
+}
+
 // A field of only blanks is missing, quoted or not (an unquoted one is empty once trimmed).
-bool IsBlankField(const Cell& cell) {
+inline bool IsBlankField(const Cell& cell) {
   return cell.kind == CellKind::kField && TrimBlanks(cell.text).empty();
 }
 
-NumberKind ReadField(std::string_view text, float* out, char decimal) {
+inline NumberKind ReadField(std::string_view text, float* out, char decimal) {
   return internal::ParseCsvNumber(TrimBlanks(text), out, decimal);
 }
 
@@ -188,8 +196,18 @@ Status DatasetBuilder::Impl::EndRow() {
 }
 
 Status DatasetBuilder::SetFeature(size_t feature, const Cell& cell) {
-  if (cell.kind == CellKind::kMissing || IsBlankField(cell)) return Status::Ok();
   Impl& b = *impl_;
+  // The common case first: a field read as a number in a column that is numeric so far.
+  if (cell.kind == CellKind::kField && b.columns[feature].numeric &&
+      b.specs[feature].rule == ColumnRule::kInfer) {
+    const std::string_view text = TrimBlanks(cell.text);
+    if (text.empty()) return Status::Ok();
+    if (internal::ParseCsvNumber(text, b.cell(feature), b.options.decimal) == NumberKind::kNumber) {
+      b.columns[feature].had_number = true;
+      return Status::Ok();
+    }
+  }
+  if (cell.kind == CellKind::kMissing || IsBlankField(cell)) return Status::Ok();
   switch (b.specs[feature].rule) {
     case ColumnRule::kNumeric:
       return b.NumericCell(feature, cell);
