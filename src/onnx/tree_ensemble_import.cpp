@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "data/csv_tokenizer.h"
+#include "base/utf8.h"
 #include "ensemble/forest_access.h"
 #include "model/imported_scores.h"
 #include "onnx/onnx_model.h"
