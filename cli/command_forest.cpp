@@ -300,8 +300,8 @@ Status RunInfo(int argc, char** argv, Output& out) {
   out.json.Key("nodes").Int(static_cast<int64_t>(f.num_nodes()));
   if (const ImportedModel* m = f.imported()) {
     out.json.Key("imported").BeginObject();
-    out.json.Key("kind").String(m->kind == ImportedKind::kVoting ? "voting" : "additive");
-    out.json.Key("vote").String(m->default_vote == VoteKind::kSoft ? "soft" : "hard");
+    out.json.Key("kind").String(ImportedKindName(m->kind));
+    out.json.Key("vote").String(VoteKindName(m->default_vote));
     out.json.Key("source").String(m->source);
     out.json.Key("calibrated").Bool(m->calibrated);
     out.json.EndObject();

@@ -19,10 +19,6 @@
 namespace urnforest::cli {
 namespace {
 
-const char* KindName(const ImportedModel& m) {
-  return m.kind == ImportedKind::kVoting ? "voting" : "additive";
-}
-
 // The fields every command that reports an imported forest prints.
 void WriteImported(const Forest& f, Output& out) {
   const ImportedModel& m = *f.imported();
@@ -32,8 +28,8 @@ void WriteImported(const Forest& f, Output& out) {
   out.json.Key("feature_names").BeginArray();
   for (const FeatureInfo& feature : f.schema().features) out.json.String(feature.name);
   out.json.EndArray();
-  out.json.Key("kind").String(KindName(m));
-  out.json.Key("vote").String(m.default_vote == VoteKind::kSoft ? "soft" : "hard");
+  out.json.Key("kind").String(ImportedKindName(m.kind));
+  out.json.Key("vote").String(VoteKindName(m.default_vote));
   out.json.Key("source").String(m.source);
   out.json.Key("nodes").Int(static_cast<int64_t>(f.num_nodes()));
   out.json.Key("calibrated").Bool(m.calibrated);
@@ -77,8 +73,8 @@ Status RunImport(int argc, char** argv, Output& out) {
   out.json.Key("out").String(out_path.value());
   out.json.EndObject();
   const ImportedModel& m = *forest.value().imported();
-  out.text = "imported " + std::to_string(forest.value().num_trees()) + " trees (" + KindName(m) +
-             ", " + std::to_string(forest.value().num_classes()) + " classes, " +
+  out.text = "imported " + std::to_string(forest.value().num_trees()) + " trees (" +
+             ImportedKindName(m.kind) + ", " + std::to_string(forest.value().num_classes()) + " classes, " +
              std::to_string(forest.value().num_features()) + " features" +
              (m.source.empty() ? std::string() : ", from " + m.source) + ") -> " + out_path.value() + "\n";
   return Status::Ok();

@@ -18,7 +18,7 @@ import {
 /**
  * The ordered-aggregation heuristics (static pruning), in the core's order: the public constant
  * (usable before init()); the names accepted are the core's (OrderingNames,
- * tests/js/option_names.test.mjs checks that they agree).
+ * tests/js/core_api.test.mjs checks that they agree).
  */
 export const orderings = Object.freeze(['early', 'reduce-error', 'complementarity', 'margin-distance',
   'orientation', 'boosting', 'kappa', 'greedy-sdp']);

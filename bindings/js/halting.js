@@ -10,7 +10,7 @@ import {
 
 /**
  * The halting rules, in the core's order: the public constant (usable before init()); the names
- * accepted are the core's (RuleNames, tests/js/option_names.test.mjs checks that they agree).
+ * accepted are the core's (RuleNames, tests/js/core_api.test.mjs checks that they agree).
  */
 export const rules = Object.freeze(['alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal']);
 const HALTING_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees'];

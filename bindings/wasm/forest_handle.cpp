@@ -224,10 +224,8 @@ val ForestHandle::PriorOf(const std::string& rule_name, int32_t trees) const {
   Result<Prior> prior = PriorForForest(forest_, rule.value(), trees);
   if (!prior.ok()) return ErrorObject(prior.status());
   const Prior& p = prior.value();
-  static const char* const kKinds[] = {"uniform", "dirichlet", "mixture", "histogram",
-                                       "tallyMixture"};
   val out = val::object();
-  out.set("kind", std::string(kKinds[static_cast<int32_t>(p.kind())]));
+  out.set("kind", std::string(PriorKindName(p.kind())));
   out.set("classes", p.num_classes());
   out.set("trees", trees);
   val components = val::array();

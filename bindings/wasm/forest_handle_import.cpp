@@ -32,8 +32,8 @@ val ForestHandle::Imported() const {
   const ImportedModel* m = forest_.imported();
   if (m == nullptr) return val::null();
   val out = val::object();
-  out.set("kind", std::string(m->kind == ImportedKind::kVoting ? "voting" : "additive"));
-  out.set("vote", std::string(m->default_vote == VoteKind::kSoft ? "soft" : "hard"));
+  out.set("kind", std::string(ImportedKindName(m->kind)));
+  out.set("vote", std::string(VoteKindName(m->default_vote)));
   out.set("source", m->source);
   out.set("calibrated", m->calibrated);
   out.set("calibrationRows", static_cast<double>(forest_.train_labels().size()));

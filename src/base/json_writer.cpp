@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "data/csv_tokenizer.h"
+#include "base/utf8.h"
 
 namespace urnforest {
 

@@ -1,11 +1,12 @@
 #pragma once
 // Private to the CSV reader: the RFC 4180 tokenizer and the cell-level rules (numbers, missing
-// values, UTF-8) that ReadCsv builds on.
+// values) that ReadCsv builds on. UTF-8 checks and quoting for messages are in base/utf8.h.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "base/utf8.h"  // FirstInvalidUtf8, QuoteForMessage
 #include "urnforest/status.h"
 
 namespace urnforest {
@@ -38,13 +39,6 @@ NumberKind ParseCsvNumber(std::string_view cell, float* out, char decimal = '.')
 /// The field separator of the first non-blank line of `text` (the header): ';' or '\t' when that
 /// line holds more of it (outside quotes) than of ',' and of the other, else ','.
 char DetectDelimiter(std::string_view text);
-
-/// Offset of the first byte of `s` that breaks UTF-8 (overlong forms, surrogates and code points
-/// above U+10FFFF are invalid), or s.size() when all of `s` is valid.
-size_t FirstInvalidUtf8(std::string_view s);
-
-/// `s` in single quotes for an error message, cut after about 40 bytes at a UTF-8 boundary.
-std::string QuoteForMessage(std::string_view s);
 
 /// Splits CSV text into records and fields (RFC 4180 plus: LF, CRLF or lone CR line ends, blank
 /// lines skipped, spaces and tabs around fields ignored; tabs are kept when they separate fields).

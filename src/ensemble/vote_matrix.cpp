@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "ensemble/forest_walk.h"
-#include "urnforest/predict.h"
+#include "urnforest/full_vote.h"
 
 namespace urnforest {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "base/random.h"
-#include "urnforest/predict.h"
+#include "urnforest/full_vote.h"
 #include "urnforest/protocol.h"
 #include "urnforest/voteboost.h"
 

@@ -2,7 +2,7 @@
 // AdaBoost.
 #include "urnforest/weighted_vote.h"
 
-#include "urnforest/predict.h"
+#include "urnforest/full_vote.h"
 #include "urnforest/vote.h"
 
 namespace urnforest {

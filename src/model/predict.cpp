@@ -2,7 +2,6 @@
 // order with its comparison against the full vote of the queried trees.
 #include "urnforest/predict.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -12,13 +11,16 @@
 #include <vector>
 
 #include "base/threads.h"
+#include "ensemble/full_vote_internal.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/tally_posterior.h"
-#include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
+
+using internal::PartsFor;
+using internal::PluralityLabels;
 
 // True when rows converted for features `a` fit a model with features `b`: ModelRows reads the
 // feature count, each feature's name (columns are matched by name), type and each categorical
@@ -30,16 +32,6 @@ bool SameModelLayout(const std::vector<FeatureInfo>& a, const std::vector<Featur
     if (a[f].type == FeatureType::kCategorical && a[f].categories != b[f].categories) return false;
   }
   return true;
-}
-
-// Per row, the class with the most votes; ties go to the lowest class index.
-std::vector<int32_t> PluralityLabels(const std::vector<uint32_t>& votes, size_t num_rows,
-                                     size_t k) {
-  std::vector<int32_t> labels(num_rows, 0);
-  for (size_t r = 0; r < num_rows; ++r) {
-    labels[r] = Plurality(votes.data() + r * k, k);
-  }
-  return labels;
 }
 
 // kShapeMismatch unless `table` fits `forest` for the query order of `options`: the same class
@@ -65,14 +57,6 @@ Status HaltedInputsFit(const Forest& forest, const PreparedRows& rows, const Hal
                          "the rows were prepared for a model of another layout");
   }
   return Status::Ok();
-}
-
-// The parts a batch of num_rows rows is split into (PredictExecution).
-int32_t PartsFor(size_t num_rows, const PredictExecution& execution) {
-  const size_t per_thread = std::max<size_t>(execution.min_rows_per_thread, 1);
-  // At most as many parts as the CLI's --threads allows.
-  const size_t most = std::min<size_t>(std::max<size_t>(num_rows / per_thread, 1), 4096);
-  return internal::ResolveThreads(execution.threads, static_cast<int32_t>(most));
 }
 
 }  // namespace
@@ -139,28 +123,6 @@ Result<HaltedPrediction> PredictHalted(const Forest& forest, const PreparedRows&
   for (size_t r = 0; r < n; ++r) differ += halted.labels[r] != full.labels[r] ? 1 : 0;
   out.disagreement = n == 0 ? 0.0 : static_cast<double>(differ) / static_cast<double>(n);
   out.full = std::move(full);
-  return out;
-}
-
-Result<FullVote> PredictFullRows(const Forest& forest, const float* rows, size_t num_rows) {
-  return PredictFullRows(forest, rows, num_rows, PredictExecution());
-}
-
-Result<FullVote> PredictFullRows(const Forest& forest, const float* rows, size_t num_rows,
-                                 const PredictExecution& execution) {
-  if (forest.num_trees() == 0 || forest.num_classes() == 0) {
-    return Status::Error(StatusCode::kInvalidArgument, "the forest has no trees");
-  }
-  const size_t m = static_cast<size_t>(forest.num_features());
-  const size_t k = static_cast<size_t>(forest.num_classes());
-  FullVote out;
-  out.votes.assign(num_rows * k, 0);
-  Status status = internal::RunRowParts(num_rows, PartsFor(num_rows, execution), [&](size_t begin, size_t end) {
-    AccumulateVotes(forest, rows + begin * m, end - begin, forest.num_trees(), out.votes.data() + begin * k);
-    return Status::Ok();
-  });
-  if (!status.ok()) return status;
-  out.labels = PluralityLabels(out.votes, num_rows, k);
   return out;
 }
 

@@ -41,7 +41,7 @@
 
 #include "base/byte_io.h"
 #include "base/crc32.h"
-#include "data/csv_tokenizer.h"
+#include "base/utf8.h"
 #include "ensemble/forest_access.h"
 #include "model/imported_scores.h"
 #include "urnforest/forest.h"

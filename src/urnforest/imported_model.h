@@ -5,7 +5,10 @@
 // (Forest::imported()); its leaves' class index is then the tree's hard vote (the leaf's top class).
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "urnforest/status.h"
 
 namespace urnforest {
 
@@ -34,6 +37,20 @@ enum class VoteKind : uint8_t {
   kHard = 0,  ///< Majority of the trees' votes (the papers' vote).
   kSoft = 1,  ///< The source library's own prediction: the class of the largest summed score.
 };
+
+/// Names of the model kinds and vote kinds, as the CLI's JSON and the JS API spell them:
+/// ImportedKind "voting", "additive"; VoteKind "hard", "soft". `*Names()` lists them in enum
+/// order; `*Name()` names a value ("unknown" outside the enum, never null); `Parse*` is exact
+/// (lower case) and fails with kInvalidArgument "unknown model kind 'x' (expected voting or
+/// additive)" / "unknown vote kind 'x' (expected hard or soft)". Front ends that word their
+/// refusal otherwise (the CLI's "option --vote must be soft or hard") replace the message and
+/// keep the code.
+const std::vector<std::string>& ImportedKindNames();
+const char* ImportedKindName(ImportedKind kind);
+Result<ImportedKind> ParseImportedKind(std::string_view name);
+const std::vector<std::string>& VoteKindNames();
+const char* VoteKindName(VoteKind kind);
+Result<VoteKind> ParseVoteKind(std::string_view name);
 
 /// What the calibrated margin rule (urnforest/margin_rule.h) measured on the calibration rows: for
 /// each threshold of its grid, how many rows its halted answer got wrong (against the full soft

@@ -49,6 +49,10 @@ struct OnnxImportOptions {
 /// transform, a `TreeEnsemble` without `ArgMax` (a regressor) or with MIN/MAX aggregation;
 /// kInvalidArgument for feature names that do not fit;
 /// kLimitExceeded beyond 100,000 trees, 4,096 classes or 2^31 nodes.
+///
+/// The forest is written through ForestBuilder (urnforest/forest_builder.h): the attributes of
+/// each op version are read into one canonical form (src/onnx/tree_ensemble_attributes.h), then
+/// written out as schema, import record, leaf table and trees.
 Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOptions& options = {});
 
 }  // namespace urnforest

@@ -21,6 +21,7 @@
 //    (kTallyMixture; TallyMixturePriorFromOob). For l >= 5 the box would put 5^(l-1) cells around
 //    every row, so the smoothing there is the uniform part alone.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "urnforest/halting_rule.h"
@@ -37,6 +38,12 @@ enum class PriorKind : int32_t {
   /// Point masses at final tallies of T votes plus a weight of the uniform prior (hyper, any l).
   kTallyMixture = 4,
 };
+
+/// Names of the prior kinds in enum order, as the JS API's `prior().kind` spells them:
+/// "uniform", "dirichlet", "mixture", "histogram", "tallyMixture".
+const std::vector<std::string>& PriorKindNames();
+/// The name of `kind` (PriorKindNames), or "unknown" outside the enum. Never null.
+const char* PriorKindName(PriorKind kind);
 
 /// One Dirichlet component: weight (>= 0) and beta (> 0), one entry per class.
 struct DirichletComponent {

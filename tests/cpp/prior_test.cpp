@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "base/random.h"
@@ -134,4 +135,14 @@ TEST_CASE("Hyper tables for three and four classes build from OOB votes", "[prio
     unanimous[1] = 30;
     REQUIRE(t.value().Halts(unanimous.data()));
   }
+}
+
+TEST_CASE("PriorKindName names every prior kind as the JS API spells it", "[prior][names]") {
+  CHECK(std::string(urnforest::PriorKindName(urnforest::PriorKind::kUniform)) == "uniform");
+  CHECK(std::string(urnforest::PriorKindName(urnforest::PriorKind::kDirichlet)) == "dirichlet");
+  CHECK(std::string(urnforest::PriorKindName(urnforest::PriorKind::kDirichletMixture)) == "mixture");
+  CHECK(std::string(urnforest::PriorKindName(urnforest::PriorKind::kHistogram)) == "histogram");
+  CHECK(std::string(urnforest::PriorKindName(urnforest::PriorKind::kTallyMixture)) == "tallyMixture");
+  CHECK(urnforest::PriorKindNames().size() == 5);
+  CHECK(std::string(urnforest::PriorKindName(static_cast<urnforest::PriorKind>(9))) == "unknown");
 }

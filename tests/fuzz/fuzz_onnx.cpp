@@ -69,7 +69,7 @@ void CheckPredictions(const Forest& forest) {
 }  // namespace
 
 // The Catch2 suite compiles this file too, renaming the entry point
-// (tests/cpp/test_onnx_import_bad_files.cpp replays the fixtures through it).
+// (tests/cpp/onnx_import_bad_files_test.cpp replays the fixtures through it).
 #ifndef URNFOREST_FUZZ_ENTRY
 #define URNFOREST_FUZZ_ENTRY LLVMFuzzerTestOneInput
 #endif
