@@ -10,6 +10,7 @@
 
 #include "base/random.h"
 #include "urnforest/expected_cost.h"
+#include "urnforest/alpha.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/generators.h"
 #include "urnforest/halting_table.h"
@@ -75,8 +76,9 @@ Status CheckOptions(const ExperimentOptions& o) {
   }
   if (o.repeats < 1) return Invalid("repeats must be >= 1");
   if (o.alphas.empty()) return Invalid("no alpha given");
-  for (double a : o.alphas)
-    if (!(a > 0.0 && a <= 1.0)) return Invalid("every alpha must be in (0, 1]");
+  for (double a : o.alphas) {
+    if (Status checked = CheckAlpha(a, "every alpha"); !checked.ok()) return checked;
+  }
   if (o.rules.empty()) return Invalid("no rule given");
   if (o.proxy_trees < 0 || o.proxy_trees > TrainOptions::kMaxTrees) {
     return Invalid("proxy_trees must be in 0.." + std::to_string(TrainOptions::kMaxTrees));
