@@ -23,7 +23,7 @@ const char* OptionNeedingRule(const PredictRequest& request) {
   if (request.order.has_value()) return "order";
   if (request.seed.has_value()) return "seed";
   if (request.trees.has_value()) return "trees";
-  if (!request.fixed_order.empty()) return "fixed order";
+  if (!request.fixed_order.empty()) return "fixedOrder";
   return nullptr;
 }
 
@@ -33,7 +33,7 @@ const char* OptionOfTableRules(const PredictRequest& request) {
   if (request.order.has_value() && *request.order != QueryOrder::kGeneration) return "order";
   if (request.seed.has_value()) return "seed";
   if (request.trees.has_value()) return "trees";
-  if (!request.fixed_order.empty()) return "fixed order";
+  if (!request.fixed_order.empty()) return "fixedOrder";
   return nullptr;
 }
 
@@ -46,7 +46,7 @@ Status PlanOrder(const Forest& forest, const PredictRequest& request, PredictPla
   plan->order.seed = request.seed.value_or(1);
   if (order != QueryOrder::kFixed) {
     if (!request.fixed_order.empty()) {
-      return Refuse(RequestFault::kMisplaced, "a fixed order (tree ids) needs order 'fixed'", fault);
+      return Refuse(RequestFault::kMisplaced, "fixedOrder (the tree ids to query) needs order 'fixed'", fault);
     }
     plan->trees = request.trees.value_or(all);
     if (plan->trees < 1 || plan->trees > all) {
@@ -56,20 +56,20 @@ Status PlanOrder(const Forest& forest, const PredictRequest& request, PredictPla
     return Status::Ok();
   }
   const std::vector<int32_t>& ids = request.fixed_order;
-  if (ids.empty()) return Refuse(RequestFault::kMisplaced, "order 'fixed' needs the tree ids to query", fault);
+  if (ids.empty()) return Refuse(RequestFault::kMisplaced, "order 'fixed' needs fixedOrder (the tree ids to query)", fault);
   if (request.seed.has_value()) {
     return Refuse(RequestFault::kMisplaced, "seed applies to order 'random', not 'fixed'", fault);
   }
   const int32_t length = static_cast<int32_t>(std::min<size_t>(ids.size(), INT32_MAX));
   if (request.trees.has_value() && *request.trees != length) {
     return Refuse(RequestFault::kOutOfRange, "trees (" + std::to_string(*request.trees) +
-                                                 ") must equal the fixed order's length (" +
+                                                 ") must equal fixedOrder's length (" +
                                                  std::to_string(ids.size()) + ")", fault);
   }
   std::vector<uint8_t> seen(static_cast<size_t>(all), 0);
   for (int32_t id : ids) {
     if (id < 0 || id >= all || seen[static_cast<size_t>(id)] != 0) {
-      return Refuse(RequestFault::kOutOfRange, "the fixed order must name distinct tree ids in [0, " +
+      return Refuse(RequestFault::kOutOfRange, "fixedOrder must name distinct tree ids in [0, " +
                                                    std::to_string(all) + "), got " + std::to_string(id),
                     fault);
     }
@@ -77,6 +77,7 @@ Status PlanOrder(const Forest& forest, const PredictRequest& request, PredictPla
   }
   plan->order.fixed_order = ids;
   plan->trees = length;
+  plan->compare = true;  // a fixed order always reports the full vote of its trees
   return Status::Ok();
 }
 
@@ -114,7 +115,12 @@ Status PlanRule(const Forest& forest, const PredictRequest& request, PredictPlan
     return PlanSoftRule(forest, request, true, plan, fault);
   }
   Result<HaltingRule> rule = ParseRule(request.rule);
-  if (!rule.ok()) return Refuse(RequestFault::kOutOfRange, rule.status().message, fault);
+  if (!rule.ok()) {
+    std::string names;
+    for (const std::string& name : RuleNames()) names += name + ", ";
+    return Refuse(RequestFault::kOutOfRange, "rule must be one of " + names + kMarginRuleName + ", got '" +
+                                                 request.rule + "'", fault);
+  }
   plan->rule = rule.value();
   if (soft && plan->rule == HaltingRule::kAlpha1) return PlanSoftRule(forest, request, false, plan, fault);
   if (additive) {

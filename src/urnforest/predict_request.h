@@ -46,7 +46,7 @@ struct PredictRequest {
   /// hold one class each, so its soft vote is its hard vote).
   std::optional<VoteKind> vote;
   /// With a rule: also the full prediction the halted answer is compared with (full labels, full
-  /// votes, disagreement). Needs a rule.
+  /// votes, disagreement). Needs a rule. A fixed order always compares (with its trees' vote).
   bool compare = false;
   /// Also each row's class probabilities (Prediction::probabilities; see ClassProbabilities).
   bool probabilities = false;

@@ -219,7 +219,7 @@ TEST_CASE("CheckPredictRequest refuses every request a forest trained here canno
        "option alpha needs a rule"},
       {"seed without a rule", With("", [](PredictRequest* r) { r->seed = 3; }), RequestFault::kMisplaced,
        "option seed needs a rule"},
-      {"an unknown rule", With("fast", [](PredictRequest*) {}), RequestFault::kOutOfRange, "fast"},
+      {"an unknown rule", With("fast", [](PredictRequest*) {}), RequestFault::kOutOfRange, "rule must be one of alpha1, siba"},
       {"alpha 0", With("siba", [](PredictRequest* r) { r->alpha = 0.0; }), RequestFault::kOutOfRange,
        "alpha must be in (0, 1]"},
       {"alpha NaN", With("hyper", [](PredictRequest* r) { r->alpha = std::nan(""); }), RequestFault::kOutOfRange,
@@ -227,7 +227,7 @@ TEST_CASE("CheckPredictRequest refuses every request a forest trained here canno
       {"trees 12 of 11", With("siba", [](PredictRequest* r) { r->trees = 12; }), RequestFault::kOutOfRange,
        "trees must be in [1, 11]"},
       {"order fixed without ids", With("siba", [](PredictRequest* r) { r->order = QueryOrder::kFixed; }),
-       RequestFault::kMisplaced, "needs the tree ids"},
+       RequestFault::kMisplaced, "needs fixedOrder"},
       {"ids without order fixed", With("siba", [](PredictRequest* r) { r->fixed_order = {1, 2}; }),
        RequestFault::kMisplaced, "needs order 'fixed'"},
       {"a fixed order with a seed", With("siba", [](PredictRequest* r) {
@@ -239,7 +239,7 @@ TEST_CASE("CheckPredictRequest refuses every request a forest trained here canno
          r->order = QueryOrder::kFixed;
          r->fixed_order = {1, 2};
          r->trees = 3;
-       }), RequestFault::kOutOfRange, "must equal the fixed order's length"},
+       }), RequestFault::kOutOfRange, "must equal fixedOrder's length"},
       {"a fixed order naming a tree twice", With("siba", [](PredictRequest* r) {
          r->order = QueryOrder::kFixed;
          r->fixed_order = {1, 1};
