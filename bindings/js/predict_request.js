@@ -6,9 +6,6 @@ import { currentModule } from './module.js';
 import { describe, isPlainObject, rejectUnknown, seedHalves, treeIds } from './validate.js';
 
 const PREDICT_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder'];
-// At most this many alphas are kept per rule: a caller sweeping alpha must not grow the cache
-// without bound (other option shapes are parsed per call).
-const REQUESTS_PER_RULE = 16;
 const NO_EXTRA = Object.freeze({});
 
 function typeChecked(value, type, name) {
@@ -71,12 +68,23 @@ export function newRequest(forestHandle, spec, what) {
   return { handle, address: handle._address(), info };
 }
 
+// The options a kept request is keyed by, in the order of the key's levels (fixedOrder, an array,
+// is never kept).
+const KEY_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees', 'compare', 'vote'];
+const KEYED = new Set(KEY_OPTIONS);
+const LEAF = Symbol('request');
+// At most this many requests are kept per forest: a caller sweeping alpha or seeds must not grow
+// the cache without bound (beyond it, requests are parsed per call).
+const KEPT_REQUESTS = 64;
+
 /**
- * A forest's parsed requests: those of options {rule} and {rule, alpha} are kept (per rule, at most
- * REQUESTS_PER_RULE alphas), others are parsed for one call. Freed with the forest.
+ * A forest's parsed requests: those of options made of the keyed options only are kept, keyed by
+ * their values (Map keys: 0.9 and '0.9' differ), so that a repeated call, with the same object or
+ * a new literal, parses nothing; others are parsed for one call. Freed with the forest.
  */
 export class RequestCache {
-  #byRule = new Map(); // rule -> alpha -> request
+  #byOptions = new Map(); // a trie over KEY_OPTIONS' values; a leaf holds the request under LEAF
+  #kept = 0;
   #bySpec = new Map(); // the option-less calls' requests: key -> request
 
   /** The kept request of an option-less call (predict(d), predictProba(d, {vote})) named `key`. */
@@ -91,39 +99,46 @@ export class RequestCache {
    * after the call: {request, owned}.
    */
   request(forestHandle, options, numTrees) {
-    const simple = isPlainObject(options) && simpleShape(options);
-    const kept = simple ? this.#byRule.get(options.rule)?.get(options.alpha) : undefined;
+    if (!isPlainObject(options) || !keyedOnly(options)) {
+      return { request: newRequest(forestHandle, predictSpec(options, numTrees), 'predict'), owned: true };
+    }
+    let node = this.#byOptions;
+    for (const key of KEY_OPTIONS) {
+      let next = node.get(options[key]);
+      if (next === undefined) node.set(options[key], next = new Map());
+      node = next;
+    }
+    const kept = node.get(LEAF);
     if (kept !== undefined) return { request: kept, owned: false };
     const request = newRequest(forestHandle, predictSpec(options, numTrees), 'predict');
-    if (!simple) return { request, owned: true };
-    let byAlpha = this.#byRule.get(options.rule);
-    if (byAlpha === undefined) this.#byRule.set(options.rule, byAlpha = new Map());
-    if (byAlpha.size >= REQUESTS_PER_RULE) return { request, owned: true };
-    byAlpha.set(options.alpha, request);
+    if (this.#kept >= KEPT_REQUESTS) return { request, owned: true };
+    node.set(LEAF, request);
+    this.#kept++;
     return { request, owned: false };
   }
 
   /** True when no request is held (for the leak net). */
-  isDeleted() { return this.#byRule.size === 0 && this.#bySpec.size === 0; }
+  isDeleted() { return this.#kept === 0 && this.#bySpec.size === 0; }
 
   /** Frees every request (the model changed, or the forest is disposed). */
   delete() {
-    for (const byAlpha of this.#byRule.values()) for (const r of byAlpha.values()) r.handle.delete();
+    const free = (node) => node.forEach((v, k) => (k === LEAF ? v.handle.delete() : free(v)));
+    free(this.#byOptions);
     for (const r of this.#bySpec.values()) r.handle.delete();
-    this.#byRule.clear();
-    this.#bySpec.clear();
+    this.forget();
   }
 
   /** Forgets every request without freeing it (its module instance aborted). */
   forget() {
-    this.#byRule.clear();
+    this.#byOptions = new Map();
+    this.#kept = 0;
     this.#bySpec.clear();
   }
 }
 
-// Options {rule} or {rule, alpha} (own enumerable keys only, as rejectUnknown reads them).
-function simpleShape(options) {
-  for (const key in options) if (key !== 'rule' && key !== 'alpha') return false;
+// True when every key of `options` (own enumerable, as rejectUnknown reads them) is a keyed option.
+function keyedOnly(options) {
+  for (const key in options) if (!KEYED.has(key)) return false;
   return true;
 }
 
