@@ -1,7 +1,11 @@
 // Hand-written types for `urnforest/worker` (bindings/worker/, built into dist/worker.js). Checked by tests/js/types_check.ts.
 import type { FloatArray, FromMatrixOptions, FromRowsOptions, RowObject, CostEstimate, EmphasisSelection, ExperimentOptions, ExperimentReport, FeatureType, FixedOrderOptions, FromArraysOptions, FromCSVOptions, GeneratorName, HaltedOnlyPrediction, HaltedPrediction, HaltingOptions, HaltingTableOptions, LearnerInfo, OrderOptions, PosteriorOptions, Prediction, PriorInfo, RuleName, StoreTableOptions, StoredTableInfo, TallyPosterior, TrainOptions, VoteTrace } from './index.js';
 
-/** Data sent to the worker (copied; wasm objects cannot cross threads). */
+/**
+ * Data sent to the worker (wasm objects cannot cross threads). Every argument of a worker call is read
+ * when the call is made: copied then (or moved, with `JobControl.transfer`), so changing an array after
+ * the call, even before the job runs, does not change the job.
+ */
 export type WorkerData =
   | { csv: string | Uint8Array | ArrayBuffer; options?: FromCSVOptions & { schemaOf?: never }; rows?: RowIndices }
   | { x: Float32Array; options: FromArraysOptions; rows?: RowIndices }
@@ -17,12 +21,20 @@ export interface WorkerProgress {
   fraction: number;
 }
 
-/** Per-job control: cancellation and progress. */
+/** Per-job control: cancellation, progress and how the arguments are handed over. */
 export interface JobControl {
   /** Aborting rejects the job with `signal.reason` (by default a DOMException named 'AbortError'). */
   signal?: AbortSignal;
   /** Called on the caller's thread for each progress event of the job. */
   onProgress?: (progress: WorkerProgress) => void;
+  /**
+   * false (default): the call's arguments are copied when the call is made. true: the ArrayBuffers
+   * behind the typed arrays and ArrayBuffers among the arguments (and their plain-object properties)
+   * are moved to the worker instead, without a copy: when the call returns they are detached (length 0)
+   * on your side, the whole buffer behind each view. Arrays on a SharedArrayBuffer are always copied.
+   * A buffer that cannot be moved (e.g. a wasm memory's) rejects the call with a TypeError.
+   */
+  transfer?: boolean;
 }
 
 export interface TrainResult {
@@ -115,7 +127,10 @@ export interface RemoteDataInfo {
  * A model kept in an UrnforestWorker (`await worker.load(bytes)`); every method runs in the worker.
  * Jobs queue with the worker's other jobs and take the same JobControl. After dispose(), calls reject
  * with an Error whose `code` is 'RemoteDisposed'. Arguments that cannot be structured-cloned (e.g. a
- * function) reject that call with a TypeError; the worker goes on.
+ * function) reject that call with a TypeError; the worker goes on. After an aborted job the next call
+ * rebuilds the session in a fresh worker from the library's own copies: the model bytes, the tables
+ * stored with storeTable and the latest data set of each name given to addData (not dropped since);
+ * those copies are all a RemoteForest keeps on the caller's thread.
  */
 export class RemoteForest {
   private constructor();

@@ -186,7 +186,7 @@ jobs.experiment = ({ options }, progress) => {
 // A session holds a Forest, named Datasets (addData) and the HaltingTable objects its tally queries
 // use. The caller's side (RemoteForest, bindings/worker/remote_forest.js) numbers sessions and, when
 // this worker is a fresh one (after an abort terminated the previous one), sends `restore`: the model
-// bytes and the calls that changed the session (addData, dropData, storeTable), replayed before the job.
+// bytes and the calls that rebuild its state (storeTable per stored table, addData per live data set).
 const sessions = new Map();
 
 function session(id) {

@@ -1,6 +1,7 @@
 // urnforest command-line tool: `urnforest <command> [options] [--json]`.
 // With --json, exactly one JSON document is printed on stdout, also on failure:
 // {"error":{"code":"CsvRaggedRow","message":"...","line":4,"column":7}} with a non-zero exit.
+// Output that cannot be written (a full disk, a closed stdout) is a failure: IoError on stderr, exit 1.
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -22,7 +23,7 @@ const CommandEntry kCommands[] = {
      "[--trees N] [--mtry N] [--max-depth D] [--min-leaf N] [--seed S] [--store-tables R:A[,R:A...]] --out MODEL"},
     {"train", nullptr, "  [--threads N]  (0 = every core, the default; the model bytes do not depend on it)"},
     {"train", nullptr, "  CSV: [--delimiter ,|;|tab|auto] [--decimal .|,] [--target-categorical] (predict, calibrate, prune, experiment: the same)"},
-    {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump]"},
+    {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump] [--cv-trees N (with --emphasis cv)]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
     {"predict", nullptr, "  [--compare]  (with --rule: also the full vote, its votes and the disagreement)"},
@@ -59,11 +60,23 @@ const CommandEntry kCommands[] = {
      "--max-depth D] [--noise 0.2]"},
 };
 
-void PrintUsage(FILE* stream) {
-  std::fprintf(stream, "usage: urnforest <command> [options] [--json]\n\ncommands:\n");
+std::string Usage() {
+  std::string usage = "usage: urnforest <command> [options] [--json]\n\ncommands:\n";
   for (const CommandEntry& c : kCommands) {
-    std::fprintf(stream, "  %-10s %s\n", c.run ? c.name : "", c.summary);
+    std::string name = c.run ? c.name : "";
+    if (name.size() < 10) name.resize(10, ' ');
+    usage += "  " + name + " " + c.summary + "\n";
   }
+  return usage;
+}
+
+// Writes `text` as the command's whole stdout; a failure is reported on stderr and turns the exit
+// status `code` into 1.
+int Finish(const char* command, const std::string& text, int code) {
+  const urnforest::Status written = urnforest::cli::WriteStdout(text);
+  if (written.ok()) return code;
+  std::fprintf(stderr, "urnforest %s: %s\n", command, written.ToString().c_str());
+  return code == 0 ? 1 : code;
 }
 
 bool WantsJson(int argc, char** argv) {
@@ -77,8 +90,11 @@ bool WantsJson(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
-    PrintUsage(argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
+    if (argc < 2) {
+      std::fputs(Usage().c_str(), stderr);
+      return 2;
+    }
+    return Finish("help", Usage(), 0);
   }
   const bool json = WantsJson(argc, argv);
   for (const CommandEntry& c : kCommands) {
@@ -104,21 +120,14 @@ int main(int argc, char** argv) {
         if (status.line > 0) error.Key("line").Int(status.line);
         if (status.column > 0) error.Key("column").Int(status.column);
         error.EndObject().EndObject();
-        std::printf("%s\n", error.str().c_str());
+        return Finish(c.name, error.str() + "\n", 1);
       }
       return 1;
     }
-    if (json) {
-      std::printf("%s\n", out.json.str().c_str());
-    } else {
-      std::printf("%s", out.text.c_str());
-    }
-    return 0;
+    return Finish(c.name, json ? out.json.str() + "\n" : out.text, 0);
   }
   std::fprintf(stderr, "urnforest: unknown command '%s'\n", argv[1]);
-  if (json) {
-    std::printf("{\"error\":{\"code\":\"InvalidArgument\",\"message\":\"unknown command\"}}\n");
-  }
-  PrintUsage(stderr);
+  std::fputs(Usage().c_str(), stderr);
+  if (json) return Finish(argv[1], "{\"error\":{\"code\":\"InvalidArgument\",\"message\":\"unknown command\"}}\n", 2);
   return 2;
 }

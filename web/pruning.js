@@ -3,23 +3,27 @@
 // on the training and the held-out rows, against the same curves in training order. The papers order bagged
 // CART pruned by cost-complexity on the training rows (docs/pruning.md "Protocol"); trees grown to purity are
 // each right on their in-bag rows, so for them the view orders on out-of-bag votes where the core can
-// ('boosting', 'early') and says why. The pruning point keep = round(0.2 T) is marked. Runs in the worker.
+// ('boosting', 'early') and says why. The pruning point, the library's default keep ⌈0.2 T⌉ (21 of 101), is
+// marked. Runs in the worker.
 import { fmt, frame, h, linePath, pct, pending, s } from './charts.js';
 import { sentence } from './explain.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Trees kept by static pruning: the first 20 % of the ordered ensemble (at least one). */
-export function pruneKeep(T) { return Math.max(1, Math.round(0.2 * T)); }
+/**
+ * Trees kept by static pruning of `T` trees: the library's default (uf.defaultKeep, the core's DefaultKeep),
+ * the first ⌈20 %⌉ of the ordered ensemble, at least one.
+ */
+export function pruneKeep(uf, T) { return uf.defaultKeep(T); }
 
 /**
  * What the ordering is evaluated on for a model with `learner` (forest.learner) and `ordering`, and why:
- * { on: 'data' | 'oob', note }. Trees grown to purity (no cost-complexity pruning, depth or leaf limit)
- * fit their bootstrap samples, so their training votes cannot tell them apart.
+ * { on: 'data' | 'oob', note }. Trees grown to purity (learner.grownToPurity, the library's definition: no
+ * cost-complexity pruning, depth or leaf limit, no pruned or stump base) fit their bootstrap samples, so their
+ * training votes cannot tell them apart.
  */
 export function orderingBase(learner, ordering) {
-  const pure = learner.treePruning === 'none' && learner.maxDepth === 0 && learner.minLeaf <= 1;
-  if (!pure) {
+  if (!learner.grownToPurity) {
     return { on: 'data', note: 'Ordered on the training rows, as the papers do with bagged CART pruned by cost-complexity.' };
   }
   const bootstrap = learner.ensemble === 'rf' || learner.ensemble === 'bagging';
@@ -41,7 +45,7 @@ export function createPruningView(app) {
 
   function draw({ train, test, trainBase, testBase, ordering, ms, base }) {
     const T = train.length;
-    const keep = pruneKeep(T);
+    const keep = pruneKeep(app.uf, T);
     const all = [train, test, trainBase, testBase];
     const yMax = Math.max(0.02, ...all.map((c) => Math.max(...c))) * 1.08;
     const f = frame({ w: 440, h: 260, x: [1, T], y: [0, yMax], xLabel: 'trees aggregated (u)', yLabel: 'error',
@@ -62,7 +66,7 @@ export function createPruningView(app) {
     const kx = xs(keep - 1);
     f.plot.append(s('line', { x1: kx, x2: kx, y1: f.y(0), y2: f.y(yMax), class: 'alpha keep' }));
     f.plot.append(s('circle', { cx: kx, cy: f.y(test[keep - 1]), r: 4, class: 'dot s0 keep-dot' }, s('title', {}, `keep ${keep}`)));
-    f.plot.append(s('text', { x: kx + 4, y: f.y(yMax) + 12, class: 'small alpha-label' }, `keep ${keep} = 20 %`));
+    f.plot.append(s('text', { x: kx + 4, y: f.y(yMax) + 12, class: 'small alpha-label' }, `keep ${keep} = ⌈20 %⌉`));
     const legend = h('ul', { class: 'legend' },
       h('li', {}, h('span', { class: 'swatch line s0' }), `${ordering} order (solid: test, dashed: train)`),
       h('li', {}, h('span', { class: 'swatch line base' }), 'training order'));

@@ -4,7 +4,7 @@ import { callChecked, UrnforestError } from './errors.js';
 import { INTERNAL, adopt, disposed, isOwned, live, release, withNewHandle } from './handles.js';
 import { currentModule, requireModule } from './module.js';
 import { describe, distinctStrings, intOption, isPlainObject, optionsObject, rejectUnknown, stringArray } from './validate.js';
-import { byteOrder, isFloatArray, labelIndices, numericMatrix, objectTable } from './table.js';
+import { isFloatArray, labelTransport, numericMatrix, objectTable } from './table.js';
 
 const CLASS_ORDERS = { sorted: 0, firstSeen: 1 };
 const DELIMITERS = { ',': 44, ';': 59, '\t': 9, auto: 0 };
@@ -106,10 +106,12 @@ export class Dataset {
     if (featureNames !== undefined && featureNames.length !== cols) {
       throw new RangeError(`featureNames.length (${featureNames.length}) must equal cols (${cols})`);
     }
-    const { labels, classNames } = labelsOption(options.labels, distinctStrings(options.classNames, 'classNames'), rows);
-    const handle = withNewHandle(m._DatasetHandle,
-      (h) => h._loadArrays(x, rows, cols, labels, featureNames ?? [], classNames ?? []));
-    return new Dataset(INTERNAL, handle);
+    const classNames = distinctStrings(options.classNames, 'classNames');
+    const labels = labelsOption(options.labels, classNames, rows);
+    return loadTransport(m, {
+      rows, cols, numbers: x, codes: null, texts: [], featureNames: featureNames ?? null, rules: null, cellWhere: 'x',
+      labels, labelWhere: '', classNames: classNames ?? null, classesFromModel: false, targetCategorical: false, targetName: '',
+    });
   }
 
   /**
@@ -242,43 +244,38 @@ function fromMatrix(m, x, options, what) {
   }
   const forest = o.schemaOf === undefined ? undefined : schemaForest(o.schemaOf);
   const table = {
-    ...matrix,
-    featureNames: featureNames ?? Array.from({ length: matrix.cols }, (_, c) => `x${c}`),
-    categories: Array.from({ length: matrix.cols }, () => null),
+    numbers: matrix.values, codes: null, texts: [], rows: matrix.rows, cols: matrix.cols,
+    featureNames: featureNames ?? null, rules: null, cellWhere: 'x',
   };
   return load(m, table, o.labels, o, forest, '', 'labels');
 }
 
-// Loads `table` with class labels `given` (undefined = none) through the core's table loader.
+// Loads `table` (a transport of table.js) with class labels `given` (undefined = none) through the
+// core's DatasetBuilder, which decides column types, class names and their order.
 function load(m, table, given, o, forest, targetName, what) {
   if (o.targetCategorical !== undefined && typeof o.targetCategorical !== 'boolean') {
     throw new TypeError(`targetCategorical must be a boolean, got ${describe(o.targetCategorical)}`);
   }
   let classNames = stringArray(o.classNames, 'classNames');
   if (classNames === undefined && forest !== undefined) classNames = forest.classNames;
-  let labels = null;
-  let check = false;
-  if (given !== undefined) {
-    const out = labelIndices(given, classNames, table.rows, what);
-    labels = out.labels;
-    classNames = out.classNames ?? classNames;
-    check = out.numeric && o.targetCategorical !== true && forest === undefined;
-    if (classNames === undefined) {
-      let max = -1;
-      for (const c of labels) max = Math.max(max, c);
-      classNames = Array.from({ length: max + 1 }, (_, i) => String(i));
-    }
-  }
-  const handle = withNewHandle(m._DatasetHandle,
-    (h) => h._loadTable(table.values, table.rows, table.cols, labels, table.featureNames, classNames ?? [],
-      table.categories, check, targetName));
+  const labels = given === undefined ? null : labelTransport(given, table.rows, what);
+  return loadTransport(m, {
+    ...table, labels, labelWhere: targetName, classNames: classNames ?? null, classesFromModel: forest !== undefined,
+    targetCategorical: o.targetCategorical === true, targetName,
+  });
+}
+
+// One call of the wasm dataset adapter (bindings/wasm/dataset_columns.h) with a whole transport.
+function loadTransport(m, transport) {
+  const handle = withNewHandle(m._DatasetHandle, (h) => h._loadColumns(transport));
   return new Dataset(INTERNAL, handle);
 }
 
-// fromArrays' labels (undefined, an Int32Array of class indices or class-name strings) as
-// {labels: Int32Array or null, classNames}; names given as strings default to their byte order.
+// fromArrays' labels (undefined, an Int32Array of class indices or class-name strings), checked as
+// arguments (RangeError), as a label transport or null. The core orders names given as strings
+// (byte-wise) when classNames is not given.
 function labelsOption(labels, classNames, rows) {
-  if (labels === undefined) return { labels: null, classNames };
+  if (labels === undefined) return null;
   if (labels instanceof Int32Array) {
     if (labels.length !== rows) throw new RangeError(`labels.length (${labels.length}) must equal rows (${rows})`);
     const limit = classNames !== undefined ? classNames.length : 4096;
@@ -287,22 +284,19 @@ function labelsOption(labels, classNames, rows) {
         throw new RangeError(`labels[${i}] = ${labels[i]} is not a class index (-1 or 0..${limit - 1})`);
       }
     }
-    return { labels, classNames };
+    return labels;
   }
   if (Array.isArray(labels)) {
     if (labels.length !== rows) throw new RangeError(`labels.length (${labels.length}) must equal rows (${rows})`);
     if (!labels.every((s) => typeof s === 'string')) {
       throw new TypeError('labels must be an Int32Array of class indices or an array of class-name strings');
     }
-    const names = classNames ?? [...new Set(labels)].sort(byteOrder);
-    const index = new Map(names.map((name, i) => [name, i]));
-    const mapped = new Int32Array(rows);
-    for (let i = 0; i < rows; i++) {
-      const c = index.get(labels[i]);
-      if (c === undefined) throw new RangeError(`labels[${i}] = ${JSON.stringify(labels[i])} is not one of classNames`);
-      mapped[i] = c;
+    if (classNames !== undefined) {
+      const known = new Set(classNames);
+      const i = labels.findIndex((s) => !known.has(s));
+      if (i >= 0) throw new RangeError(`labels[${i}] = ${JSON.stringify(labels[i])} is not one of classNames`);
     }
-    return { labels: mapped, classNames: names };
+    return labelTransport(labels, rows);
   }
   throw new TypeError(`labels must be an Int32Array or an array of strings, got ${describe(labels)}`);
 }

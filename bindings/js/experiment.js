@@ -1,8 +1,10 @@
 // runExperiment: the experiment harness (the CLI's `experiment`): validating its options into the
 // spec the wasm side decodes (bindings/wasm/experiment.cpp: only the options given are set, the
 // core's ExperimentOptions defaults stand for the others), running it, and the names of the
-// synthetic problems.
-import { UrnforestError, callChecked, progressRelay } from './errors.js';
+// synthetic problems. Types, names and single-option bounds (the core's, from optionTables) are
+// checked here; the data's own conditions and the rules between options are the core's
+// (CheckExperimentOptions): UrnforestError with the code and message the CLI prints.
+import { callChecked, progressRelay } from './errors.js';
 import { Dataset } from './dataset.js';
 import { alphaOption, ruleOption } from './halting.js';
 import { live, whileInUse } from './handles.js';
@@ -61,18 +63,16 @@ function dataSpec(o, spec) {
     for (const key of ['folds', 'holdout', 'stratified']) {
       if (o[key] !== undefined) throw new TypeError(`${key} applies to a Dataset; synthetic problems use train, test and repeats`);
     }
+    const { limits } = optionTables();
     spec.generator = o.data;
-    if (o.train !== undefined) spec.train = intOption(o.train, 'train', 2, 2 ** 26);
-    if (o.test !== undefined) spec.test = intOption(o.test, 'test', 1, 2 ** 26);
-    if (o.repeats !== undefined) spec.repeats = intOption(o.repeats, 'repeats', 1, 100000);
-    return { dataHandle: null, maxFeatures: 65536 };
+    if (o.train !== undefined) spec.train = intOption(o.train, 'train', ...limits.trainRows);
+    if (o.test !== undefined) spec.test = intOption(o.test, 'test', ...limits.testRows);
+    if (o.repeats !== undefined) spec.repeats = intOption(o.repeats, 'repeats', ...limits.repeats);
+    return { dataHandle: null, maxFeatures: limits.maxFeatures };
   }
   if (!(o.data instanceof Dataset)) throw new TypeError(`data must be a Dataset or a generator name, got ${describe(o.data)}`);
   const dataHandle = live(o.data, 'Dataset');
   const maxFeatures = dataHandle._numFeatures();
-  // The core's codes for the same causes (so that JS, the worker and the CLI agree).
-  if (dataHandle._numRows() === 0) throw new UrnforestError('InvalidArgument', 'InvalidArgument: the data set is empty (0 rows)');
-  if (!dataHandle._hasLabels()) throw new UrnforestError('MissingLabel', 'MissingLabel: the data set has no target column');
   for (const key of ['train', 'test']) {
     if (o[key] !== undefined) throw new TypeError(`${key} applies to synthetic problems (data: a generator name)`);
   }
@@ -82,9 +82,9 @@ function dataSpec(o, spec) {
     if (!(o.holdout > 0 && o.holdout < 1)) throw new RangeError(`holdout must be in (0, 1), got ${o.holdout}`);
     spec.holdout = o.holdout;
   } else if (o.folds !== undefined) {
-    spec.folds = intOption(o.folds, 'folds', 2, dataHandle._numRows());
+    spec.folds = intOption(o.folds, 'folds', 2, Math.max(2, dataHandle._numRows()));
   }
-  if (o.repeats !== undefined) spec.repeats = intOption(o.repeats, 'repeats', 1, 100000);
+  if (o.repeats !== undefined) spec.repeats = intOption(o.repeats, 'repeats', ...optionTables().limits.repeats);
   if (o.stratified !== undefined) {
     if (typeof o.stratified !== 'boolean') throw new TypeError(`stratified must be a boolean, got ${describe(o.stratified)}`);
     spec.stratified = o.stratified;
@@ -98,13 +98,12 @@ function modelSpec(o, spec, maxFeatures) {
     if (typeof o.name !== 'string') throw new TypeError(`name must be a string, got ${describe(o.name)}`);
     spec.name = o.name;
   }
-  learnerSpec(o, spec, 100000);
+  learnerSpec(o, spec);
   if (o.noise !== undefined) {
     if (typeof o.noise !== 'number' || !Number.isFinite(o.noise)) throw new TypeError(`noise must be a number, got ${describe(o.noise)}`);
     if (o.noise < 0 || o.noise > 1) throw new RangeError(`noise must be in [0, 1], got ${o.noise}`);
     spec.noise = o.noise;
   }
-  if (o.trees !== undefined) spec.trees = intOption(o.trees, 'trees', 1, optionTables().limits.maxTrees);
   if (o.mtry !== undefined) spec.mtry = intOption(o.mtry, 'mtry', 0, maxFeatures);
 }
 
@@ -121,12 +120,14 @@ function haltingSpec(o, spec) {
     spec.rules = o.rules.map((r, i) => ruleOption(r, `rules[${i}]`));
     if (new Set(spec.rules).size !== spec.rules.length) throw new RangeError('rules names a rule twice');
   }
+  const { limits } = optionTables();
   if (o.seed !== undefined) [spec.seedHi, spec.seedLo] = seedHalves(o.seed);
-  if (o.proxyTrees !== undefined) spec.proxyTrees = intOption(o.proxyTrees, 'proxyTrees', 0, optionTables().limits.maxTrees);
-  if (o.samples !== undefined) spec.samples = intOption(o.samples, 'samples', 1, 1e8);
+  if (o.proxyTrees !== undefined) spec.proxyTrees = intOption(o.proxyTrees, 'proxyTrees', 0, limits.maxTrees);
+  if (o.samples !== undefined) spec.samples = intOption(o.samples, 'samples', ...limits.samples);
   if (o.maxWork !== undefined) {
-    if (typeof o.maxWork !== 'number' || !(o.maxWork > 0) || o.maxWork === Infinity) {
-      throw new RangeError(`maxWork must be a positive finite number (row-trees), got ${describe(o.maxWork)}`);
+    const [min, max] = limits.maxWork;
+    if (typeof o.maxWork !== 'number' || !(o.maxWork >= min && o.maxWork <= max)) {
+      throw new RangeError(`maxWork must be a number of row-trees in [${min}, ${max}], got ${describe(o.maxWork)}`);
     }
     spec.maxWork = o.maxWork;
   }
@@ -135,12 +136,9 @@ function haltingSpec(o, spec) {
 // The static pruning (ordering, kept trees) and query order of `spec`. The JS API names the
 // pruned query orders 'ordered' and 'random' (the core's 'generation' is its 'ordered').
 function pruningSpec(o, spec) {
-  if (o.prune !== undefined) {
-    spec.prune = nameOption(o.prune, namesOf('orderings'), 'prune');
-    if (o.keep !== undefined) spec.keep = intOption(o.keep, 'keep', 1, spec.trees ?? optionTables().defaults.trees);
-  } else if (o.keep !== undefined) {
-    throw new TypeError("keep needs prune (an ordering name)");
-  }
+  if (o.prune !== undefined) spec.prune = nameOption(o.prune, namesOf('orderings'), 'prune');
+  // keep without prune is the core's refusal (CheckExperimentOptions), as in the CLI.
+  if (o.keep !== undefined) spec.keep = intOption(o.keep, 'keep', 1, spec.trees ?? optionTables().defaults.trees);
   if (o.queryOrder !== undefined) {
     const names = namesOf('prunedQueryOrders').filter((n) => n !== 'generation');
     spec.queryOrder = memberOption(o.queryOrder, names, 'queryOrder', true);

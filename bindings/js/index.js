@@ -23,10 +23,11 @@ import { checkWasmSource, wasmUrl } from './wasm_source.js';
 import { optionsObject, rejectUnknown } from './validate.js';
 import { confusionMatrix } from './metrics.js';
 import { trainForest, trainForestPart } from './train.js';
+import { defaultKeep } from './options.js';
 
 export {
   UrnforestError, Dataset, Forest, orderings, trainForest, trainForestPart, rules, HaltingTable, haltingTable, pstar,
-  generators, runExperiment, emphasisWeights, confusionMatrix, wasmUrl,
+  generators, runExperiment, emphasisWeights, confusionMatrix, wasmUrl, defaultKeep,
 };
 
 /** Heap statistics of the wasm module: {heapBytes: size of wasm memory, inUse: bytes allocated}. */
@@ -67,5 +68,5 @@ export function init(options) {
 
 const api = Object.freeze({
   Dataset, Forest, HaltingTable, trainForest, trainForestPart, haltingTable, pstar, rules, UrnforestError, memoryStats,
-  init, orderings, runExperiment, generators, emphasisWeights, emphasisGrid, confusionMatrix, wasmUrl,
+  init, orderings, runExperiment, generators, emphasisWeights, emphasisGrid, confusionMatrix, wasmUrl, defaultKeep,
 });

@@ -2,16 +2,18 @@
 // the defaults the JS side reports and the limits it validates with, asked from each module
 // instance once (_optionTables). Options cross into wasm as names; the core parses them.
 import { requireModule } from './module.js';
-import { describe } from './validate.js';
+import { describe, intOption } from './validate.js';
 
 let tablesModule = null;
 let tables = null;
 
 /**
  * {names: {rules, orderings, ensembles, mtryRules, boostingVariants, treePrunings, voteBoostBases,
- * queryOrders, prunedQueryOrders, generators}, defaults: {trees, alpha, classes, costSamples},
- * limits: {maxTrees, maxClasses, treeFolds, treeSe, emphasis}} of the current module instance
- * (frozen; throws as requireModule when none).
+ * queryOrders, prunedQueryOrders, generators}, defaults: {trees, alpha, classes, costSamples, rules},
+ * limits: {maxTrees, maxClasses, maxRows, maxFeatures, and [min, max] of trees, maxDepth, minLeaf,
+ * cvTrees, treeFolds, treeSe, emphasis, repeats, samples, maxWork, trainRows, testRows}} of the
+ * current module instance (bindings/wasm/options.h OptionTables; frozen; throws as requireModule
+ * when none).
  */
 export function optionTables() {
   const m = requireModule();
@@ -21,10 +23,23 @@ export function optionTables() {
 function loadTables(m) {
   const raw = m._optionTables();
   for (const key of Object.keys(raw.names)) Object.freeze(raw.names[key]);
+  for (const key of Object.keys(raw.limits)) Object.freeze(raw.limits[key]);
+  Object.freeze(raw.defaults.rules);
   tables = Object.freeze({ names: Object.freeze(raw.names), defaults: Object.freeze(raw.defaults),
     limits: Object.freeze(raw.limits) });
   tablesModule = m;
   return tables;
+}
+
+/**
+ * The trees static pruning keeps of an ensemble of `trees` trees when the caller names no number:
+ * the core's DefaultKeep, ⌈0.2 T⌉ (at least one; 21 of 101). `trees`: an integer in 1..100000
+ * (RangeError outside, TypeError for a non-integer). Needs init().
+ */
+export function defaultKeep(trees) {
+  const m = requireModule();
+  const [min, max] = optionTables().limits.trees;
+  return m._defaultKeep(intOption(trees, 'trees', min, max));
 }
 
 /** The core's names of option kind `kind` (a key of optionTables().names). */

@@ -1,7 +1,9 @@
 // Input shapes: turns what a JavaScript program holds (number[][], typed arrays of any float type,
-// arrays of plain objects, number[] or string[] labels) into the row-major Float32Array, per-column
-// categories and class indices that the core's Dataset takes. Every bad shape is an UrnforestError
-// whose message names the row and the column.
+// arrays of plain objects, number[] or string[] labels) into the table transport that the core's
+// DatasetBuilder reads (bindings/wasm/dataset_columns.h): numbers, strings and missing cells. JS
+// checks only what its values are (cell kinds, lengths, float32 range); the builder decides column
+// types, categories, class names and their order. Every bad shape is an UrnforestError whose
+// message names the row and the column.
 import { UrnforestError } from './errors.js';
 import { describe } from './validate.js';
 
@@ -72,13 +74,21 @@ export function numericMatrix(x, rows, cols) {
   return { values, rows, cols };
 }
 
+const RULES = { numeric: 1, categorical: 2 };
+
+// The value of `key` that row `o` owns; undefined (missing) for a key it only inherits, such as
+// constructor or valueOf, or __proto__ when it is not an own key (JSON.parse makes it one).
+function own(o, key) {
+  return Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
 /**
- * The table of an array of plain objects: one column per key (in first-seen order over all rows,
- * the target key left out); numbers make numeric columns, strings and booleans categorical ones
- * (categories in first-seen order), null/undefined/NaN/absent keys are missing. `types`: column
- * name -> 'numeric' | 'categorical' of a model (schemaOf), which then decides a column's type.
- * Returns {values, rows, cols, featureNames, categories (string[] per column, null = numeric),
- * targets (the target key's values, or undefined)}.
+ * The table transport of an array of plain objects: one column per own key (in first-seen order
+ * over all rows, the target key left out); numbers are number cells, strings and booleans string
+ * cells, null/undefined/NaN and keys a row does not own are missing. `types`: column name ->
+ * 'numeric' | 'categorical' of a model (schemaOf), which then decides a column's type (a number in
+ * a categorical column is sent as its text). Returns {numbers, codes, texts, rows, cols,
+ * featureNames, rules, cellWhere, targets (the target key's values, or undefined)}.
  */
 export function objectTable(objects, target, types) {
   const n = objects.length;
@@ -98,104 +108,78 @@ export function objectTable(objects, target, types) {
   }
   if (names.length === 0) throw fail('ShapeMismatch', 'the rows have no feature keys');
   const cols = names.length;
-  const values = new Float32Array(n * cols);
-  const categories = [];
+  const numbers = new Float32Array(n * cols).fill(NaN);
+  const codes = new Int32Array(n * cols).fill(-1);
+  const texts = [];
+  const textIndex = new Map();
+  const rules = new Int32Array(cols);
   for (let c = 0; c < cols; c++) {
     const name = names[c];
     const forced = types?.get(name);
-    let kind = forced ?? null; // 'numeric' | 'categorical' once a value decides it
-    let firstRow = -1;
-    const index = new Map();
+    if (forced !== undefined) rules[c] = RULES[forced];
     for (let r = 0; r < n; r++) {
-      let v = objects[r][name];
-      if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) {
-        values[r * cols + c] = NaN;
-        continue;
-      }
+      let v = own(objects[r], name);
+      if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) continue;
       if (typeof v === 'boolean') v = String(v);
       if (typeof v !== 'number' && typeof v !== 'string') {
         throw fail('InvalidArgument', `rows[${r}].${name} is ${describe(v)}; values must be numbers, strings, booleans, null or undefined`);
       }
       if (forced === 'categorical' && typeof v === 'number') v = String(v);
-      const vkind = typeof v === 'number' ? 'numeric' : 'categorical';
-      if (kind === null) {
-        kind = vkind;
-        firstRow = r;
-      } else if (kind !== vkind) {
-        throw fail(forced ? 'ColumnMismatch' : 'InvalidArgument', forced
-          ? `rows[${r}].${name} is ${describe(v)} but column '${name}' is ${forced} in the model`
-          : `column '${name}' mixes numbers and strings: rows[${firstRow}].${name} is ${describe(objects[firstRow][name])}, rows[${r}].${name} is ${describe(v)}`);
-      }
-      if (vkind === 'numeric') {
-        values[r * cols + c] = cellNumber(v, r, name, 'rows');
+      if (typeof v === 'number') {
+        numbers[r * cols + c] = cellNumber(v, r, name, 'rows');
       } else {
-        let k = index.get(v);
+        let k = textIndex.get(v);
         if (k === undefined) {
-          k = index.size;
-          index.set(v, k);
+          k = texts.length;
+          textIndex.set(v, k);
+          texts.push(v);
         }
-        values[r * cols + c] = k;
+        codes[r * cols + c] = k;
       }
     }
-    categories.push(kind === 'categorical' ? [...index.keys()] : null);
   }
-  const targets = target === undefined ? undefined : objects.map((o) => o[target]);
-  return { values, rows: n, cols, featureNames: names, categories, targets };
+  const targets = target === undefined ? undefined : objects.map((o) => own(o, target));
+  return { numbers, codes, texts, rows: n, cols, featureNames: names, rules, cellWhere: 'rows', targets };
 }
 
 /**
- * Class indices of `labels` for `rows` rows: an Int32Array of indices (-1 = unknown) kept as is;
- * string[] (class names); number[] or another typed array (class values; their names are the
- * numbers as text, in numeric order); null/undefined entries are unknown (-1). `classNames`, when
- * given, fixes the names and their order. Returns {labels: Int32Array, classNames, numeric (true
- * when the labels were numbers, so that the core checks for a regression target)}.
+ * The label transport of `labels` for `rows` rows: an Int32Array of class indices (-1 = unknown)
+ * as is; string[], number[] or another typed array as {codes (index into names, -1 = unknown),
+ * names (distinct labels as text, a number's text is String(v)), numbers (Uint8Array, 1 where the
+ * name is a number's)}. null/undefined entries are unknown. The core decides the class names and
+ * their order (byte-wise, as the CSV reader: numbers 1..10 give '1', '10', '2', ...).
  */
-export function labelIndices(labels, classNames, rows, what = 'labels') {
+export function labelTransport(labels, rows, what = 'labels') {
   if (!Array.isArray(labels) && !ArrayBuffer.isView(labels)) {
     throw new TypeError(`${what} must be an Int32Array, string[] or number[], got ${describe(labels)}`);
   }
   if (labels.length !== rows) {
     throw fail('ShapeMismatch', `${what} has ${labels.length} entries but there are ${rows} rows`);
   }
-  if (labels instanceof Int32Array) return { labels, classNames, numeric: false };
-  let kind = null;
-  for (let i = 0; i < rows; i++) {
-    const v = labels[i];
-    if (v === null || v === undefined) continue;
-    const k = typeof v === 'number' ? 'number' : typeof v === 'string' ? 'string' : 'other';
-    if (k === 'other' || (k === 'number' && !Number.isFinite(v))) {
-      throw fail('InvalidArgument', `${what}[${i}] is ${describe(v)}; labels must be strings or finite numbers (null = unknown)`);
-    }
-    if (kind === null) kind = k;
-    else if (kind !== k) throw fail('InvalidArgument', `${what} mixes numbers and strings (at ${what}[${i}] = ${describe(v)})`);
-  }
-  const text = (v) => (typeof v === 'number' ? String(v) : v);
-  let names = classNames;
-  if (names === undefined) {
-    const distinct = [...new Set(Array.from(labels).filter((v) => v !== null && v !== undefined))];
-    if (kind === 'number') distinct.sort((a, b) => a - b);
-    else distinct.sort(byteOrder);
-    names = distinct.map(text);
-  }
-  const index = new Map(names.map((name, i) => [name, i]));
-  const mapped = new Int32Array(rows);
+  if (labels instanceof Int32Array) return labels;
+  const codes = new Int32Array(rows);
+  const names = [];
+  const numbers = [];
+  const index = new Map();
   for (let i = 0; i < rows; i++) {
     const v = labels[i];
     if (v === null || v === undefined) {
-      mapped[i] = -1;
+      codes[i] = -1;
       continue;
     }
-    const c = index.get(text(v));
-    if (c === undefined) throw fail('UnknownClass', `${what}[${i}] = ${JSON.stringify(v)} is not one of classNames`);
-    mapped[i] = c;
+    const number = typeof v === 'number';
+    if (number ? !Number.isFinite(v) : typeof v !== 'string') {
+      throw fail('InvalidArgument', `${what}[${i}] is ${describe(v)}; labels must be strings or finite numbers (null = unknown)`);
+    }
+    const key = (number ? 'n' : 's') + String(v);
+    let k = index.get(key);
+    if (k === undefined) {
+      k = names.length;
+      index.set(key, k);
+      names.push(String(v));
+      numbers.push(number ? 1 : 0);
+    }
+    codes[i] = k;
   }
-  return { labels: mapped, classNames: names, numeric: kind === 'number' };
-}
-
-/** Byte-wise (UTF-8) order of two strings, the CSV reader's class order. */
-export function byteOrder(a, b) {
-  const ea = new TextEncoder().encode(a);
-  const eb = new TextEncoder().encode(b);
-  for (let i = 0; i < Math.min(ea.length, eb.length); i++) if (ea[i] !== eb[i]) return ea[i] - eb[i];
-  return ea.length - eb.length;
+  return { codes, names, numbers: Uint8Array.from(numbers) };
 }

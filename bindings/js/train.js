@@ -19,7 +19,7 @@ const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'min
  * 'stump' | 'depth:N'}, treePruning 'none' | 'cv', treeFolds (10), treeSe (1) -- the CLI's
  * --emphasis, --emphasis-b, --base, --cv-trees, --tree-pruning, --tree-folds, --tree-se,
  * trees 1..100000 (101), mtry 0..features (0 = by mtryRule), mtryRule 'sqrt' | 'log2' | 'log2plus1',
- * maxDepth (0 = unlimited), minLeaf (1), seed (non-negative safe integer or bigint < 2^64; 1),
+ * maxDepth 0..100000 (0 = unlimited), minLeaf 1..2^26 (1), seed (non-negative safe integer or bigint < 2^64; 1),
  * onProgress(done, total) called after each tree (return false to cancel; with voteboost.a = 'cv' the
  * cross-validation's trees count too: total = its trees + trees). Returns a new Forest that
  * the caller owns.
@@ -63,16 +63,17 @@ export function trainForestPart(dataset, options, part) {
 }
 
 // The validated spec of trainForest's options for the wasm side: {data (the live handle), o, spec}.
+// Types, names and single-option bounds (the core's, from optionTables) are checked here; the rules
+// between options are the core's (CheckTrainRequest).
 function trainSpec(dataset, options, what) {
   if (!(dataset instanceof Dataset)) throw new TypeError(`${what}: dataset must be a Dataset, got ${describe(dataset)}`);
   const data = live(dataset, 'Dataset');
   const o = optionsObject(options, what);
   rejectUnknown(o, TRAIN_OPTIONS, what);
   const spec = {};
-  learnerSpec(o, spec, 2 ** 31 - 1);
-  if (o.trees !== undefined) spec.trees = intOption(o.trees, 'trees', 1, optionTables().limits.maxTrees);
+  learnerSpec(o, spec);
   if (o.mtry !== undefined) spec.mtry = intOption(o.mtry, 'mtry', 0, data._numFeatures());
-  if (o.minLeaf !== undefined) spec.minLeaf = intOption(o.minLeaf, 'minLeaf', 1, 2 ** 31 - 1);
+  if (o.minLeaf !== undefined) spec.minLeaf = intOption(o.minLeaf, 'minLeaf', ...optionTables().limits.minLeaf);
   if (o.seed !== undefined) [spec.seedHi, spec.seedLo] = seedHalves(o.seed);
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
     throw new TypeError(`onProgress must be a function, got ${describe(o.onProgress)}`);

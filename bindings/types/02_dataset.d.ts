@@ -16,13 +16,19 @@ export interface FromCSVOptions {
   targetCategorical?: boolean;
 }
 
-/** Class labels a loader accepts: class indices (Int32Array, -1 = unknown), names, or values (null = unknown). */
+/**
+ * Class labels a loader accepts: class indices (Int32Array, -1 = unknown), names, or values (null = unknown).
+ * Values are named by their text and ordered byte-wise, as CSV labels: [10, 2] gives classes '10', '2'.
+ */
 export type LabelsInput = Int32Array | ArrayLike<string | null | undefined> | ArrayLike<number | null | undefined>;
 
 /** A float typed array of features (row-major). */
 export type FloatArray = Float32Array | Float64Array;
 
-/** One row as a plain object: numbers are numeric, strings and booleans categorical, null/undefined missing. */
+/**
+ * One row as a plain object: numbers are numeric, strings and booleans categorical, null/undefined missing.
+ * Only the row's own keys are read: an inherited one (constructor, valueOf) is missing.
+ */
 export type RowObject = Record<string, number | string | boolean | null | undefined>;
 
 export interface FromRowsOptions {

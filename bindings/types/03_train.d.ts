@@ -28,9 +28,9 @@ export interface TrainOptions {
   mtry?: number;
   /** Default mtry: floor(sqrt(M)) (default), floor(log2(M)), floor(log2(M) + 1). */
   mtryRule?: 'sqrt' | 'log2' | 'log2plus1';
-  /** Maximum depth (root = 0); 0 (default) = unlimited. */
+  /** Maximum depth (root = 0), 0..100000 (the core's bound for every front end); 0 (default) = unlimited. */
   maxDepth?: number;
-  /** Minimum rows per leaf, ≥ 1; default 1. */
+  /** Minimum rows per leaf, 1..2^26; default 1. */
   minLeaf?: number;
   /** Random seed: non-negative safe integer or bigint below 2^64; default 1. */
   seed?: number | bigint;
@@ -78,6 +78,13 @@ export interface LearnerInfo {
   treePruning: 'none' | 'cv';
   treeFolds: number;
   treeSe: number;
+  /**
+   * True when the trees were grown until their leaves are pure: not pruned (treePruning 'none', no
+   * vote-boosting 'pruned' base), maxDepth 0, minLeaf 1 and no vote-boosting 'stump' base (the core's
+   * GrownToPurity). Such trees are right on every in-bag row, so their training votes hardly tell them
+   * apart when ordering (`Forest.order` warns; order them on out-of-bag votes).
+   */
+  grownToPurity: boolean;
   /** Only for vote-boosted models; b resolved (= a when symmetric). */
   voteboost?: { a: number; b: number; base: VoteBoostBaseName };
 }

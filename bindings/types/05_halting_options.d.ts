@@ -51,6 +51,12 @@ export type OrderingName = 'early' | 'reduce-error' | 'complementarity' | 'margi
   'orientation' | 'boosting' | 'kappa' | 'greedy-sdp';
 /** All ordering names, in the core's order. */
 export const orderings: readonly OrderingName[];
+/**
+ * The trees static pruning keeps of an ensemble of `trees` trees when no number is named (the
+ * experiment's `keep`, the CLI's `--keep` default): ⌈0.2 T⌉, at least one (21 of 101), the core's
+ * DefaultKeep. `trees` in 1..100000 (RangeError outside, TypeError for a non-integer). Needs init().
+ */
+export function defaultKeep(trees: number): number;
 
 export interface OrderOptions {
   /** Heuristic; default 'boosting'. */

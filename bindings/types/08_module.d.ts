@@ -26,6 +26,7 @@ export interface Urnforest {
   emphasisGrid: typeof emphasisGrid;
   confusionMatrix: typeof confusionMatrix;
   wasmUrl: typeof wasmUrl;
+  defaultKeep: typeof defaultKeep;
 }
 
 /**

@@ -1,4 +1,4 @@
-// DatasetHandle: loaders (CSV, arrays, subsets), accessors and the prepared-rows cache, and its
+// DatasetHandle: loaders (CSV, JS tables, subsets), accessors and the prepared-rows cache, and its
 // embind registration.
 #include "dataset_handle.h"
 
@@ -9,6 +9,7 @@
 #include <emscripten/bind.h>
 
 #include "convert.h"
+#include "dataset_columns.h"
 #include "registry.h"
 #include "forest_handle.h"
 #include "memory.h"
@@ -36,59 +37,8 @@ val DatasetHandle::LoadCsv(double address, double length, const val& target, boo
   return val::undefined();
 }
 
-val DatasetHandle::LoadArrays(const val& x, double rows, double cols, const val& labels,
-                              const val& feature_names, const val& class_names) {
-  std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(x);
-  const size_t r = static_cast<size_t>(rows), c = static_cast<size_t>(cols);
-  if (values.size() != r * c) return InvalidArgument("x.length must equal rows * cols");
-  std::vector<int32_t> label_values;
-  const bool has_labels = !(labels.isUndefined() || labels.isNull());
-  if (has_labels) {
-    label_values = emscripten::convertJSArrayToNumberVector<int32_t>(labels);
-    if (label_values.size() != r) return InvalidArgument("labels.length must equal rows");
-  }
-  Result<Dataset> result =
-      Dataset::FromRowMajor(values.data(), r, c, has_labels ? label_values.data() : nullptr,
-                            StringVector(feature_names), StringVector(class_names));
-  if (!result.ok()) return ErrorObject(result.status());
-  SetData(std::move(result).value());
-  return val::undefined();
-}
-
-val DatasetHandle::LoadTable(const val& x, double rows, double cols, const val& labels,
-                              const val& feature_names, const val& class_names,
-                              const val& categories, bool check_target, const val& target_name) {
-  std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(x);
-  const size_t r = static_cast<size_t>(rows), c = static_cast<size_t>(cols);
-  if (values.size() != r * c) return InvalidArgument("x.length must equal rows * cols");
-  Schema schema;
-  std::vector<std::string> names = StringVector(feature_names);
-  if (names.size() != c) return InvalidArgument("featureNames.length must equal cols");
-  for (size_t f = 0; f < c; ++f) {
-    FeatureInfo info;
-    info.name = std::move(names[f]);
-    const val column = categories[f];
-    info.type = column.isNull() ? FeatureType::kNumeric : FeatureType::kCategorical;
-    if (!column.isNull()) info.categories = StringVector(column);
-    schema.features.push_back(std::move(info));
-  }
-  schema.class_names = StringVector(class_names);
-  schema.target_name = target_name.as<std::string>();
-  std::vector<int32_t> label_values;
-  if (!(labels.isUndefined() || labels.isNull())) {
-    label_values = emscripten::convertJSArrayToNumberVector<int32_t>(labels);
-    if (label_values.size() != r) return InvalidArgument("labels.length must equal rows");
-    if (check_target) {
-      Status target = CheckClassTarget(schema.class_names, r, schema.target_name);
-      if (!target.ok()) return ErrorObject(target);
-    }
-  }
-  std::vector<float> column_major(r * c);
-  for (size_t i = 0; i < r; ++i) {
-    for (size_t f = 0; f < c; ++f) column_major[f * r + i] = values[i * c + f];
-  }
-  Result<Dataset> result =
-      Dataset::Create(std::move(schema), r, std::move(column_major), std::move(label_values));
+val DatasetHandle::LoadColumns(const val& table) {
+  Result<Dataset> result = BuildFromColumns(table);
   if (!result.ok()) return ErrorObject(result.status());
   SetData(std::move(result).value());
   return val::undefined();
@@ -137,8 +87,7 @@ void RegisterDataset() {
   emscripten::class_<DatasetHandle>("_DatasetHandle")
       .constructor<>()
       .function("_loadCsv", &DatasetHandle::LoadCsv, allow_raw_pointers())
-      .function("_loadArrays", &DatasetHandle::LoadArrays)
-      .function("_loadTable", &DatasetHandle::LoadTable)
+      .function("_loadColumns", &DatasetHandle::LoadColumns)
       .function("_loadSubset", &DatasetHandle::LoadSubset)
       .function("_numRows", &DatasetHandle::NumRows)
       .function("_numFeatures", &DatasetHandle::NumFeatures)

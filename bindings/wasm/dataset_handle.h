@@ -33,17 +33,10 @@ class DatasetHandle {
               int32_t class_order, const ForestHandle* schema_of, int32_t delimiter,
               int32_t decimal, bool target_categorical);
 
-  /// `x` Float32Array row-major (rows * cols); `labels` Int32Array of `rows` or null/undefined.
-  val LoadArrays(const val& x, double rows, double cols, const val& labels, const val& feature_names,
-                 const val& class_names);
-
-  /// `x` Float32Array row-major (rows * cols; categorical cells hold category indices, NaN =
-  /// missing); `categories`: per column an array of category names, or null for a numeric column;
-  /// `labels` Int32Array or null; `check_target`: apply CheckClassTarget to `class_names` (labels
-  /// given as numbers and not declared categorical).
-  val LoadTable(const val& x, double rows, double cols, const val& labels,
-                const val& feature_names, const val& class_names, const val& categories,
-                bool check_target, const val& target_name);
+  /// Every JS table shape (typed arrays, number[][], object rows), as the transport object
+  /// BuildFromColumns (dataset_columns.h) reads: the core's DatasetBuilder decides types, class
+  /// names and their order.
+  val LoadColumns(const val& table);
 
   /// Rows `rows` (Uint32Array of indices into `source`, repeats allowed) of another dataset.
   val LoadSubset(const DatasetHandle& source, const val& rows);

@@ -22,9 +22,10 @@ namespace {
 /// only the keys present: the protocol is synthetic with `generator` (a name), holdout with
 /// `holdout` (the test fraction), else k-fold CV of `data` (may be null); name, folds, repeats
 /// (absent: DefaultRepeats of the protocol), stratified, train, test (rows), noise, the learner keys
-/// of TrainOptionsFromJs (voteboost.cv selects the emphasis per partition), alphas (array), rules
+/// of TrainRequestFromJs (voteboost.cv selects the emphasis per partition), alphas (array), rules
 /// (array of names), seedHi/seedLo, proxyTrees, samples, prune (an ordering name), keep,
-/// queryOrder (a PrunedQueryOrder name). Fails with kInvalidArgument on a name the core does not
+/// queryOrder (a PrunedQueryOrder name). Bounds and rules between options are
+/// CheckExperimentOptions' (RunExperiment). Fails with kInvalidArgument on a name the core does not
 /// parse.
 Result<ExperimentOptions> ExperimentOptionsFromJs(const val& o, const DatasetHandle* data) {
   ExperimentOptions options;
@@ -44,11 +45,13 @@ Result<ExperimentOptions> ExperimentOptionsFromJs(const val& o, const DatasetHan
   if (Has(o, "train")) options.train_rows = static_cast<size_t>(o["train"].as<double>());
   if (Has(o, "test")) options.test_rows = static_cast<size_t>(o["test"].as<double>());
   if (Has(o, "noise")) options.label_noise = o["noise"].as<double>();
-  EmphasisCvRequest cv;
-  Status status = TrainOptionsFromJs(o, &options.train, &cv);
+  TrainRequest train;
+  Status status = TrainRequestFromJs(o, &train);
   if (!status.ok()) return status;
-  options.select_emphasis = cv.select;
-  options.emphasis_cv.num_trees = cv.num_trees;
+  options.train = train.options;
+  options.select_emphasis = train.select_emphasis;
+  options.emphasis_cv.num_trees = train.cv_trees;
+  options.train_named = train.named;
   if (Has(o, "alphas")) options.alphas = emscripten::convertJSArrayToNumberVector<double>(o["alphas"]);
   if (Has(o, "rules")) {
     options.rules.clear();

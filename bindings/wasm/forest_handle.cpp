@@ -26,6 +26,7 @@
 #include "urnforest/query_order.h"
 #include "urnforest/serialize.h"
 #include "urnforest/tally_posterior.h"
+#include "urnforest/train_request.h"
 #include "urnforest/vote_matrix.h"
 #include "urnforest/voteboost.h"
 
@@ -47,69 +48,40 @@ val EmphasisWeights(const val& votes, int32_t classes, int32_t trees, double a, 
   return out;
 }
 
-/// `report` for one step of a longer run, in trees: the step's own progress (done of total) covers
-/// trees `before` .. `before + step` of `all`, scaled into int32 when `all` exceeds it. Empty when
-/// `report` is.
-ProgressFn ProgressWithin(const ProgressFn& report, int64_t before, int64_t step, int64_t all) {
-  if (!report) return {};
-  return [report, before, step, all](int32_t done, int32_t total) {
-    const int64_t units = before + (total <= 0 ? 0 : std::llround(static_cast<double>(done) / total * step));
-    const double scale = all <= INT32_MAX ? 1.0 : static_cast<double>(INT32_MAX) / static_cast<double>(all);
-    return report(static_cast<int32_t>(static_cast<double>(units) * scale),
-                  static_cast<int32_t>(static_cast<double>(all) * scale));
-  };
-}
-
 /// EmphasisGrid() as a Float64Array.
 val EmphasisGridArray() { return CopyOut(EmphasisGrid()); }
 
 }  // namespace
 
 val ForestHandle::Train(const DatasetHandle& data, const val& spec, val progress) {
-  TrainOptions options;
-  EmphasisCvRequest cv_request;
-  Status decoded = TrainOptionsFromJs(spec, &options, &cv_request);
+  TrainRequest request;
+  Status decoded = TrainRequestFromJs(spec, &request);
   if (!decoded.ok()) return ErrorObject(decoded);
-  options.seed = SeedFromJs(spec, options.seed);
-  val out = val::undefined();
-  const ProgressFn report = ProgressFromJs(progress);
-  // With the emphasis cross-validated, progress counts its trees, then the final forest's: one bar.
-  int64_t cv_trees = 0;
-  if (cv_request.select) {
-    // Same call as the CLI's `train --emphasis cv` (folds and CV ensembles seeded by the seed).
-    EmphasisCvOptions cv;
-    cv.seed = options.seed;
-    cv.num_trees = cv_request.num_trees;
-    cv_trees = EmphasisCvTrees(options, cv);
-    Result<EmphasisSelection> chosen = SelectEmphasisByCV(
-        data.data(), options, cv, ProgressWithin(report, 0, cv_trees, cv_trees + options.num_trees));
-    if (!chosen.ok()) return ErrorObject(chosen.status());
-    options.voteboost.a = chosen.value().chosen;
-    options.voteboost.b = 0.0;
-    val emphasis = val::object();
-    emphasis.set("chosen", chosen.value().chosen);
-    emphasis.set("grid", CopyOut(chosen.value().grid));
-    emphasis.set("cvError", CopyOut(chosen.value().cv_error));
-    out = val::object();
-    out.set("emphasis", emphasis);
-  }
-  const ProgressFn train_progress =
-      cv_trees == 0 ? report
-                    : ProgressWithin(report, cv_trees, options.num_trees, cv_trees + options.num_trees);
-  Result<Forest> result = urnforest::Train(data.data(), options, train_progress);
-  if (!result.ok()) return ErrorObject(result.status());
-  forest_ = std::move(result).value();
+  request.options.seed = SeedFromJs(spec, request.options.seed);
+  Result<TrainedForest> trained =
+      TrainWithEmphasisSelection(data.data(), request, ProgressFromJs(progress));
+  if (!trained.ok()) return ErrorObject(trained.status());
+  forest_ = std::move(trained.value().forest);
+  if (!trained.value().emphasis_selected) return val::undefined();
+  const EmphasisSelection& selection = trained.value().emphasis;
+  val emphasis = val::object();
+  emphasis.set("chosen", selection.chosen);
+  emphasis.set("grid", CopyOut(selection.grid));
+  emphasis.set("cvError", CopyOut(selection.cv_error));
+  val out = val::object();
+  out.set("emphasis", emphasis);
   return out;
 }
 
 val ForestHandle::TrainPart(const DatasetHandle& data, const val& spec, int32_t first, int32_t count,
                             val progress) {
-  TrainOptions options;
-  EmphasisCvRequest cv_request;
-  Status decoded = TrainOptionsFromJs(spec, &options, &cv_request);
-  if (!decoded.ok()) return ErrorObject(decoded);
-  options.seed = SeedFromJs(spec, options.seed);
-  Result<Forest> result = TrainForestPart(data.data(), options, first, count, ProgressFromJs(progress));
+  TrainRequest request;
+  Status status = TrainRequestFromJs(spec, &request);
+  if (status.ok()) status = CheckTrainRequest(request, data.data().num_features());
+  if (!status.ok()) return ErrorObject(status);
+  request.options.seed = SeedFromJs(spec, request.options.seed);
+  Result<Forest> result =
+      TrainForestPart(data.data(), request.options, first, count, ProgressFromJs(progress));
   if (!result.ok()) return ErrorObject(result.status());
   forest_ = std::move(result).value();
   return val::undefined();
@@ -146,6 +118,7 @@ val ForestHandle::LearnerOptions() const {
                              PrunesTrees(o) ? TreePruning::kCostComplexityCV : TreePruning::kNone)));
   out.set("pruningFolds", o.pruning.cv_folds);
   out.set("pruningSe", o.pruning.se_rule);
+  out.set("grownToPurity", GrownToPurity(o));
   return out;
 }
 

@@ -20,10 +20,10 @@ class HaltingTableHandle;
 /// returns undefined (or Train's extra result) or an error object.
 class ForestHandle {
  public:
-  /// Trains on `data` with the options of JS object `spec` (TrainOptionsFromJs, plus seedHi and
-  /// seedLo); `progress` is a JS function (done, total) -> bool or undefined. Returns undefined,
-  /// an error object, or with voteboost.cv {emphasis: {chosen, grid: Float64Array, cvError:
-  /// Float64Array}}.
+  /// Trains on `data` the request of JS object `spec` (TrainRequestFromJs, plus seedHi and
+  /// seedLo) with TrainWithEmphasisSelection; `progress` is a JS function (done, total) -> bool or
+  /// undefined. Returns undefined, an error object, or with voteboost.cv {emphasis: {chosen, grid:
+  /// Float64Array, cvError: Float64Array}}.
   val Train(const DatasetHandle& data, const val& spec, val progress);
 
   /// Trees first .. first + count - 1 of Train's forest (TrainForestPart; rf and bagging only);
@@ -36,7 +36,8 @@ class ForestHandle {
 
   /// The training options stored in the model that describe its learner: {ensemble (name),
   /// maxDepth, minLeaf, vbA, vbB (resolved), vbBase (name), treePruning ('cv' when PrunesTrees, the
-  /// pruned-CART base included, else 'none'), pruningFolds, pruningSe}.
+  /// pruned-CART base included, else 'none'), pruningFolds, pruningSe, grownToPurity
+  /// (GrownToPurity)}.
   val LearnerOptions() const;
 
   /// `bytes` Uint8Array of SerializeForest output.

@@ -14,6 +14,7 @@
 #include "urnforest/generators.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/ordering.h"
+#include "urnforest/train_request.h"
 
 namespace urnforest::wasm {
 namespace {
@@ -43,9 +44,19 @@ void ValueInto(const val& o, const char* key, T* field) {
 
 Status BaseLearnerInto(const val& o, EnsembleKind ensemble, TrainOptions* options) {
   if (!Has(o, "base")) return Status::Ok();
+  // A base learner named for another ensemble is the core's refusal (CheckTrainRequest), not
+  // ApplyBaseLearner's: the ensemble group's key is marked by the caller.
+  if (options->ensemble != ensemble) return Status::Ok();
   Result<BaseLearner> base = ParseBaseLearner(ensemble, o["base"].as<std::string>());
   if (!base.ok()) return base.status();
   return ApplyBaseLearner(base.value(), options);
+}
+
+// The names of `rules`, in order.
+std::vector<std::string> RuleNamesOf(const std::vector<HaltingRule>& rules) {
+  std::vector<std::string> names;
+  for (HaltingRule rule : rules) names.push_back(RuleName(rule));
+  return names;
 }
 
 }  // namespace
@@ -78,9 +89,21 @@ val OptionTables() {
   defaults.set("alpha", table.alpha);
   defaults.set("classes", table.num_classes);
   defaults.set("costSamples", static_cast<double>(kDefaultCostSamples));
+  defaults.set("rules", StringArray(RuleNamesOf(ExperimentOptions().rules)));
   val limits = val::object();
   limits.set("maxTrees", TrainOptions::kMaxTrees);
   limits.set("maxClasses", HaltingTableOptions::kMaxClasses);
+  limits.set("maxRows", static_cast<double>(DatasetLimits::kMaxRows));
+  limits.set("maxFeatures", static_cast<double>(DatasetLimits::kMaxFeatures));
+  limits.set("trees", Range(1, TrainOptions::kMaxTrees));
+  limits.set("maxDepth", Range(0, TrainOptions::kMaxDepth));
+  limits.set("minLeaf", Range(1, TrainOptions::kMaxMinLeaf));
+  limits.set("cvTrees", Range(0, TrainOptions::kMaxTrees));
+  limits.set("repeats", Range(1, ExperimentOptions::kMaxRepeats));
+  limits.set("samples", Range(1, static_cast<double>(ExperimentOptions::kMaxMonteCarloSamples)));
+  limits.set("maxWork", Range(ExperimentOptions::kMinMaxWork, ExperimentOptions::kMaxMaxWork));
+  limits.set("trainRows", Range(2, static_cast<double>(DatasetLimits::kMaxRows)));
+  limits.set("testRows", Range(1, static_cast<double>(DatasetLimits::kMaxRows)));
   limits.set("treeFolds", Range(TreePruningOptions::kMinCvFolds, TreePruningOptions::kMaxCvFolds));
   limits.set("treeSe", Range(0, TreePruningOptions::kMaxSeRule));
   limits.set("emphasis", Range(VoteBoostOptions::kMinEmphasis, VoteBoostOptions::kMaxEmphasis));
@@ -91,12 +114,14 @@ val OptionTables() {
   return out;
 }
 
-Status TrainOptionsFromJs(const val& o, TrainOptions* options, EmphasisCvRequest* cv) {
+Status TrainRequestFromJs(const val& o, TrainRequest* request) {
+  TrainOptions* options = &request->options;
   Status status = NameInto(o, "ensemble", ParseEnsembleKind, &options->ensemble);
   if (status.ok()) status = NameInto(o, "boosting", ParseBoostingVariant, &options->boosting);
   if (status.ok()) status = NameInto(o, "mtryRule", ParseMtryRule, &options->mtry_rule);
   if (status.ok()) status = NameInto(o, "treePruning", ParseTreePruning, &options->pruning.mode);
   if (!status.ok()) return status;
+  if (Has(o, "boosting")) request->named.Add(TrainOptionKey::kBoosting);
   ValueInto(o, "trees", &options->num_trees);
   ValueInto(o, "mtry", &options->mtry);
   ValueInto(o, "maxDepth", &options->max_depth);
@@ -105,17 +130,19 @@ Status TrainOptionsFromJs(const val& o, TrainOptions* options, EmphasisCvRequest
   ValueInto(o, "treeSe", &options->pruning.se_rule);
   if (Has(o, "voteboost")) {
     const val vb = o["voteboost"];
+    request->named.Add(TrainOptionKey::kVoteBoost);
+    if (Has(vb, "b")) request->named.Add(TrainOptionKey::kEmphasisB);
+    if (Has(vb, "cvTrees")) request->named.Add(TrainOptionKey::kCvTrees);
     ValueInto(vb, "a", &options->voteboost.a);
     ValueInto(vb, "b", &options->voteboost.b);
+    ValueInto(vb, "cv", &request->select_emphasis);
+    ValueInto(vb, "cvTrees", &request->cv_trees);
     status = BaseLearnerInto(vb, EnsembleKind::kVoteBoost, options);
     if (!status.ok()) return status;
-    if (cv != nullptr) {
-      ValueInto(vb, "cv", &cv->select);
-      ValueInto(vb, "cvTrees", &cv->num_trees);
-    }
   }
-  if (Has(o, "adaboost")) return BaseLearnerInto(o["adaboost"], EnsembleKind::kAdaBoost, options);
-  return Status::Ok();
+  if (!Has(o, "adaboost")) return Status::Ok();
+  request->named.Add(TrainOptionKey::kAdaBoost);
+  return BaseLearnerInto(o["adaboost"], EnsembleKind::kAdaBoost, options);
 }
 
 uint64_t SeedFromJs(const val& o, uint64_t fallback) {
@@ -151,6 +178,7 @@ val CheckBaseLearner(const std::string& ensemble, const std::string& name) {
 
 void RegisterOptions() {
   emscripten::function("_optionTables", &OptionTables);
+  emscripten::function("_defaultKeep", &DefaultKeep);
   emscripten::function("_checkBaseLearner", &CheckBaseLearner);
 }
 

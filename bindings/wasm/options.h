@@ -12,30 +12,32 @@
 #include "urnforest/halting_table.h"
 #include "urnforest/sequential_vote.h"
 #include "urnforest/status.h"
+#include "urnforest/train_request.h"
 
 namespace urnforest::wasm {
 
 using emscripten::val;
 
-/// {names: {rules, priorlessRules (those RuleNeedsPrior says need no data prior), orderings, ensembles, mtryRules, boostingVariants, treePrunings,
-/// voteBoostBases, queryOrders, prunedQueryOrders, generators} (each the core's list in enum
-/// order), defaults: {trees, alpha, classes, costSamples, minLeaf, ...} (the core's defaults the
-/// JS side reports or validates with), limits: {maxTrees, maxClasses, treeFolds: [min, max],
-/// treeSe: [min, max], emphasis: [min, max]}}.
+/// {names: {rules, priorlessRules (those RuleNeedsPrior says need no data prior), orderings,
+/// ensembles, mtryRules, boostingVariants, treePrunings, voteBoostBases, queryOrders,
+/// prunedQueryOrders, generators} (each the core's list in enum order), defaults: {trees, alpha,
+/// classes, costSamples, rules (ExperimentOptions' default rules)} (the core's defaults the JS side
+/// reports or validates with), limits: {maxTrees, maxClasses, maxRows, maxFeatures, and [min, max]
+/// of trees, maxDepth, minLeaf, cvTrees, treeFolds, treeSe, emphasis, repeats, samples, maxWork,
+/// trainRows, testRows}: the core's bounds (TrainOptions, TreePruningOptions, VoteBoostOptions,
+/// ExperimentOptions, DatasetLimits constants), which CheckTrainOptions and CheckExperimentOptions
+/// hold too}.
 val OptionTables();
 
-/// Vote-boosting's cross-validated emphasis choice requested by a JS `voteboost: {cv: true}`.
-struct EmphasisCvRequest {
-  bool select = false;   ///< voteboost.cv: choose a = b by SelectEmphasisByCV first.
-  int32_t num_trees = 0; ///< voteboost.cvTrees (0 = the training trees).
-};
-
-/// Sets the fields of `options` whose keys `o` has (validated for type and range by the JS side):
-/// ensemble, boosting, mtryRule, treePruning (names), trees, mtry, maxDepth, minLeaf, treeFolds,
-/// treeSe, voteboost {a, b, base (name), cv, cvTrees}, adaboost {base (name: ParseBaseLearner)}.
-/// `cv` (may be null) receives voteboost.cv and cvTrees. Fails with kInvalidArgument on a name the
-/// core does not parse or a base learner ApplyBaseLearner refuses; `options` may then be partly set.
-Status TrainOptionsFromJs(const val& o, TrainOptions* options, EmphasisCvRequest* cv);
+/// Sets the fields of `request` whose keys `o` has (validated for type by the JS side; bounds and
+/// the rules between options are the core's, CheckTrainRequest): ensemble, boosting, mtryRule,
+/// treePruning (names), trees, mtry, maxDepth, minLeaf, treeFolds, treeSe, voteboost {a, b, base
+/// (name), cv (select_emphasis), cvTrees}, adaboost {base (name: ParseBaseLearner)}; marks
+/// `boosting`, `voteboost` (and its b, cvTrees) and `adaboost` in request->named. A base learner in
+/// the group of another ensemble is left for CheckTrainRequest to refuse. Fails with
+/// kInvalidArgument on a name the core does not parse or a base learner ApplyBaseLearner refuses;
+/// `request` may then be partly set.
+Status TrainRequestFromJs(const val& o, TrainRequest* request);
 
 /// The 64-bit seed of `o.seedHi` and `o.seedLo` (its 32-bit halves), or `fallback` when absent.
 uint64_t SeedFromJs(const val& o, uint64_t fallback);

@@ -1,6 +1,6 @@
-// Argument checks on the caller's side, before a job is queued: the job control {signal?, onProgress?}
-// and model bytes.
-const JOB_CONTROL = ['signal', 'onProgress'];
+// Argument checks on the caller's side, before a job is queued: the job control {signal?, onProgress?,
+// transfer?} and model bytes.
+const JOB_CONTROL = ['signal', 'onProgress', 'transfer'];
 
 /** A short description of a value for error messages ("Uint8Array", "number 3"). */
 export function describe(value) {
@@ -9,12 +9,15 @@ export function describe(value) {
   return `${typeof value} ${String(value)}`;
 }
 
-/** `options` checked as a job control {signal?, onProgress?} ({} when undefined); throws a TypeError. */
+/** `options` checked as a job control {signal?, onProgress?, transfer?} ({} when undefined); throws a TypeError. */
 export function control(options, what) {
   if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') throw new TypeError(`${what}: control must be an object {signal?, onProgress?}`);
+  if (options === null || typeof options !== 'object') throw new TypeError(`${what}: control must be an object {signal?, onProgress?, transfer?}`);
   for (const key of Object.keys(options)) {
-    if (!JOB_CONTROL.includes(key)) throw new TypeError(`${what}: unknown control option '${key}' (expected signal, onProgress)`);
+    if (!JOB_CONTROL.includes(key)) throw new TypeError(`${what}: unknown control option '${key}' (expected signal, onProgress, transfer)`);
+  }
+  if (options.transfer !== undefined && typeof options.transfer !== 'boolean') {
+    throw new TypeError(`${what}: transfer must be a boolean, got ${describe(options.transfer)}`);
   }
   if (options.signal !== undefined && !(typeof AbortSignal === 'function' && options.signal instanceof AbortSignal)) {
     throw new TypeError(`${what}: signal must be an AbortSignal, got ${describe(options.signal)}`);

@@ -2,9 +2,12 @@
 // thread, started on demand. Aborting the running job terminates the thread (the core is synchronous
 // there) and the next job starts a fresh one; aborting a queued job just removes it. A session job
 // (a call on a RemoteForest) sent to a thread that does not hold that session carries the session's
-// restore data (model bytes and logged calls), so the thread rebuilds it first.
+// restore data (model bytes, stored tables, live data sets), so the thread rebuilds it first.
+// A job's arguments are snapshotted when it is submitted (snapshot.js), never read from the caller's
+// objects later.
 import { control } from './checks.js';
 import { abortError, reviveError } from './errors.js';
+import { buffersIn, hasShared, snapshot } from './snapshot.js';
 import { spawn } from './spawn.js';
 
 export class JobQueue {
@@ -12,6 +15,7 @@ export class JobQueue {
   constructor(url) {
     this._url = url;
     this._worker = null; // Promise of a spawned worker that said 'ready'.
+    this._ready = null; // that worker once it said 'ready' (jobs are then posted synchronously)
     this._queue = [];
     this._active = null;
     this._nextId = 1;
@@ -19,22 +23,39 @@ export class JobQueue {
   }
 
   /**
-   * Queues `message` (its op and arguments) and resolves to the thread's result. `ctl`: the caller's
-   * {signal?, onProgress?} (checked here: a bad one rejects); `what`: the method name for errors;
-   * `extra`: fields of the job ({remote}: a session's job, {onResult}: called before resolving).
+   * Queues `message` (its op and arguments) and resolves to the thread's result. The message is read
+   * now, never later from the caller's objects: posted at once when the job can start now (postMessage
+   * copies it, or with `ctl.transfer` moves its buffers), else snapshotted (snapshot.js) and the snapshot
+   * posted when the job starts. `ctl`: the caller's {signal?, onProgress?, transfer?} (checked here: a
+   * bad one rejects); `what`: the method name for errors; `extra`: fields of the job ({remote}: a
+   * session's job; {onResult(message)}: called with the snapshot before resolving; {owned: true}:
+   * `message` is a snapshot already; {keep: true}: the snapshot outlives the job (replayed or shared),
+   * so it is always taken and copied to the thread, not transferred).
    */
   submit(message, ctl, what, extra = {}) {
     let c;
+    let own;
     try {
       c = control(ctl, what);
+      if (this.terminated) throw new Error('UrnforestWorker has been terminated');
+      if (c.signal?.aborted) throw abortError(c.signal);
+      const transfer = c.transfer === true;
+      if (extra.owned) {
+        own = { value: message, buffers: extra.keep ? [] : buffersIn(message) };
+      } else if (!extra.keep && this._postsNow() && !hasShared(message)) {
+        // Posted before submit returns: postMessage's own copy is the snapshot (no second copy).
+        own = { value: message, buffers: transfer ? buffersIn(message) : [] };
+      } else {
+        own = snapshot(message, transfer, what);
+      }
     } catch (e) {
       return Promise.reject(e);
     }
-    if (this.terminated) return Promise.reject(new Error('UrnforestWorker has been terminated'));
     const { signal, onProgress } = c;
-    if (signal?.aborted) return Promise.reject(abortError(signal));
+    // The snapshot's buffers move to the thread when the job is posted, unless the snapshot is kept.
+    const transfer = extra.keep ? [] : own.buffers;
     return new Promise((resolve, reject) => {
-      const job = { id: this._nextId++, message, what, onProgress, resolve, reject, signal, onAbort: null, ...extra };
+      const job = { id: this._nextId++, message: own.value, transfer, what, onProgress, resolve, reject, signal, onAbort: null, ...extra };
       if (signal) {
         job.onAbort = () => this._abort(job);
         signal.addEventListener('abort', job.onAbort, { once: true });
@@ -92,9 +113,15 @@ export class JobQueue {
     }
   }
 
+  // True when a job submitted now is posted before submit returns: the thread is ready and idle.
+  _postsNow() {
+    return this._ready !== null && this._active === null && this._queue.length === 0 && !this.terminated;
+  }
+
   _kill() {
     const worker = this._worker;
     this._worker = null;
+    this._ready = null;
     if (worker !== null) worker.then((w) => w.terminate(), () => {});
   }
 
@@ -107,6 +134,7 @@ export class JobQueue {
       const onMessage = (m) => {
         if (m.type === 'ready') {
           ready(spawned);
+          if (this._worker === promise) this._ready = spawned;
           return;
         }
         if (m.type === 'failed') {
@@ -119,6 +147,7 @@ export class JobQueue {
         failed(e);
         if (this._worker === promise) {
           this._worker = null;
+          this._ready = null;
           const job = this._active;
           this._active = null;
           if (job !== null) job.reject(e);
@@ -139,34 +168,12 @@ export class JobQueue {
     if (this._active !== null || this._queue.length === 0 || this.terminated) return;
     const job = this._queue.shift();
     this._active = job;
+    if (this._ready !== null) {
+      this._post(job, this._ready);
+      return;
+    }
     this._ensureWorker().then((w) => {
-      if (this._active !== job) return;
-      const message = { id: job.id, ...job.message };
-      const sid = message.session;
-      if (sid !== undefined && !w.sessions.has(sid)) {
-        if (message.op === 'release') {
-          this._active = null;
-          job.resolve(undefined);
-          this._pump();
-          return;
-        }
-        if (message.method !== 'load') message.restore = job.remote._restore();
-      }
-      try {
-        w.post(message);
-      } catch (e) {
-        // Not structured-cloneable (a function, a Dataset, ...): this job fails, the worker is fine.
-        this._active = null;
-        job.reject(new TypeError(`${job.what}: its arguments cannot be sent to the worker (${e.message})`));
-        this._pump();
-        return;
-      }
-      if (sid !== undefined) {
-        if (message.op === 'release') w.sessions.delete(sid);
-        else w.sessions.add(sid);
-      }
-      job.opens = sid !== undefined && (message.method === 'load' || message.restore !== undefined) ? w : null;
-      w.busy(true);
+      if (this._active === job) this._post(job, w);
     }, (e) => {
       if (this._active === job) {
         this._active = null;
@@ -174,6 +181,36 @@ export class JobQueue {
         this._pump();
       }
     });
+  }
+
+  // Sends the active `job` to the ready thread `w`, with the session's restore data when `w` lacks it.
+  _post(job, w) {
+    const message = { id: job.id, ...job.message };
+    const sid = message.session;
+    if (sid !== undefined && !w.sessions.has(sid)) {
+      if (message.op === 'release') {
+        this._active = null;
+        job.resolve(undefined);
+        this._pump();
+        return;
+      }
+      if (message.method !== 'load') message.restore = job.remote._restore();
+    }
+    try {
+      w.post(message, job.transfer);
+    } catch (e) {
+      // Not structured-cloneable (a function, a Dataset, ...): this job fails, the worker is fine.
+      this._active = null;
+      job.reject(new TypeError(`${job.what}: its arguments cannot be sent to the worker (${e.message})`));
+      this._pump();
+      return;
+    }
+    if (sid !== undefined) {
+      if (message.op === 'release') w.sessions.delete(sid);
+      else w.sessions.add(sid);
+    }
+    job.opens = sid !== undefined && (message.method === 'load' || message.restore !== undefined) ? w : null;
+    w.busy(true);
   }
 
   _onMessage(m) {
@@ -192,11 +229,11 @@ export class JobQueue {
       return;
     }
     this._active = null;
-    this._worker?.then((w) => w.busy(false));
+    this._ready?.busy(false);
     // After a failed load or restore the session may be missing: the next call sends the restore again.
     if (m.type !== 'result' && job.opens) job.opens.sessions.delete(job.message.session);
     if (m.type === 'result') {
-      job.onResult?.();
+      job.onResult?.(job.message);
       job.resolve(m.value);
     } else {
       job.reject(reviveError(m.error));

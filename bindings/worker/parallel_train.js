@@ -35,8 +35,9 @@ export function blocksOf(trees, parts) {
 }
 
 /**
- * Trains `data` with `options` as `queues.length` parts, one per job queue (queues[0] merges), and
- * resolves to train's result {bytes, oobError, numTrees}. Progress: stage 'train' with the fraction
+ * Trains `data` with `options` (the caller's snapshot, shared by the parts: each part is sent a copy) as
+ * `queues.length` parts, one per job queue (queues[0] merges), and resolves to train's result
+ * {bytes, oobError, numTrees}. Progress: stage 'train' with the fraction
  * of all trees grown, then 'merge'. Aborting `ctl.signal`, or a failed part, stops every part.
  */
 export async function trainInParts(queues, data, options, ctl) {
@@ -65,13 +66,13 @@ export async function trainInParts(queues, data, options, ctl) {
   try {
     const parts = await Promise.all(blocks.map((b, i) => queues[i].submit(
       { op: 'trainPart', data, options, first: b.first, count: b.count },
-      { signal: inner.signal, onProgress: report(i) }, 'train').catch((e) => {
+      { signal: inner.signal, onProgress: report(i) }, 'train', { owned: true, keep: true }).catch((e) => {
       inner.abort(e);
       throw e;
     })));
     c.onProgress?.({ stage: 'merge', fraction: 1 });
     return await queues[0].submit({ op: 'mergeParts', parts: parts.map((p) => p.bytes) },
-      { signal: inner.signal }, 'train');
+      { signal: inner.signal }, 'train', { owned: true });
   } catch (e) {
     // The first failure wins; the parts it stopped reject with its error as their abort reason.
     if (c.signal?.aborted) throw abortError(c.signal);

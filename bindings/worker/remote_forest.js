@@ -1,13 +1,15 @@
-// RemoteForest: a model held in an UrnforestWorker's thread (a session). It keeps a copy of the bytes and
-// of the calls that changed the model's state (addData, dropData, storeTable): a fresh thread (after an
-// abort) gets them with the next job and rebuilds the session before running it.
+// RemoteForest: a model held in an UrnforestWorker's thread (a session). It keeps what a fresh thread
+// (after an abort) needs to rebuild the session before the next job: its own copy of the model bytes, the
+// options of each table stored, and the snapshot (snapshot.js, never the caller's object) of the latest
+// data set of each name still live. Replacing or dropping a data set frees its snapshot, so what a
+// session keeps is bounded by the data sets it holds now, and a rebuild replays only those.
 import { disposedError } from './errors.js';
 
 /** Passed by UrnforestWorker#load only: `new RemoteForest` is not public. */
 export const INTERNAL = Symbol('internal');
 
-// Session calls that change the model's state in the worker, replayed on a fresh worker.
-const LOGGED = new Set(['addData', 'dropData', 'storeTable']);
+// Session calls that change the model's state in the worker: their snapshots are recorded when they succeed.
+const RECORDED = new Set(['addData', 'dropData', 'storeTable']);
 
 /**
  * A model held in an UrnforestWorker (from `worker.load(bytes)`). Every method runs in the worker and
@@ -16,13 +18,14 @@ const LOGGED = new Set(['addData', 'dropData', 'storeTable']);
  * rows?, schemaOfModel?} or {x, options, rows?}). Typed arrays in results are transferred.
  */
 export class RemoteForest {
-  constructor(token, jobs, id, model) {
+  constructor(token, jobs, id, model, info) {
     if (token !== INTERNAL) throw new TypeError('RemoteForest: use `await worker.load(bytes)`');
     this._jobs = jobs; // the JobQueue of the UrnforestWorker that loaded it
     this._id = id;
-    this._model = model;
-    this._log = [];
-    this._info = null;
+    this._model = model; // the library's own copy of the model bytes
+    this._data = new Map(); // name -> the data snapshot of the latest successful addData(name)
+    this._tables = new Map(); // [rule, alpha, trees] as JSON -> storeTable options, in storage order
+    this._info = info;
     this._disposed = false;
   }
 
@@ -92,10 +95,34 @@ export class RemoteForest {
   _call(method, args, ctl) {
     if (this._disposed) return Promise.reject(disposedError(method));
     const extra = { remote: this };
-    if (LOGGED.has(method)) extra.onResult = () => { this._log.push({ method, args }); };
+    if (RECORDED.has(method)) {
+      extra.keep = true;
+      extra.onResult = (message) => this._record(method, message.args);
+    }
     return this._jobs.submit({ op: 'session', session: this._id, method, args }, ctl, method, extra);
   }
 
-  /** What a fresh thread needs to rebuild this session: the model bytes and the logged calls. */
-  _restore() { return { model: this._model, log: this._log }; }
+  // Records a successful state-changing call from its snapshot `args`.
+  _record(method, args) {
+    if (method === 'addData') {
+      this._data.delete(args.name);
+      this._data.set(args.name, args.data);
+    } else if (method === 'dropData') {
+      this._data.delete(args.name);
+    } else {
+      const key = JSON.stringify([args.options.rule, args.options.alpha, args.options.trees]);
+      if (!this._tables.has(key)) this._tables.set(key, args.options);
+    }
+  }
+
+  /**
+   * What a fresh thread needs to rebuild this session: the model bytes and the calls to replay, the
+   * stored tables first (in storage order), then one addData per live data set.
+   */
+  _restore() {
+    const log = [];
+    for (const options of this._tables.values()) log.push({ method: 'storeTable', args: { options } });
+    for (const [name, data] of this._data) log.push({ method: 'addData', args: { name, data } });
+    return { model: this._model, log };
+  }
 }

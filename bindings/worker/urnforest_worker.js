@@ -1,10 +1,12 @@
 // UrnforestWorker: the public face of urnforest/worker. Each method checks its arguments on the caller's
 // side and queues one job (job_queue.js); results are plain data (a model comes back as bytes, to be loaded
 // with `Forest.fromBytes`: wasm handles cannot cross threads).
-import { checkModel, isArrays, isCsv } from './checks.js';
+import { checkModel, control, isArrays, isCsv } from './checks.js';
+import { abortError } from './errors.js';
 import { JobQueue } from './job_queue.js';
 import { partsFor, trainInParts } from './parallel_train.js';
 import { INTERNAL, RemoteForest } from './remote_forest.js';
+import { snapshot } from './snapshot.js';
 
 // The threads a machine offers: navigator.hardwareConcurrency in browsers, os.availableParallelism() in
 // Node (read synchronously, so that jobs stay in submission order), else 1.
@@ -64,7 +66,16 @@ export class UrnforestWorker {
     const parts = this._jobs.terminated ? 1 : partsFor(options, this._threads);
     if (parts <= 1) return this._jobs.submit({ op: 'train', data, options }, ctl, 'train');
     while (this._helpers.length < parts - 1) this._helpers.push(new JobQueue(this._url));
-    return trainInParts([this._jobs, ...this._helpers.slice(0, parts - 1)], data, options, ctl);
+    // One snapshot of the arguments, taken now and shared by the parts (each sent a copy).
+    let own;
+    try {
+      const c = control(ctl, 'train');
+      if (c.signal?.aborted) throw abortError(c.signal);
+      own = snapshot({ data, options }, c.transfer === true, 'train').value;
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return trainInParts([this._jobs, ...this._helpers.slice(0, parts - 1)], own.data, own.options, ctl);
   }
 
   /**
@@ -119,12 +130,12 @@ export class UrnforestWorker {
     } catch (e) {
       return Promise.reject(e);
     }
-    const remote = new RemoteForest(INTERNAL, this._jobs, this._nextSession++, model.slice());
-    return this._jobs.submit({ op: 'session', session: remote._id, method: 'load', args: { model: remote._model } }, ctl, 'load')
-      .then((info) => {
-        remote._info = info;
-        return remote;
-      });
+    const id = this._nextSession++;
+    let own = null; // the snapshot of `model` the session keeps, to rebuild itself on a fresh thread
+    return this._jobs.submit({ op: 'session', session: id, method: 'load', args: { model } }, ctl, 'load', {
+      keep: true,
+      onResult: (message) => { own = message.args.model; },
+    }).then((info) => new RemoteForest(INTERNAL, this._jobs, id, own, info));
   }
 
   /** Stops the worker (and its training threads); running and queued jobs reject with an AbortError. Idempotent. */

@@ -8,7 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "data/csv_tokenizer.h"
+#include "urnforest/dataset_builder.h"
 
 namespace urnforest {
 namespace {
@@ -37,14 +37,15 @@ Status CheckLimits(size_t rows, size_t features, size_t classes) {
   return Status::Ok();
 }
 
-// True when `name` reads as a number, with '.' or ',' as the decimal mark.
+// True when `name` reads as a number, with '.' or ',' as the decimal mark (surrounding blanks
+// ignored, as for any field).
 bool ReadsAsNumber(const std::string& name) {
-  float value = 0;
-  return internal::ParseCsvNumber(name, &value, '.') == internal::NumberKind::kNumber ||
-         internal::ParseCsvNumber(name, &value, ',') == internal::NumberKind::kNumber;
+  return FieldReadsAsNumber(name, '.') || FieldReadsAsNumber(name, ',');
 }
 
 }  // namespace
+
+std::string DefaultFeatureName(size_t column) { return "x" + std::to_string(column); }
 
 Status CheckClassTarget(const std::vector<std::string>& class_names, size_t rows,
                         const std::string& target) {
@@ -153,7 +154,7 @@ Result<Dataset> Dataset::FromRowMajor(const float* x, size_t rows, size_t cols,
   Schema schema;
   schema.features.resize(cols);
   for (size_t c = 0; c < cols; ++c) {
-    schema.features[c].name = feature_names.empty() ? "x" + std::to_string(c) : feature_names[c];
+    schema.features[c].name = feature_names.empty() ? DefaultFeatureName(c) : feature_names[c];
     schema.features[c].type = FeatureType::kNumeric;
   }
   std::vector<int32_t> label_vector;

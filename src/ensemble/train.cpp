@@ -1,4 +1,4 @@
-// Train: option validation, bootstrap sampling, tree growing and out-of-bag votes.
+// Train: bootstrap sampling, tree growing and out-of-bag votes.
 #include "urnforest/train.h"
 
 #include <cmath>
@@ -23,64 +23,6 @@ namespace {
 
 Status InvalidOption(const std::string& name, const std::string& why) {
   return Status::Error(StatusCode::kInvalidArgument, "option " + name + " " + why);
-}
-
-Status ValidateOptions(const TrainOptions& o, size_t num_features) {
-  if (o.ensemble != EnsembleKind::kRandomForest && o.ensemble != EnsembleKind::kBagging &&
-      o.ensemble != EnsembleKind::kAdaBoost && o.ensemble != EnsembleKind::kVoteBoost) {
-    return InvalidOption("ensemble", "is not a known ensemble kind");
-  }
-  if (o.boosting != BoostingVariant::kResample && o.boosting != BoostingVariant::kReweight) {
-    return InvalidOption("boosting", "is not a known boosting variant");
-  }
-  if (o.num_trees < 1 || o.num_trees > TrainOptions::kMaxTrees) {
-    return InvalidOption("num_trees", "must be in 1.." + std::to_string(TrainOptions::kMaxTrees) +
-                                          ", got " + std::to_string(o.num_trees));
-  }
-  if (o.mtry < 0 || static_cast<size_t>(o.mtry) > num_features) {
-    return InvalidOption("mtry", "must be in 0.." + std::to_string(num_features) +
-                                     " (the number of features), got " + std::to_string(o.mtry));
-  }
-  if (o.mtry_rule != MtryRule::kSqrt && o.mtry_rule != MtryRule::kLog2 &&
-      o.mtry_rule != MtryRule::kLog2Plus1) {
-    return InvalidOption("mtry_rule", "is not a known rule");
-  }
-  if (o.max_depth < 0) {
-    return InvalidOption("max_depth", "must be >= 0 (0 = unlimited), got " +
-                                          std::to_string(o.max_depth));
-  }
-  if (o.min_leaf < 1) {
-    return InvalidOption("min_leaf", "must be >= 1, got " + std::to_string(o.min_leaf));
-  }
-  if (o.pruning.mode != TreePruning::kNone && o.pruning.mode != TreePruning::kCostComplexityCV) {
-    return InvalidOption("pruning", "is not a known tree pruning mode");
-  }
-  using Pruning = TreePruningOptions;
-  if (o.pruning.cv_folds < Pruning::kMinCvFolds || o.pruning.cv_folds > Pruning::kMaxCvFolds) {
-    return InvalidOption("pruning.cv_folds", "must be in " + std::to_string(Pruning::kMinCvFolds) +
-                                                 ".." + std::to_string(Pruning::kMaxCvFolds) +
-                                                 ", got " + std::to_string(o.pruning.cv_folds));
-  }
-  if (!(o.pruning.se_rule >= 0.0 && o.pruning.se_rule <= Pruning::kMaxSeRule)) {
-    return InvalidOption("pruning.se_rule", "must be in [0, " +
-                                                std::to_string(Pruning::kMaxSeRule) + "], got " +
-                                                std::to_string(o.pruning.se_rule));
-  }
-  if (o.ensemble == EnsembleKind::kVoteBoost) {
-    const VoteBoostOptions& vb = o.voteboost;
-    if (!(vb.a > 0.0) || !std::isfinite(vb.a)) {
-      return InvalidOption("voteboost.a", "must be positive and finite, got " + std::to_string(vb.a));
-    }
-    if (!(vb.b >= 0.0) || !std::isfinite(vb.b)) {
-      return InvalidOption("voteboost.b", "must be positive and finite (0 = same as a), got " +
-                                              std::to_string(vb.b));
-    }
-    if (vb.base != VoteBoostBase::kRandomTree && vb.base != VoteBoostBase::kUnprunedCart &&
-        vb.base != VoteBoostBase::kStump && vb.base != VoteBoostBase::kPrunedCart) {
-      return InvalidOption("voteboost.base", "is not a known base learner");
-    }
-  }
-  return Status::Ok();
 }
 
 }  // namespace
@@ -108,18 +50,12 @@ int32_t ResolveMtry(const TrainOptions& options, int32_t num_features) {
   return k < num_features ? k : num_features;
 }
 
-bool PrunesTrees(const TrainOptions& options) {
-  return options.pruning.mode != TreePruning::kNone ||
-         (options.ensemble == EnsembleKind::kVoteBoost &&
-          options.voteboost.base == VoteBoostBase::kPrunedCart);
-}
-
 namespace {
 
 // Train's trees first .. first + count - 1 (all of them unless a part is asked for).
 Result<Forest> TrainTrees(const Dataset& data, const TrainOptions& options, int32_t first,
                           int32_t count, const ProgressFn& progress, const TrainExecution& execution) {
-  Status status = ValidateOptions(options, data.num_features());
+  Status status = CheckTrainOptions(options, data.num_features());
   if (!status.ok()) return status;
   if (data.num_rows() == 0) {
     return Status::Error(StatusCode::kInvalidArgument, "the training data is empty (0 rows)");

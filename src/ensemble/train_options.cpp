@@ -1,4 +1,7 @@
-// Names of Train's option enums (the CLI's and JS API's strings) and base-learner resolution.
+// Train's options: their check (every bound and rule between fields), the names of their enums
+// (the CLI's and JS API's strings), base-learner resolution and the tree-growth predicates.
+#include <cmath>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,7 +30,103 @@ int32_t DepthOf(std::string_view name) {
   return depth;
 }
 
+Status InvalidOption(const std::string& name, const std::string& why) {
+  return Invalid("option " + name + " " + why);
+}
+
+// "must be in MIN..MAX[ (note)], got VALUE" for an integer field outside [min, max].
+Status IntOutside(const std::string& name, int64_t value, int64_t min, int64_t max,
+                  const std::string& note = "") {
+  return InvalidOption(name, "must be in " + std::to_string(min) + ".." + std::to_string(max) +
+                                 (note.empty() ? "" : " (" + note + ")") + ", got " +
+                                 std::to_string(value));
+}
+
+std::string Real(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", v);
+  return text;
+}
+
+Status CheckEnums(const TrainOptions& o) {
+  if (o.ensemble != EnsembleKind::kRandomForest && o.ensemble != EnsembleKind::kBagging &&
+      o.ensemble != EnsembleKind::kAdaBoost && o.ensemble != EnsembleKind::kVoteBoost) {
+    return InvalidOption("ensemble", "is not a known ensemble kind");
+  }
+  if (o.boosting != BoostingVariant::kResample && o.boosting != BoostingVariant::kReweight) {
+    return InvalidOption("boosting", "is not a known boosting variant");
+  }
+  if (o.mtry_rule != MtryRule::kSqrt && o.mtry_rule != MtryRule::kLog2 &&
+      o.mtry_rule != MtryRule::kLog2Plus1) {
+    return InvalidOption("mtry_rule", "is not a known rule");
+  }
+  if (o.pruning.mode != TreePruning::kNone && o.pruning.mode != TreePruning::kCostComplexityCV) {
+    return InvalidOption("pruning", "is not a known tree pruning mode");
+  }
+  const VoteBoostBase base = o.voteboost.base;
+  if (base != VoteBoostBase::kRandomTree && base != VoteBoostBase::kUnprunedCart &&
+      base != VoteBoostBase::kStump && base != VoteBoostBase::kPrunedCart) {
+    return InvalidOption("voteboost.base", "is not a known base learner");
+  }
+  return Status::Ok();
+}
+
+Status CheckEmphasis(const VoteBoostOptions& vb) {
+  constexpr double kMin = VoteBoostOptions::kMinEmphasis;
+  constexpr double kMax = VoteBoostOptions::kMaxEmphasis;
+  const std::string range = "[" + Real(kMin) + ", " + Real(kMax) + "]";
+  if (!(vb.a >= kMin && vb.a <= kMax)) {
+    return InvalidOption("voteboost.a", "must be in " + range + ", got " + Real(vb.a));
+  }
+  if (!(vb.b == 0.0 || (vb.b >= kMin && vb.b <= kMax))) {
+    return InvalidOption("voteboost.b", "must be in " + range + " (or 0 = same as a), got " +
+                                            Real(vb.b));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+Status CheckTrainOptions(const TrainOptions& o, size_t num_features) {
+  Status status = CheckEnums(o);
+  if (!status.ok()) return status;
+  if (o.num_trees < 1 || o.num_trees > TrainOptions::kMaxTrees) {
+    return IntOutside("num_trees", o.num_trees, 1, TrainOptions::kMaxTrees);
+  }
+  if (o.mtry < 0 || static_cast<size_t>(o.mtry) > num_features) {
+    return IntOutside("mtry", o.mtry, 0, static_cast<int64_t>(num_features),
+                      "the number of features");
+  }
+  if (o.max_depth < 0 || o.max_depth > TrainOptions::kMaxDepth) {
+    return IntOutside("max_depth", o.max_depth, 0, TrainOptions::kMaxDepth, "0 = unlimited");
+  }
+  if (o.min_leaf < 1 || o.min_leaf > TrainOptions::kMaxMinLeaf) {
+    return IntOutside("min_leaf", o.min_leaf, 1, TrainOptions::kMaxMinLeaf);
+  }
+  using Pruning = TreePruningOptions;
+  if (o.pruning.cv_folds < Pruning::kMinCvFolds || o.pruning.cv_folds > Pruning::kMaxCvFolds) {
+    return IntOutside("pruning.cv_folds", o.pruning.cv_folds, Pruning::kMinCvFolds,
+                      Pruning::kMaxCvFolds);
+  }
+  if (!(o.pruning.se_rule >= 0.0 && o.pruning.se_rule <= Pruning::kMaxSeRule)) {
+    return InvalidOption("pruning.se_rule", "must be in [0, " + std::to_string(Pruning::kMaxSeRule) +
+                                                "], got " + Real(o.pruning.se_rule));
+  }
+  if (o.ensemble == EnsembleKind::kVoteBoost) return CheckEmphasis(o.voteboost);
+  return Status::Ok();
+}
+
+bool PrunesTrees(const TrainOptions& options) {
+  return options.pruning.mode != TreePruning::kNone ||
+         (options.ensemble == EnsembleKind::kVoteBoost &&
+          options.voteboost.base == VoteBoostBase::kPrunedCart);
+}
+
+bool GrownToPurity(const TrainOptions& options) {
+  const bool stumps = options.ensemble == EnsembleKind::kVoteBoost &&
+                      options.voteboost.base == VoteBoostBase::kStump;
+  return !PrunesTrees(options) && !stumps && options.max_depth == 0 && options.min_leaf <= 1;
+}
 
 const std::vector<std::string>& EnsembleKindNames() {
   static const std::vector<std::string> kNames = {"rf", "bagging", "adaboost", "voteboost"};

@@ -10,7 +10,6 @@
 
 #include "base/random.h"
 #include "urnforest/expected_cost.h"
-#include "urnforest/alpha.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/generators.h"
 #include "urnforest/halting_table.h"
@@ -57,49 +56,6 @@ MeanStd Aggregate(const std::vector<double>& values) {
     out.std = std::sqrt(sq / (out.count - 1));
   }
   return out;
-}
-
-Status CheckOptions(const ExperimentOptions& o) {
-  if (o.protocol == ProtocolKind::kSynthetic) {
-    if (o.train_rows < 2 || o.test_rows < 1) {
-      return Invalid("synthetic protocol needs train_rows >= 2 and test_rows >= 1");
-    }
-  } else {
-    if (o.data == nullptr) return Invalid("no data set given");
-    if (o.data->num_rows() == 0) return Invalid("the data set is empty (0 rows)");
-    if (!o.data->has_labels()) {
-      return Status::Error(StatusCode::kMissingLabel, "the data set has no target column");
-    }
-    for (int32_t label : o.data->labels()) {
-      if (label < 0) return Status::Error(StatusCode::kMissingLabel, "the data set has rows without a label");
-    }
-  }
-  if (o.repeats < 1) return Invalid("repeats must be >= 1");
-  if (o.alphas.empty()) return Invalid("no alpha given");
-  for (double a : o.alphas) {
-    if (Status checked = CheckAlpha(a, "every alpha"); !checked.ok()) return checked;
-  }
-  if (o.rules.empty()) return Invalid("no rule given");
-  if (o.proxy_trees < 0 || o.proxy_trees > TrainOptions::kMaxTrees) {
-    return Invalid("proxy_trees must be in 0.." + std::to_string(TrainOptions::kMaxTrees));
-  }
-  if (o.monte_carlo_samples < 1) return Invalid("monte_carlo_samples must be >= 1");
-  if (o.prune && (o.keep < 0 || o.keep > o.train.num_trees)) {
-    return Invalid("keep must be in 0.." + std::to_string(o.train.num_trees) +
-                   " (the ensemble's trees; 0 = the default 20%)");
-  }
-  if (!(o.max_work > 0.0)) return Invalid("max_work must be > 0");
-  const double work = ExperimentWork(o);
-  if (work > o.max_work) {
-    char message[320];
-    std::snprintf(message, sizeof message,
-                  "the experiment would grow about %.3g row-trees (trees x training rows over all "
-                  "partitions), more than the limit of %.3g; raise max_work (JS maxWork, CLI "
-                  "--max-work) to run it: 10^9 row-trees take roughly 10 to 30 minutes on one core",
-                  work, o.max_work);
-    return Status::Error(StatusCode::kLimitExceeded, message);
-  }
-  return Status::Ok();
 }
 
 /// Train/test data of one partition.
@@ -429,38 +385,9 @@ Status PartitionRun::Rules() {
 
 }  // namespace
 
-double ExperimentWork(const ExperimentOptions& o) {
-  double partitions = o.repeats;
-  double train_rows = 0.0;
-  if (o.protocol == ProtocolKind::kSynthetic) {
-    train_rows = static_cast<double>(o.train_rows);
-  } else {
-    const double rows = o.data == nullptr ? 0.0 : static_cast<double>(o.data->num_rows());
-    if (o.protocol == ProtocolKind::kKFold) {
-      partitions *= o.folds;
-      train_rows = o.folds > 1 ? rows * (o.folds - 1) / o.folds : rows;
-    } else {
-      train_rows = rows * (1.0 - o.test_fraction);
-    }
-  }
-  const double per_tree = PrunesTrees(o.train) ? o.train.pruning.cv_folds + 1.0 : 1.0;
-  double trees = (static_cast<double>(o.train.num_trees) + o.proxy_trees) * per_tree;
-  if (o.select_emphasis) {
-    const int32_t folds = o.emphasis_cv.folds;
-    const double cv_rows = folds > 1 ? static_cast<double>(folds - 1) / folds : 1.0;
-    const double cv_trees = o.emphasis_cv.num_trees > 0 ? o.emphasis_cv.num_trees : o.train.num_trees;
-    trees += static_cast<double>(o.emphasis_cv.grid.size()) * folds * cv_trees * per_tree * cv_rows;
-  }
-  return partitions * trees * train_rows;
-}
-
-int32_t DefaultRepeats(ProtocolKind protocol) {
-  return protocol == ProtocolKind::kKFold ? ExperimentOptions().repeats : 100;
-}
-
 Result<ExperimentResult> RunExperiment(const ExperimentOptions& options,
                                        ExperimentProgressFn progress) {
-  Status s = CheckOptions(options);
+  Status s = CheckExperimentOptions(options);
   if (!s.ok()) return s;
   const bool synthetic = options.protocol == ProtocolKind::kSynthetic;
   // Partitions (real data) or the problem's shape (synthetic).

@@ -18,12 +18,6 @@ bool IsExactTrainingData(const Forest& forest, const Dataset& data) {
   return data.num_rows() == forest.train_labels().size() && data.labels() == forest.train_labels();
 }
 
-// Trees grown until their leaves are pure (or a single row): nothing limits them.
-bool GrownToPurity(const Forest& forest) {
-  const TrainOptions& o = forest.options();
-  return o.pruning.mode == TreePruning::kNone && o.max_depth == 0 && o.min_leaf <= 1;
-}
-
 }  // namespace
 
 const char* OrderingSourceName(OrderingSource source) {
@@ -119,7 +113,7 @@ std::vector<std::string> OrderingWarnings(const Forest& forest, const Dataset& d
                                           const OrderingOptions& options) {
   std::vector<std::string> warnings;
   if (options.on == OrderingSource::kData && options.ordering != Ordering::kEarly &&
-      forest.imported() == nullptr && GrownToPurity(forest) &&
+      forest.imported() == nullptr && GrownToPurity(forest.options()) &&
       IsExactTrainingData(forest, data)) {
     warnings.push_back(
         "ordering unpruned trees on their own training data: every tree is right on its in-bag "

@@ -1,18 +1,14 @@
 #pragma once
-// CSV text -> Dataset (RFC 4180 quoting, header row, typed columns, missing values).
+// CSV text -> Dataset (RFC 4180 quoting, header row, typed columns, missing values). The reader
+// tokenizes and chooses columns; a DatasetBuilder (dataset_builder.h) decides what the values are.
 #include <string>
 #include <string_view>
 
 #include "urnforest/dataset.h"
+#include "urnforest/dataset_builder.h"
 #include "urnforest/status.h"
 
 namespace urnforest {
-
-/// Order of class indices.
-enum class ClassOrder : uint8_t {
-  kSorted = 0,     ///< Byte-wise sorted class names (default; stable across folds and files).
-  kFirstSeen = 1,  ///< Order of first appearance in the file.
-};
 
 /// Options for ReadCsv.
 struct CsvOptions {
@@ -53,9 +49,12 @@ struct CsvOptions {
 /// - Blank lines (empty or only spaces/tabs), anywhere in the file, are skipped; they still count
 ///   for line numbers. A one-column file must therefore write a missing value as `NA` or `?`.
 /// - Spaces and tabs around an unquoted field are trimmed; around a quoted field (between the
-///   separator and the quotes) they are ignored; inside quotes they are kept.
+///   separator and the quotes) they are ignored; inside quotes they are kept as text (a category or
+///   class name), but never decide a type: `" 1"` reads as the number 1 and `"  "` is missing, as
+///   unquoted ` 1` and `  ` are.
 ///
-/// Cells and types (training mode, no schema):
+/// Cells and types (training mode, no schema), decided by DatasetBuilder (dataset_builder.h) as
+/// for every input format:
 /// - Missing values: an empty cell (quoted `""` included), or unquoted `?` or `NA`. Stored as NaN.
 /// - A feature column is numeric iff every non-missing cell is a number read whole (decimal or
 ///   exponent form, optional sign, options.decimal as the decimal mark, correctly rounded to

@@ -88,6 +88,10 @@ class Dataset {
   std::vector<int32_t> labels_;
 };
 
+/// The name of feature column `column` (0-based) of data given without names: "x0", "x1", ...
+/// (Forest reads data so named by position; see PrepareRows).
+std::string DefaultFeatureName(size_t column);
+
 /// The rule that tells a class label column from a regression target: a target whose every class
 /// name reads as a number and that has more than kMaxNumericClasses distinct values, or more than
 /// kMinNumericClassesChecked distinct values and more than half as many as there are rows, is

@@ -18,6 +18,7 @@
 #include "urnforest/ordering.h"
 #include "urnforest/sequential_vote.h"
 #include "urnforest/status.h"
+#include "urnforest/train_request.h"
 #include "urnforest/voteboost.h"
 
 namespace urnforest {
@@ -42,18 +43,24 @@ struct ExperimentOptions {
   std::string generator;
   std::string dataset_name;  ///< Reported as-is (e.g. the file's base name).
   ProtocolKind protocol = ProtocolKind::kKFold;
-  int32_t folds = 10;                 ///< kKFold: k.
-  int32_t repeats = 10;               ///< Repetitions of any protocol (k-fold: 10 x k partitions).
-  double test_fraction = 1.0 / 3.0;   ///< kHoldout.
+  int32_t folds = 10;                 ///< kKFold: k, 2..the data's rows.
+  /// Repetitions of any protocol (k-fold: 10 x k partitions), 1..kMaxRepeats.
+  int32_t repeats = 10;
+  double test_fraction = 1.0 / 3.0;   ///< kHoldout, in (0, 1).
   bool stratified = true;             ///< kKFold and kHoldout (see protocol.h).
-  size_t train_rows = 300;            ///< kSynthetic.
-  size_t test_rows = 1000;            ///< kSynthetic.
+  size_t train_rows = 300;            ///< kSynthetic, 2..DatasetLimits::kMaxRows.
+  size_t test_rows = 1000;            ///< kSynthetic, 1..DatasetLimits::kMaxRows.
   /// Ensemble, num_trees (T), mtry, ... The seed field is ignored: partition p trains
   /// with a seed derived from (seed, p).
   TrainOptions train;
+  /// The options of TrainOptionKey the caller named (TrainRequest::named): CheckExperimentOptions
+  /// refuses one named for an ensemble it does not apply to, as CheckTrainRequest does.
+  TrainOptionKeys train_named;
   /// Target confidences; every rule is evaluated at every alpha on the same forests (alpha1
   /// ignores it). Each in (0, 1].
   std::vector<double> alphas = {0.99};
+  /// The rules measured, each once (the default, alpha1, siba and hyper, is also the CLI's and the
+  /// JS API's default).
   std::vector<HaltingRule> rules = {HaltingRule::kAlpha1, HaltingRule::kSiba, HaltingRule::kHyper};
   uint64_t seed = 1;  ///< Partitions, synthetic samples and forests all derive from it.
   /// Threads growing each partition's trees (TrainExecution::threads: 0 = every core). Results do
@@ -67,12 +74,13 @@ struct ExperimentOptions {
   /// > 0: also train an independent ensemble of this many trees ([HMS11] §4: a 10,000-tree proxy
   /// of the infinite ensemble) per partition and report agreement with it. Expensive.
   int32_t proxy_trees = 0;
-  /// Draws of the Monte Carlo prediction used when the exact one is unavailable (l > 4).
+  /// Draws of the Monte Carlo prediction used when the exact one is unavailable (l > 4),
+  /// 1..kMaxMonteCarloSamples.
   int64_t monte_carlo_samples = 20000;
 
   // --- Vote-boosting and label noise ([SMS18] §4.3) ---
   /// Fraction of each partition's TRAINING labels flipped (FlipLabels, label_noise.h; seed derived
-  /// from (seed, partition)); test labels stay clean. 0 = none.
+  /// from (seed, partition)); test labels stay clean. In [0, 1]; 0 = none.
   double label_noise = 0.0;
   /// Vote-boosting only: choose a = b per partition by SelectEmphasisByCV on the (noisy) training
   /// data with `emphasis_cv` (its seed is replaced by one derived from (seed, partition)).
@@ -84,12 +92,29 @@ struct ExperimentOptions {
   // disagreement versus the pruned ensemble's unweighted full vote. "full" stays the unpruned one.
   bool prune = false;
   OrderingOptions ordering;  ///< With `prune`: the ordering (default boosting-based).
-  int32_t keep = 0;          ///< With `prune`: trees kept, 1..T; 0 = DefaultKeep(T) (21 of 101).
+  /// With `prune`: trees kept, 1..T; 0 = DefaultKeep(T) (21 of 101). Without `prune`: 0.
+  int32_t keep = 0;
   /// Query order of the halted votes (with or without pruning): kOrdered = the ensemble's order
   /// (the pruning order, or generation order: IB-SEQ), kRandomPerRow = a seeded permutation per
   /// row (IB-PERM; the seed derives from (seed, partition)). kGeneration is treated as kOrdered.
   PrunedQueryOrder query_order = PrunedQueryOrder::kOrdered;
+
+  static constexpr int32_t kMaxRepeats = 100000;  ///< Largest repeats.
+  static constexpr int64_t kMaxMonteCarloSamples = 100000000;  ///< Largest monte_carlo_samples.
+  static constexpr double kMinMaxWork = 1.0;   ///< Smallest max_work (one row-tree).
+  static constexpr double kMaxMaxWork = 1e18;  ///< Largest max_work.
 };
+
+/// Checks every bound and rule between fields of `options` that RunExperiment needs before any
+/// work, with the messages the CLI and the JS API both report: the data source (labelled,
+/// non-empty data for k-fold and holdout; a known generator for kSynthetic), the bounds documented
+/// on each field, alphas in (0, 1] (at least one), rules (at least one, each once), proxy_trees
+/// 0..kMaxTrees, keep (with prune 0..T, else 0), CheckTrainRequest of the training options (mtry
+/// bounded by the data's or the generator's features; select_emphasis and emphasis_cv.num_trees as
+/// TrainRequest's select_emphasis and cv_trees), then the estimated work against max_work.
+/// Fails with kInvalidArgument, kMissingLabel (no target column, or a row without a label) or
+/// kLimitExceeded (ExperimentWork above max_work, naming both).
+Status CheckExperimentOptions(const ExperimentOptions& options);
 
 /// The repetitions a front end runs when the caller names none: ExperimentOptions::repeats' 10 for
 /// k-fold CV (10 x 10 partitions), 100 for holdout and synthetic problems (one partition each).
@@ -236,8 +261,8 @@ double ExperimentWork(const ExperimentOptions& options);
 /// Runs the experiment. Vote-boosted ensembles are sequential (their trees are not i.i.d.), so
 /// every rule is measured on the vote matrix in a seeded random query order per row (the finite-T
 /// urn argument then holds, see docs/voteboost.md); the fixed_* metrics then use each row's first k
-/// trees in that order. Fails with kInvalidArgument (no or unlabeled data, unknown generator,
-/// bad protocol numbers, alpha outside (0, 1], no rules, "cancelled"), or with the first failure
+/// trees in that order. Fails as CheckExperimentOptions, with kInvalidArgument "cancelled", or with
+/// the first failure
 /// of training, table building or prediction (a rule that is merely unsupported for the problem's
 /// class count is reported as unavailable instead).
 /// `progress` (may be empty): see ExperimentProgressFn.

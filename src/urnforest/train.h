@@ -116,16 +116,33 @@ struct TrainOptions {
   /// Candidate features per node; 0 = by mtry_rule. Ignored for bagging.
   int32_t mtry = 0;
   MtryRule mtry_rule = MtryRule::kSqrt;
-  int32_t max_depth = 0;        ///< 0 = unlimited; the root has depth 0.
-  int32_t min_leaf = 1;         ///< Minimum rows in a leaf.
+  int32_t max_depth = 0;        ///< 0 = unlimited; the root has depth 0. 0..kMaxDepth.
+  int32_t min_leaf = 1;         ///< Minimum rows in a leaf, 1..kMaxMinLeaf.
   BoostingVariant boosting = BoostingVariant::kResample;  ///< AdaBoost only.
   /// Pruning of every tree (kNone by default). Vote-boosting's kPrunedCart base prunes with these
   /// folds and SE rule whatever the mode says.
   TreePruningOptions pruning;
   VoteBoostOptions voteboost;  ///< Vote-boosting only.
   uint64_t seed = 1;            ///< Same data + options + seed => byte-identical model.
-  static constexpr int32_t kMaxTrees = 100000;
+  static constexpr int32_t kMaxTrees = 100000;  ///< Largest num_trees (and every other tree count).
+  /// Largest max_depth, for every front end: deeper than any tree the row limit leaves room for
+  /// in practice (a depth of 100,000 needs a chain of 100,000 splits), so a larger value could only
+  /// mean "unlimited", which is 0.
+  static constexpr int32_t kMaxDepth = 100000;
+  /// Largest min_leaf: the most rows a data set may have (DatasetLimits::kMaxRows).
+  static constexpr int32_t kMaxMinLeaf = static_cast<int32_t>(DatasetLimits::kMaxRows);
 };
+
+/// Checks every bound and every rule between fields of `options` for data with `num_features`
+/// feature columns: ensemble, boosting, mtry_rule, pruning.mode and voteboost.base are known enum
+/// values; num_trees in 1..kMaxTrees; mtry in 0..num_features; max_depth in 0..kMaxDepth; min_leaf
+/// in 1..kMaxMinLeaf; pruning.cv_folds in TreePruningOptions' range, pruning.se_rule in
+/// [0, kMaxSeRule]; with vote-boosting, voteboost.a in [kMinEmphasis, kMaxEmphasis] and voteboost.b
+/// 0 or in that range. Fails with kInvalidArgument and the message "option NAME must be ..., got V"
+/// (NAME the field's name, e.g. max_depth, voteboost.a). Train and RunExperiment call it; front ends
+/// read the same bounds (the constants above) to check their own spelling of the options.
+/// (Rules that need the data, e.g. asymmetric emphasis needs two classes, are Train's.)
+Status CheckTrainOptions(const TrainOptions& options, size_t num_features);
 
 /// Option names: the strings the CLI and the JS API accept for each option enum. `*Name` never
 /// returns null; `Parse*` fails with kInvalidArgument naming the string and listing the valid
@@ -186,6 +203,13 @@ int32_t ResolveMtry(const TrainOptions& options, int32_t num_features);
 /// True when Train prunes the trees of `options`: pruning.mode is not kNone, or vote-boosting with
 /// the pruned-CART base (which prunes whatever the mode says).
 bool PrunesTrees(const TrainOptions& options);
+
+/// True when the trees of `options` are grown until their leaves are pure (or one row): nothing
+/// limits them, i.e. !PrunesTrees(options), max_depth 0 and min_leaf 1. Such trees are right on
+/// every in-bag row, so their training votes hardly tell them apart (OrderForest warns; the demo
+/// orders them on out-of-bag votes). Vote-boosting's stump base grows depth-1 trees, so it is
+/// never grown to purity.
+bool GrownToPurity(const TrainOptions& options);
 
 /// Trains a forest. Fails with kTooFewClasses (fewer than 2 classes have rows), kMissingLabel
 /// (no target column, or a row with label -1), kInvalidArgument (options out of range; the message

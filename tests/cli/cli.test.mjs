@@ -361,9 +361,9 @@ test('experiment rejects bad pruning options by name', () => {
   for (const [args, name] of [
     [['--prune', 'nope'], 'nope'],
     [['--prune', 'early', '--keep', '22'], '--keep'],
-    [['--keep', '3'], '--keep'],
+    [['--keep', '3'], 'keep needs prune'],
     [['--query-order', 'sideways'], '--query-order'],
-    [['--boosting', 'resample'], '--boosting'],
+    [['--boosting', 'resample'], 'boosting needs ensemble adaboost'],
   ]) {
     const { status, doc } = run('experiment', '--data', 'twonorm', '--train', '20', '--test', '10',
       '--repeats', '1', '--trees', '21', ...args, '--quiet');

@@ -632,3 +632,22 @@ TEST_CASE("A number beyond float's range is NonFiniteValue naming the range, nat
   REQUIRE(wide.status().line == 3);
 }
 }  // namespace urnforest
+
+TEST_CASE("Quoting never decides a column's type: quoted and unquoted numbers with surrounding spaces read alike", "[csv]") {
+  const Dataset quoted = MustRead("a,b,y\n\" 1\",\"x\",p\n\"2 \",\" \",q\n3,z,p\n");
+  const Dataset unquoted = MustRead("a,b,y\n 1,x,p\n2 , ,q\n3,z,p\n");
+  REQUIRE(quoted.schema().features[0].type == FeatureType::kNumeric);
+  CHECK(quoted.value(0, 0) == 1.0f);
+  CHECK(quoted.value(1, 0) == 2.0f);
+  CHECK(std::isnan(quoted.value(1, 1)));
+  CHECK(quoted.schema().features[1].categories == unquoted.schema().features[1].categories);
+  for (size_t r = 0; r < 3; ++r) CHECK(quoted.value(r, 0) == unquoted.value(r, 0));
+}
+
+TEST_CASE("A quoted number with spaces in a numeric column of a model's schema is that number", "[csv]") {
+  const Dataset train = MustRead("a,y\n1,p\n2,q\n");
+  CsvOptions options;
+  options.schema = &train.schema();
+  const Dataset data = MustRead("a,y\n\" 2 \",q\n", options);
+  CHECK(data.value(0, 0) == 2.0f);
+}

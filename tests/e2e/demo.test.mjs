@@ -283,18 +283,18 @@ test('AdaBoost and vote-boosting train in the worker; halting asks the trees in 
   assert.equal(await page.isHidden('#vb-options'), true);
 });
 
-test('static pruning: the error curve has one point per tree and marks keep = round(0.2 T)', async () => {
+test('static pruning: the error curve has one point per tree and marks the library\'s keep, ⌈0.2 T⌉', async () => {
   await train('wdbc', { trees: 51, seed: 2 });
   await page.waitForSelector('#pruning[data-state="ready"]');
   assert.equal(await page.getAttribute('#pruning', 'data-points'), '51');
-  assert.equal(await page.getAttribute('#pruning', 'data-keep'), '10');
+  assert.equal(await page.getAttribute('#pruning', 'data-keep'), '11');
   assert.equal(await page.locator('#pruning svg path[data-points="51"]').count(), 4, 'train and test curves, ordered and as trained');
   assert.equal(await page.locator('#pruning svg line.keep').count(), 1);
   assert.equal(await page.getAttribute('#pruning', 'data-on'), 'oob', 'unpruned trees are ordered on out-of-bag votes');
   assert.match(await page.textContent('#prune-readout'), /out-of-bag/);
   await page.selectOption('#prune-ordering', 'reduce-error');
   await page.waitForSelector('#pruning[data-state="ready"][data-ordering="reduce-error"]');
-  assert.match(await page.textContent('#prune-readout'), /the first 10 trees in reduce-error order/);
+  assert.match(await page.textContent('#prune-readout'), /the first 11 trees in reduce-error order/);
 });
 
 test('the emphasis view follows a: g(1/4)/g(1/2) = (3/4)^(a-1) for a = b, and the training weights move', async () => {

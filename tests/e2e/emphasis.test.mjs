@@ -63,8 +63,10 @@ test('a = b < 1 stresses the rows the trees agree on; more classes use the leade
   assert.ok(w[0] > w[1]);
 });
 
-test('static pruning keeps round(0.2 T) trees, at least one', () => {
-  assert.equal(pruneKeep(101), 20);
-  assert.equal(pruneKeep(51), 10);
-  assert.equal(pruneKeep(1), 1);
+test('the demo\'s static pruning keeps the library\'s default, ⌈0.2 T⌉ trees (21 of 101), at least one', () => {
+  assert.equal(pruneKeep(uf, 101), 21);
+  assert.equal(pruneKeep(uf, 51), 11);
+  assert.equal(pruneKeep(uf, 10), 2);
+  assert.equal(pruneKeep(uf, 1), 1);
+  for (let T = 1; T <= 300; T++) assert.equal(pruneKeep(uf, T), uf.defaultKeep(T));
 });

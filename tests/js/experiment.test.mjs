@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { init, runExperiment } from '../../dist/index.js';
+import { init, runExperiment, UrnforestError } from '../../dist/index.js';
 import { UrnforestWorker } from '../../dist/worker.js';
 import { datasetsDir, readDataset } from './helpers.mjs';
 
@@ -85,11 +85,11 @@ test('experiment options are validated by name', () => {
     [{ data, alpha: [0.9, 2] }, RangeError, /alpha/],
     [{ data, rules: ['siba', 'siba'] }, RangeError, /twice/],
     [{ data, rules: ['fast'] }, RangeError, /rules\[0\]/],
-    [{ data, keep: 3 }, TypeError, /prune/],
+    [{ data, keep: 3 }, UrnforestError, /^InvalidArgument: option keep needs prune/],
     [{ data, prune: 'best' }, RangeError, /prune/],
     [{ data, prune: 'early', keep: 102 }, RangeError, /keep/],
     [{ data, queryOrder: 'sideways' }, RangeError, /queryOrder/],
-    [{ data, boosting: 'resample' }, TypeError, /boosting/],
+    [{ data, boosting: 'resample' }, UrnforestError, /^InvalidArgument: option boosting needs ensemble adaboost/],
     [{ data, stratified: 'yes' }, TypeError, /stratified/],
     [{ data, colour: 'red' }, TypeError, /colour/],
   ];

@@ -11,10 +11,14 @@ const uf = await init();
 const small = 'a,b,class\n1,5,x\n2,6,x\n3,7,y\n4,8,y\n5,1,x\n6,2,y\n';
 const onnx = readFileSync(new URL('../fixtures/onnx/sk_rf_iris_nozipmap.onnx', import.meta.url));
 
-// Datasets that take the whole heap: as large as they fit, halving down to one row.
+// Datasets that take the whole heap: as large as they fit, halving down to one row; then the
+// smallest Dataset there is (one cell, a subset of a one-cell dataset) into the holes a loader's
+// temporary buffers leave, until even that does not fit.
 function fillHeap() {
   const fillers = [];
   const x = new Float32Array(2 ** 26);
+  const cell = uf.Dataset.fromArrays(new Float32Array(1), { rows: 1, cols: 1 });
+  fillers.push(cell);
   for (let rows = 2 ** 26; rows >= 1;) {
     try {
       fillers.push(uf.Dataset.fromArrays(x.subarray(0, rows), { rows, cols: 1 }));
@@ -23,7 +27,14 @@ function fillHeap() {
       rows >>= 1;
     }
   }
-  return fillers;
+  for (;;) {
+    try {
+      fillers.push(cell.subset([0]));
+    } catch (e) {
+      assert.ok(e instanceof UrnforestError && e.code === 'OutOfMemory', `filling the heap: ${e}`);
+      return fillers;
+    }
+  }
 }
 
 test('every constructor and factory throws UrnforestError OutOfMemory at the heap cap, and the library recovers', () => {

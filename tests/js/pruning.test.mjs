@@ -156,7 +156,7 @@ test('pruning and fixed-order options are validated by name', () => {
   assert.throws(() => forest.predict(data, { rule: 'siba', fixedOrder: [0] }), (e) => e instanceof TypeError && /fixedOrder/.test(e.message));
   assert.throws(() => forest.predict(data, { rule: 'siba', order: 'fixed' }), (e) => e instanceof TypeError && /fixedOrder/.test(e.message));
   assert.throws(() => forest.predict(data, { rule: 'siba', order: 'fixed', fixedOrder: [0, 1], trees: 3 }), (e) => e instanceof RangeError && /trees/.test(e.message));
-  assert.throws(() => uf.trainForest(data, { boosting: 'resample' }), (e) => e instanceof TypeError && /boosting/.test(e.message));
+  assert.throws(() => uf.trainForest(data, { boosting: 'resample' }), (e) => e.code === 'InvalidArgument' && /option boosting needs ensemble adaboost/.test(e.message));
   assert.throws(() => uf.trainForest(data, { ensemble: 'adaboost', boosting: 'both' }), (e) => e instanceof RangeError && /boosting/.test(e.message));
   assert.throws(() => uf.trainForest(data, { ensemble: 'gbm' }), (e) => e instanceof RangeError && /adaboost/.test(e.message));
   forest.dispose();

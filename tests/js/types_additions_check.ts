@@ -1,7 +1,8 @@
 // Compiled by `tsc --noEmit --strict` like types_check.ts: the API's additions (posterior,
-// defaultOrder, haltsMany, emphasisWeights, emphasisGrid, RemoteForest#posterior) type-check as documented.
+// defaultOrder, haltsMany, emphasisWeights, emphasisGrid, RemoteForest#posterior, defaultKeep, learner.grownToPurity)
+// type-check as documented.
 import {
-  init, Dataset, Forest, trainForest, type OrderReport, haltingTable, emphasisWeights, emphasisGrid, confusionMatrix,
+  init, Dataset, Forest, trainForest, type OrderReport, haltingTable, emphasisWeights, emphasisGrid, confusionMatrix, defaultKeep,
   type ConfusionMatrix, type ForestSummary, type DatasetSummary, type UrnforestErrorCode,
   type ImportedInfo, type ProbabilityPrediction, type Vote, type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
 } from 'urnforest';
@@ -79,3 +80,12 @@ const forestTable = forest.haltingTable({ rule: 'hyper', onProgress: () => undef
 const fromBuffer: Dataset = Dataset.fromCSV(new TextEncoder().encode('a,b\n1,2\n').buffer, { target: null });
 const trainedFromBytes = await new UrnforestWorker().train({ csv: new Uint8Array(0) }, { trees: 3 });
 console.log(builtWithProgress, forestTable, fromBuffer, trainedFromBytes);
+// JobControl.transfer: the call's buffers move to the worker instead of being copied.
+const movedRows = new Float32Array([1, 2]);
+const moved = await remote.predict({ x: movedRows, options: { rows: 1, cols: 2 } }, undefined, { transfer: true });
+console.log(moved.classIndex);
+// @ts-expect-error transfer is a boolean
+await remote.predict({ x: movedRows, options: { rows: 1, cols: 2 } }, undefined, { transfer: 1 });
+const keep: number = uf.defaultKeep(101) + defaultKeep(21);
+const pure: boolean = forest.learner.grownToPurity;
+console.log(keep, pure);

@@ -164,7 +164,7 @@ test('runExperiment runs vote-boosting with label noise as the CLI experiment', 
   assert.deepEqual(doc.emphasis, want.emphasis);
 });
 
-test('bad vote-boosting and AdaBoost options are TypeError/RangeError naming the option', () => {
+test('bad vote-boosting and AdaBoost options are TypeError/RangeError naming the option; combinations are the core\'s InvalidArgument', () => {
   const data = uf.Dataset.fromCSV(readDataset('sonar'));
   const train = (o) => () => uf.trainForest(data, { trees: 3, ...o });
   const cases = [
@@ -173,16 +173,16 @@ test('bad vote-boosting and AdaBoost options are TypeError/RangeError naming the
     [{ ensemble: 'voteboost', voteboost: { a: Number.NaN } }, TypeError, /voteboost\.a/],
     [{ ensemble: 'voteboost', voteboost: { a: '2' } }, TypeError, /voteboost\.a/],
     [{ ensemble: 'voteboost', voteboost: { a: 2, b: 0 } }, RangeError, /voteboost\.b/],
-    [{ ensemble: 'voteboost', voteboost: { a: 'cv', b: 2 } }, TypeError, /voteboost\.b/],
+    [{ ensemble: 'voteboost', voteboost: { a: 'cv', b: 2 } }, UrnforestError, /voteboost\.b cannot be combined with voteboost\.a = cv/],
     [{ ensemble: 'voteboost', voteboost: { base: 'forest' } }, RangeError, /voteboost\.base/],
     [{ ensemble: 'voteboost', voteboost: { emphasis: 2 } }, TypeError, /unknown option 'emphasis'/],
-    [{ ensemble: 'voteboost', voteboost: { a: 2, cvTrees: 5 } }, TypeError, /cvTrees/],
-    [{ voteboost: { a: 2 } }, TypeError, /ensemble: 'voteboost'/],
+    [{ ensemble: 'voteboost', voteboost: { a: 2, cvTrees: 5 } }, UrnforestError, /voteboost\.cv_trees needs voteboost\.a = cv/],
+    [{ voteboost: { a: 2 } }, UrnforestError, /need ensemble voteboost, not rf/],
     [{ ensemble: 'boost' }, RangeError, /voteboost/],
     [{ ensemble: 'adaboost', adaboost: { base: 'random' } }, RangeError, /adaboost\.base/],
     [{ ensemble: 'adaboost', adaboost: { base: 'depth:0' } }, RangeError, /adaboost\.base/],
-    [{ ensemble: 'adaboost', adaboost: { base: 'stump' }, maxDepth: 2 }, TypeError, /maxDepth/],
-    [{ ensemble: 'rf', adaboost: { base: 'pruned' } }, TypeError, /ensemble: 'adaboost'/],
+    [{ ensemble: 'adaboost', adaboost: { base: 'stump' }, maxDepth: 2 }, UrnforestError, /max_depth/],
+    [{ ensemble: 'rf', adaboost: { base: 'pruned' } }, UrnforestError, /need ensemble adaboost, not rf/],
     [{ treePruning: 'yes' }, RangeError, /treePruning/],
     [{ treeFolds: 1 }, RangeError, /treeFolds/],
     [{ treeSe: -1 }, RangeError, /treeSe/],

@@ -1,0 +1,73 @@
+#pragma once
+// A finite-sample, distribution-free certificate that a stopping strategy's disagreement with the
+// full vote is at most a target, from calibration rows (Learn then Test: Angelopoulos, Bates,
+// Candès, Jordan & Lei, arXiv 2110.01052, 2021).
+//
+// Each calibration row i contributes a loss L_i in [0, 1] per candidate strategy: its exact
+// probability of disagreeing with the reference under a random query order (a number computed from
+// the row's final tally, far less noisy than a 0/1 error), or a 0/1 disagreement for a fixed order.
+// If calibration rows and future rows are exchangeable draws from one distribution, the mean loss
+// R of a strategy on future rows is what its certificate bounds.
+//
+// Per candidate, the null hypothesis "R > epsilon" is tested with the Hoeffding-Bentkus p-value
+// p = min(exp(-n h(Rhat, epsilon)), e P(Binomial(n, epsilon) <= ceil(n Rhat))), h the Bernoulli
+// relative entropy (Bates et al., "Distribution-free, risk-controlling prediction sets", 2021):
+// valid for any losses in [0, 1]. Candidates come in families ordered from the safest to the most
+// aggressive; each family is tested in that order at level delta / (number of families) and stops
+// at its first failure (fixed-sequence testing), so with probability at least 1 - delta over the
+// draw of the calibration rows every certified candidate has R <= epsilon. The answer is the
+// certified candidate with the fewest mean trees on the calibration rows.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "urnforest/status.h"
+
+namespace urnforest {
+
+/// Hoeffding-Bentkus p-value of "mean loss > max_risk" from `rows` losses in [0, 1] with mean
+/// `mean_loss`; 1 when mean_loss >= max_risk or rows == 0. max_risk in (0, 1).
+double HoeffdingBentkusPValue(double mean_loss, size_t rows, double max_risk);
+
+/// The smallest epsilon whose Hoeffding-Bentkus p-value is <= delta: an upper confidence bound, at
+/// level 1 - delta, on the mean loss of future rows (1 when nothing below 1 qualifies).
+double RiskUpperBound(double mean_loss, size_t rows, double delta);
+
+/// One candidate strategy measured on the calibration rows.
+struct RiskCandidate {
+  std::string name;           ///< What it is, e.g. "hyper at 0.999" (reported as is).
+  std::vector<double> loss;   ///< Per row, in [0, 1].
+  std::vector<double> trees;  ///< Per row, expected trees queried.
+};
+
+/// A family of candidates, safest first (tested in this order).
+using RiskFamily = std::vector<RiskCandidate>;
+
+/// What CertifyRisk proved.
+struct RiskCertificate {
+  bool certified = false;   ///< False when no candidate passed (then family/index are -1).
+  int family = -1;          ///< The chosen candidate's family and index in it.
+  int index = -1;
+  std::string name;         ///< The chosen candidate's name.
+  size_t rows = 0;          ///< Calibration rows used.
+  double max_risk = 0.0;    ///< epsilon = 1 - alpha.
+  double delta = 0.0;
+  double mean_loss = 0.0;   ///< The chosen candidate's mean loss on the calibration rows.
+  double mean_trees = 0.0;  ///< Its mean trees on them.
+  /// Its upper confidence bound on the future mean loss at level 1 - delta / families (<= max_risk).
+  double bound = 1.0;
+  /// The smallest epsilon any candidate with zero loss on these rows could be certified at, and
+  /// 1 minus it: the largest alpha these rows can support.
+  double smallest_certifiable_risk = 1.0;
+  double largest_certifiable_alpha = 0.0;
+  int tested = 0;           ///< Hypotheses tested (over all families).
+};
+
+/// Learn-then-Test with fixed-sequence testing in each family and a Bonferroni split of delta over
+/// the families (see the file comment). Every candidate must have one loss and one trees entry
+/// per row; rows >= 1. kInvalidArgument for mismatched sizes, losses outside [0, 1], max_risk
+/// outside (0, 1), delta outside (0, 1), or no family.
+Result<RiskCertificate> CertifyRisk(const std::vector<RiskFamily>& families, double max_risk,
+                                    double delta);
+
+}  // namespace urnforest
