@@ -1,6 +1,8 @@
 // `import` (an ONNX tree ensemble becomes an urnforest model) and `calibrate` (an imported voting
 // model's halting priors from unlabeled rows, with each rule's measured savings on those rows).
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,10 +12,8 @@
 #include "model_file.h"
 #include "urnforest/calibrate.h"
 #include "urnforest/forest_halting.h"
-#include "urnforest/margin_rule.h"
 #include "urnforest/onnx_import.h"
-#include "urnforest/predict.h"
-#include "urnforest/predict_scores.h"
+#include "urnforest/predict_request.h"
 #include "urnforest/serialize.h"
 
 namespace urnforest::cli {
@@ -90,11 +90,9 @@ Status RunCalibrate(int argc, char** argv, Output& out) {
   if (!data_path.ok()) return data_path.status();
   Result<std::string> out_path = args.Required("out");
   if (!out_path.ok()) return out_path.status();
-  Result<double> alpha = args.Real("alpha", HaltingTableOptions{}.alpha, 0.0, 1.0);
+  Result<double> alpha = args.Real("alpha", kDefaultAlpha, -HUGE_VAL, HUGE_VAL);
   if (!alpha.ok()) return alpha.status();
-  if (alpha.value() <= 0.0) {
-    return Status::Error(StatusCode::kInvalidArgument, "option --alpha must be in (0, 1]");
-  }
+  if (Status a = CheckAlpha(alpha.value()); !a.ok()) return OptionError("alpha", a);
   Result<Forest> loaded = LoadModel(model_path.value());
   if (!loaded.ok()) return loaded.status();
   Forest forest = std::move(loaded).value();
@@ -110,10 +108,8 @@ Status RunCalibrate(int argc, char** argv, Output& out) {
   Status written = WriteFile(out_path.value(), SerializeForest(forest));
   if (!written.ok()) return written;
 
-  // Each rule's savings on the calibration rows, against the model's own (default) prediction.
-  const VoteKind vote = forest.imported()->default_vote;
-  Result<ScorePrediction> own = PredictScoresRows(forest, rows.value().values.data(), rows.value().num_rows, vote);
-  if (!own.ok()) return own.status();
+  // Each rule's savings on the calibration rows, against the model's own (default) prediction: the
+  // core's answer with compare (alpha1 on a soft model is its exact early exit).
   out.json.BeginObject();
   WriteImported(forest, out);
   out.json.Key("rows").Int(static_cast<int64_t>(rows.value().num_rows));
@@ -121,44 +117,40 @@ Status RunCalibrate(int argc, char** argv, Output& out) {
   out.json.Key("rules").BeginArray();
   out.text = "calibrated on " + std::to_string(rows.value().num_rows) + " rows -> " + out_path.value() +
              "\nrule      mean trees  disagreement (alpha " + std::to_string(alpha.value()) + ")\n";
-  for (HaltingRule rule : {HaltingRule::kAlpha1, HaltingRule::kSiba, HaltingRule::kHyper,
-                           HaltingRule::kOneDir, HaltingRule::kNDir, HaltingRule::kInfinite}) {
-    Result<HaltingTable> table = BuildForestTable(forest, rule, alpha.value());
-    out.json.BeginObject();
-    out.json.Key("rule").String(RuleName(rule));
-    if (!table.ok()) {
-      out.json.Key("error").String(table.status().ToString());
-      out.json.EndObject();
-      continue;
-    }
-    Result<HaltedPrediction> halted = PredictHalted(forest, rows.value(), table.value(), SequentialVoteOptions{}, false);
-    if (!halted.ok()) return halted.status();
-    size_t differ = 0;
-    for (size_t r = 0; r < rows.value().num_rows; ++r) {
-      differ += halted.value().halted.labels[r] != own.value().labels[r];
-    }
-    const double disagreement = rows.value().num_rows ? static_cast<double>(differ) / rows.value().num_rows : 0.0;
-    out.json.Key("mean_trees").Double(halted.value().mean_trees);
-    out.json.Key("disagreement").Double(disagreement);
-    out.json.EndObject();
-    char line[96];
-    std::snprintf(line, sizeof line, "%-9s %10.2f  %.4f\n", RuleName(rule), halted.value().mean_trees, disagreement);
-    out.text += line;
+  std::vector<std::string> rules;
+  for (const std::string& name : RuleNames()) {
+    if (name != RuleName(HaltingRule::kOptimal)) rules.push_back(name);
   }
-  {
-    // The calibrated margin rule on the soft prediction (measured on the same rows).
-    Result<ExactHaltResult> margin = PredictSoftMargin(forest, rows.value().values.data(), rows.value().num_rows, alpha.value());
-    if (!margin.ok()) return margin.status();
-    size_t differ = 0;
-    for (size_t r = 0; r < rows.value().num_rows; ++r) differ += margin.value().labels[r] != own.value().labels[r];
-    const double disagreement = static_cast<double>(differ) / rows.value().num_rows;
+  rules.push_back(kMarginRuleName);
+  for (const std::string& rule : rules) {
     out.json.BeginObject();
-    out.json.Key("rule").String("margin");
-    out.json.Key("mean_trees").Double(margin.value().mean_trees);
-    out.json.Key("disagreement").Double(disagreement);
+    out.json.Key("rule").String(rule);
+    PredictRequest request;
+    request.rule = rule;
+    request.alpha = alpha.value();
+    request.order = QueryOrder::kGeneration;
+    request.compare = true;
+    Result<PredictPlan> plan = PlanPredict(forest, request);
+    if (!plan.ok()) return plan.status();
+    // A table that cannot be built for this model is reported in the rule's entry.
+    std::optional<Result<HaltingTable>> table;
+    if (plan.value().path == PredictPath::kTableRule) {
+      table.emplace(BuildForestTable(forest, plan.value().rule, plan.value().alpha));
+      if (!table->ok()) {
+        out.json.Key("error").String(table->status().ToString());
+        out.json.EndObject();
+        continue;
+      }
+    }
+    const GivenTable given{table.has_value() ? &table->value() : nullptr, nullptr};
+    Result<Prediction> halted = Predict(forest, rows.value(), plan.value(), &given);
+    if (!halted.ok()) return halted.status();
+    out.json.Key("mean_trees").Double(halted.value().mean_trees);
+    out.json.Key("disagreement").Double(halted.value().disagreement);
     out.json.EndObject();
     char line[96];
-    std::snprintf(line, sizeof line, "%-9s %10.2f  %.4f\n", "margin", margin.value().mean_trees, disagreement);
+    std::snprintf(line, sizeof line, "%-9s %10.2f  %.4f\n", rule.c_str(), halted.value().mean_trees,
+                  halted.value().disagreement);
     out.text += line;
   }
   out.json.EndArray();

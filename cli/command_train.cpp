@@ -10,6 +10,7 @@
 #include "args.h"
 #include "command.h"
 #include "model_file.h"
+#include "urnforest/alpha.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
@@ -43,7 +44,7 @@ Result<std::vector<TableSpec>> ParseTableSpecs(const Args& args) {
     if (!rule.ok()) return rule.status();
     const std::string alpha_text = item.substr(colon + 1);
     double alpha = 0.0;
-    if (!ParsePlainReal(alpha_text, &alpha) || !(alpha > 0.0 && alpha <= 1.0)) return bad();
+    if (!ParsePlainReal(alpha_text, &alpha) || !CheckAlpha(alpha).ok()) return bad();
     specs.push_back({rule.value(), alpha});
   }
   return specs;

@@ -5,7 +5,7 @@
 // 1. Error objects. A fallible embind call returns, in place of its result, a plain object
 //    {code, message, line, column} (a result never has a `code` key). callChecked throws it as an
 //    UrnforestError with that code.
-// 2. The last error of a plain C call. urnforest_predict_halted returns 0 and keeps its error for
+// 2. The last error of a plain C call. urnforest_predict returns 0 and keeps its error for
 //    _takeLastError, which returns the error object of channel 1 (or undefined).
 // 3. Out of memory. A failed allocation throws the JS Error OOM_MARKER from the new-handler (the
 //    module is built with wasm exceptions): the C++ frames unwind and free what they held, and the

@@ -1,15 +1,16 @@
-// The halted answer: calling the plain C entry point urnforest_predict_halted and reading its
-// packed answer. The layout is defined once, in bindings/wasm/predict_abi.h; it is asked from each
-// module instance once (_haltedAnswerLayout) and every offset here is computed from it.
-import { UrnforestError, callChecked } from './errors.js';
-import { namesOf } from './options.js';
+// The packed answer: calling the one plain C entry point urnforest_predict and reading its answer,
+// of any path (full, weighted, soft, table rule, exact exit, margin). The layout is defined once, in
+// bindings/wasm/predict_abi.h; it is asked from each module instance once (_haltedAnswerLayout) and
+// every offset here is computed from it. Every figure is the core's; this module only decodes.
+import { callChecked } from './errors.js';
 
 // The element type the reader expects of each section (checked against the layout once).
 const SECTION_TYPES = {
-  confidence: 'f64', tallies: 'i32', classIndex: 'i32', treesUsed: 'i32', fullClassIndex: 'i32', fullVotes: 'u32', haltedEarly: 'u8',
+  probabilities: 'f64', scores: 'f64', confidence: 'f64', tallies: 'i32', classIndex: 'i32', treesUsed: 'i32',
+  fullClassIndex: 'i32', fullVotes: 'u32', votes: 'u32', haltedEarly: 'u8',
 };
 
-// A halted prediction's fields, plus `probabilities`, computed on first read by a getter of the
+// A table rule's halted prediction, plus `probabilities`, computed on first read by a getter of the
 // prototype: a result whose probabilities are never read costs nothing more (an own getter, or
 // computing them at once, cost a single-row predict 2-6 µs more).
 class HaltedResult {
@@ -19,7 +20,7 @@ class HaltedResult {
   // The fields are assigned one by one, in the order callers see them (Object.assign of an object
   // literal cost about a microsecond per call more).
   constructor(labels, classIndex, treesUsed, confidence, tallies, haltedEarly, fullClassIndex, fullVotes,
-    disagreement, meanTrees, h, classNames, probabilitiesOf) {
+    disagreement, meanTrees, info, classNames, probabilitiesOf) {
     this.labels = labels;
     this.classIndex = classIndex;
     this.treesUsed = treesUsed;
@@ -30,10 +31,10 @@ class HaltedResult {
     this.fullVotes = fullVotes;
     this.disagreement = disagreement;
     this.meanTrees = meanTrees;
-    this.trees = h.trees;
+    this.trees = info.trees;
     this.classNames = classNames;
-    this.rule = h.rule;
-    this.alpha = h.alpha;
+    this.rule = info.rule;
+    this.alpha = info.alpha;
     this.#probabilitiesOf = probabilitiesOf;
   }
 
@@ -47,84 +48,62 @@ class HaltedResult {
 let layoutModule = null;
 let layout = null;
 
-// The layout of module instance `m` (its _haltedAnswerLayout: {headerBytes, header: {numRows,
-// numClasses, hasFull, sizeBytes, meanTrees, disagreement} (byte offsets), sections: [{name, type, elementBytes, perClass,
-// fullOnly}]}), compiled once into {header, full, halted}: for answers with and without the full
-// vote, each section's [c, r, rk], its byte offset being c + r * n + rk * n * k.
+// The layout of module instance `m` (its _haltedAnswerLayout), compiled once into {header, paths,
+// sections: [{name, bytes, perClass}]} and a cache of section offsets per `present` mask.
 function layoutOf(m) {
   if (layoutModule !== m) {
     const raw = m._haltedAnswerLayout();
-    const compile = (hasFull) => {
-      const out = {};
-      const at = [raw.headerBytes, 0, 0];
-      for (const s of raw.sections) {
-        if (s.fullOnly && !hasFull) continue;
-        if (SECTION_TYPES[s.name] !== s.type) throw new Error(`urnforest: unexpected halted answer section ${s.name}`);
-        out[s.name] = at.slice();
-        at[s.perClass ? 2 : 1] += s.elementBytes;
-      }
-      return out;
-    };
-    layout = { header: raw.header, full: compile(true), halted: compile(false) };
+    for (const s of raw.sections) {
+      if (SECTION_TYPES[s.name] !== s.type) throw new Error(`urnforest: unexpected answer section ${s.name}`);
+    }
+    layout = { raw, header: raw.header, paths: raw.paths, byMask: new Map() };
     layoutModule = m;
   }
   return layout;
 }
 
-// The byte offset of section `at` (of a compiled layout) for n rows and k classes.
+// Section name -> [c, r, rk] for the sections of mask `present`, a section's byte offset being
+// c + r * n + rk * n * k.
+function sectionsOf(l, present) {
+  let out = l.byMask.get(present);
+  if (out !== undefined) return out;
+  out = {};
+  const at = [l.raw.headerBytes, 0, 0];
+  l.raw.sections.forEach((s, i) => {
+    if ((present & (1 << i)) === 0) return;
+    out[s.name] = at.slice();
+    at[s.perClass ? 2 : 1] += s.elementBytes;
+  });
+  l.byMask.set(present, out);
+  return out;
+}
+
 function offset(at, n, k) {
   return at[0] + at[1] * n + at[2] * n * k;
 }
 
+// The core's figures of the answer copyAnswer copied last (read in place from the header, so that
+// no typed array is made for them): meanTrees, disagreement, lambda.
+const figures = new Float64Array(3);
+
 /**
- * The packed answer of a halted prediction in any query order, through the plain C entry point (no
- * embind on this path, which small batches call often): one copy out of wasm (a Uint8Array with a
- * buffer of its own), the wasm block freed whatever happens. Addresses are those of the forest,
- * dataset and table handles; `h` validated halting options (h.orderIndex: generation or random).
+ * The packed answer of the core's Predict for request address `request` (predict_request.js) on the
+ * forest and dataset at their handle addresses, with the halting table at `tableAddress` (0: none):
+ * one copy out of wasm (a Uint8Array with a buffer of its own), the wasm block freed whatever happens.
  */
-export function haltedAnswer(m, forestAddress, dataAddress, tableAddress, h, compare) {
-  const address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
-    h.orderIndex, h.seedHi, h.seedLo, compare ? 1 : 0, 0, 0));
+export function answerOf(m, forestAddress, dataAddress, request, tableAddress) {
+  const address = callChecked(() => m._urnforest_predict(forestAddress, dataAddress, request, tableAddress));
   if (address === 0) callChecked(() => m._takeLastError());
   try {
-    return copyAnswer(m, address);
+    const { header } = layoutOf(m);
+    figures[0] = m.HEAPF64[(address + header.meanTrees) >>> 3];
+    figures[1] = m.HEAPF64[(address + header.disagreement) >>> 3];
+    figures[2] = m.HEAPF64[(address + header.lambda) >>> 3];
+    return m.HEAPU8.slice(address, address + m.HEAPU32[(address + header.sizeBytes) >>> 2]);
   } finally {
     m._free(address);
   }
 }
-
-/**
- * haltedAnswer for the fixed query order of tree ids `ids` (an Int32Array of the table's T ids,
- * copied into a malloc'd block for the call); the answer always holds the full vote of those trees.
- */
-export function haltedAnswerFixed(m, forestAddress, dataAddress, tableAddress, h, ids) {
-  const fixed = m._malloc(Math.max(4 * ids.length, 4));
-  if (fixed === 0) throw new UrnforestError('OutOfMemory', 'OutOfMemory: the fixed query order does not fit in wasm memory');
-  let address;
-  try {
-    m.HEAPU32.set(ids, fixed >>> 2); // tree ids are non-negative
-    address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
-      namesOf('queryOrders').indexOf('fixed'), h.seedHi, h.seedLo, 1, fixed, ids.length));
-  } finally {
-    m._free(fixed);
-  }
-  return takeAnswer(m, address);
-}
-
-// The packed answer at wasm `address` (0: the call failed, its error is thrown) copied out, the
-// block freed.
-function takeAnswer(m, address) {
-  if (address === 0) callChecked(() => m._takeLastError());
-  try {
-    return copyAnswer(m, address);
-  } finally {
-    m._free(address);
-  }
-}
-
-// The core's meanTrees and disagreement of the answer copyAnswer copied last (read in place from
-// the header, so that no typed array is made for them).
-const figures = new Float64Array(2);
 
 // The typed array each section of an answer may be written into, by name.
 const OUT_TYPES = { classIndex: Int32Array, treesUsed: Int32Array, confidence: Float64Array, haltedEarly: Uint8Array };
@@ -137,9 +116,9 @@ const OUT_SECTIONS = [['classIndex', 'HEAPU32', 2], ['treesUsed', 'HEAPU32', 2],
 /**
  * `destination` ({out: {classIndex?, treesUsed?, confidence?, haltedEarly?}}) checked for an answer of
  * n rows: each array of its type (Int32Array, Int32Array, Float64Array, Uint8Array), at least n long,
- * not a view of wasm memory (which moves when it grows). Returns {classIndex, treesUsed, confidence,
- * haltedEarly}: each the caller's array trimmed to n rows (a subarray view: no copy), or undefined.
- * TypeError / RangeError naming the array.
+ * not a view of wasm memory (which moves when it grows), and no two sharing a byte of their first n
+ * rows. Returns {classIndex, treesUsed, confidence, haltedEarly}: each the caller's array trimmed to
+ * n rows (a subarray view: no copy), or undefined. TypeError / RangeError naming the array(s).
  */
 export function outArrays(destination, n, m) {
   if (destination === null || typeof destination !== 'object' || Object.getPrototypeOf(destination) !== Object.prototype) {
@@ -163,25 +142,43 @@ export function outArrays(destination, n, m) {
     if (array.buffer === m.HEAPU8.buffer) throw new TypeError(`predict: out.${key} must not be a view of wasm memory`);
     views[key] = array.length === n ? array : array.subarray(0, n);
   }
+  requireDisjoint(views);
   return views;
 }
 
+// TypeError naming two of the views that share a byte (the same buffer, overlapping ranges): the
+// answer written into one would be overwritten by the other.
+function requireDisjoint(views) {
+  const given = OUT_NAMES.filter((key) => views[key] !== undefined && views[key].byteLength > 0);
+  for (let i = 0; i < given.length; i++) {
+    const a = views[given[i]];
+    for (let j = i + 1; j < given.length; j++) {
+      const b = views[given[j]];
+      if (a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength) {
+        throw new TypeError(`predict: out.${given[i]} and out.${given[j]} share memory; each answer needs an array of its own`);
+      }
+    }
+  }
+}
+
 /**
- * haltedAnswer (without the full vote) written into `out` (outArrays' views): each section is copied
- * from wasm memory straight into the caller's array, and the wasm block freed. Returns meanTrees.
+ * The answer of an in-place request (answerOf's call, without the copy) written into `out`
+ * (outArrays' views): each section is copied from wasm memory straight into the caller's array, and
+ * the wasm block freed. Returns meanTrees.
  */
-export function haltedAnswerInto(m, forestAddress, dataAddress, tableAddress, h, out) {
-  const address = callChecked(() => m._urnforest_predict_halted(forestAddress, dataAddress, tableAddress,
-    h.orderIndex, h.seedHi, h.seedLo, 0, 0, 0));
+export function answerInto(m, forestAddress, dataAddress, request, tableAddress, out) {
+  const address = callChecked(() => m._urnforest_predict(forestAddress, dataAddress, request, tableAddress));
   if (address === 0) callChecked(() => m._takeLastError());
   try {
-    const { header, halted } = layoutOf(m);
+    const l = layoutOf(m);
+    const { header } = l;
     const n = m.HEAPU32[(address + header.numRows) >>> 2];
     const k = m.HEAPU32[(address + header.numClasses) >>> 2];
+    const sections = sectionsOf(l, m.HEAPU32[(address + header.present) >>> 2]);
     for (const [key, heap, shift] of OUT_SECTIONS) {
       const array = out[key];
       if (array === undefined) continue;
-      const at = (address + offset(halted[key], n, k)) >>> shift;
+      const at = (address + offset(sections[key], n, k)) >>> shift;
       array.set(m[heap].subarray(at, at + n));
     }
     return m.HEAPF64[(address + header.meanTrees) >>> 3];
@@ -190,48 +187,47 @@ export function haltedAnswerInto(m, forestAddress, dataAddress, tableAddress, h,
   }
 }
 
-// A copy of the packed answer at wasm `address`, with its two figures kept in `figures`.
-function copyAnswer(m, address) {
-  const { header } = layoutOf(m);
-  figures[0] = m.HEAPF64[(address + header.meanTrees) >>> 3];
-  figures[1] = m.HEAPF64[(address + header.disagreement) >>> 3];
-  return m.HEAPU8.slice(address, address + m.HEAPU32[(address + header.sizeBytes) >>> 2]);
-}
-
 /**
- * predict()'s result from packed answer `answer` (a Uint8Array of its own buffer) of module
- * instance `m` (the answer haltedAnswer or haltedAnswerFixed returned last), for class names
- * `names` and validated halting options `h`: the halted arrays are views of that one buffer;
- * meanTrees and disagreement are the core's, as that call read them. `probabilitiesOf(tallies)`
- * gives the result's `probabilities` on first read (HaltedResult).
+ * predict()'s or predictProba()'s result from packed answer `answer` (a Uint8Array of its own buffer)
+ * of module instance `m` (the answer answerOf returned last), for class names `names` and the
+ * request's `info` (predict_request.js): views of that one buffer for the answer's arrays, copies
+ * with buffers of their own for the full vote's. `probabilitiesOf(tallies)` gives a table rule's
+ * `probabilities` on first read (HaltedResult).
  */
-export function readHaltedAnswer(m, answer, names, h, probabilitiesOf) {
-  const { header, full, halted } = layoutOf(m);
-  const n = u32At(answer, header.numRows);
+export function readAnswer(m, answer, names, info, probabilitiesOf) {
+  const l = layoutOf(m);
+  const n = u32At(answer, l.header.numRows);
   const k = names.length;
-  const hasFull = answer[header.hasFull] !== 0;
-  const sections = hasFull ? full : halted;
+  const s = sectionsOf(l, u32At(answer, l.header.present));
+  const path = l.paths[u32At(answer, l.header.path)];
   const buffer = answer.buffer;
-  const classIndex = new Int32Array(buffer, offset(sections.classIndex, n, k), n);
-  const tallies = new Int32Array(buffer, offset(sections.tallies, n, k), n * k);
+  const view = (Type, name, length) => (s[name] === undefined ? undefined : new Type(buffer, offset(s[name], n, k), length));
+  const classIndex = view(Int32Array, 'classIndex', n);
   const labels = new Array(n);
   for (let i = 0; i < n; i++) labels[i] = names[classIndex[i]];
-  return new HaltedResult(
-    labels,
-    classIndex,
-    new Int32Array(buffer, offset(sections.treesUsed, n, k), n),
-    new Float64Array(buffer, offset(sections.confidence, n, k), n),
-    tallies,
-    new Uint8Array(buffer, offset(sections.haltedEarly, n, k), n),
-    // The full vote's arrays get buffers of their own, as before the answer was packed: callers
-    // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
-    hasFull ? new Int32Array(buffer, offset(full.fullClassIndex, n, k), n).slice() : undefined,
-    hasFull ? new Uint32Array(buffer, offset(full.fullVotes, n, k), n * k).slice() : undefined,
-    hasFull ? figures[1] : undefined,
-    figures[0],
-    h,
-    names.slice(),
-    probabilitiesOf);
+  if (path === 'full' || path === 'weighted' || path === 'soft') {
+    const out = { labels, classIndex, votes: view(Uint32Array, 'votes', n * k) ?? new Uint32Array(0), classNames: names.slice() };
+    if (path === 'weighted') out.scores = view(Float64Array, 'scores', n * k);
+    const probabilities = view(Float64Array, 'probabilities', n * k);
+    if (probabilities !== undefined) out.probabilities = probabilities;
+    return out;
+  }
+  // The full vote's arrays get buffers of their own, as before the answer was packed: callers
+  // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
+  const fullClassIndex = info.compare ? view(Int32Array, 'fullClassIndex', n).slice() : undefined;
+  const fullVotes = info.compare ? (view(Uint32Array, 'fullVotes', n * k)?.slice() ?? new Uint32Array(0)) : undefined;
+  const disagreement = info.compare ? figures[1] : undefined;
+  if (path === 'table') {
+    return new HaltedResult(labels, classIndex, view(Int32Array, 'treesUsed', n), view(Float64Array, 'confidence', n),
+      view(Int32Array, 'tallies', n * k), view(Uint8Array, 'haltedEarly', n), fullClassIndex, fullVotes, disagreement,
+      figures[0], info, names.slice(), probabilitiesOf);
+  }
+  return {
+    labels, classIndex, treesUsed: view(Int32Array, 'treesUsed', n), confidence: view(Float64Array, 'confidence', n),
+    haltedEarly: view(Uint8Array, 'haltedEarly', n), fullClassIndex, fullVotes, disagreement, meanTrees: figures[0],
+    ...(path === 'margin' && { lambda: figures[2] }), trees: info.trees, classNames: names.slice(), rule: info.rule,
+    alpha: info.alpha, vote: info.vote,
+  };
 }
 
 function u32At(bytes, offset) {

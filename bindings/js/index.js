@@ -5,7 +5,8 @@
 //   handles.js  ownership of embind handles      validate.js argument checks
 //   dataset.js  Dataset                          forest.js   Forest, orderings
 //   learner.js  learner options                  train.js    trainForest
-//   halting.js  rules, HaltingTable, pstar       halted_answer.js the packed halted answer
+//   halting.js  rules, HaltingTable, pstar       halted_answer.js the packed answer of predict
+//   predict_request.js predict's requests (parsed by the core)   pruning.js static pruning
 //   experiment.js runExperiment, generators    options.js  the core's option names, defaults, limits
 //   emphasis.js emphasisWeights, emphasisGrid   metrics.js  confusionMatrix
 //   table.js    input shapes (arrays, objects) for Dataset

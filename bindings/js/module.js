@@ -111,7 +111,7 @@ function guardModule(m) {
       throw wasmFailure(e, m);
     }
   };
-  const classes = ['_DatasetHandle', '_ForestHandle', '_HaltingTableHandle'];
+  const classes = ['_DatasetHandle', '_ForestHandle', '_HaltingTableHandle', '_PredictRequestHandle'];
   for (const name of classes) {
     const proto = m[name].prototype;
     for (const key of Object.getOwnPropertyNames(proto)) {

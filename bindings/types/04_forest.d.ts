@@ -6,8 +6,9 @@ export class Forest {
   /** trainForest's forest from the bytes of its parts (trainForestPart) in tree order, byte for byte. */
   static mergeParts(parts: Uint8Array[]): Forest;
   /**
-   * Imports a tree-ensemble classifier exported to ONNX (ai.onnx.ml TreeEnsembleClassifier,
-   * opsets 1 and 3: scikit-learn, Spark MLlib, XGBoost, LightGBM; docs/import.md). Datasets are
+   * Imports a tree-ensemble classifier exported to ONNX (ai.onnx.ml TreeEnsembleClassifier of
+   * opsets 1 and 3, or an opset-5 TreeEnsemble followed by ArgMax: scikit-learn, Spark MLlib,
+   * XGBoost, LightGBM; docs/import.md). Datasets are
    * matched to `featureNames` (default 'f0', 'f1', ...) by name. Throws UrnforestError
    * 'CorruptModel' (not valid ONNX) or 'UnsupportedModel' (regressor, preprocessing, unknown op).
    */
@@ -21,8 +22,10 @@ export class Forest {
    */
   calibrate(dataset: Dataset): void;
   /**
-   * Class probabilities per row: the source library's (soft; default for imported models) or the
-   * trees' vote shares (hard; default for forests trained here).
+   * Class probabilities per row, the core's one meaning per model kind (docs/api.md,
+   * "Probabilities"): the source library's (soft; default for imported models), the trees' vote
+   * shares (hard; default for forests trained here), a boosted model's weighted vote shares; the
+   * labels are their argmax.
    */
   predictProba(dataset: Dataset, options?: { vote?: Vote }): ProbabilityPrediction;
   /**
@@ -57,7 +60,8 @@ export class Forest {
    * of classIndex, treesUsed, confidence, haltedEarly, each at least numRows long; longer arrays get
    * their first numRows entries): no array is allocated per call, for tight loops over small batches.
    * The result's arrays are `out`'s (views of the first numRows entries); no labels, no full vote.
-   * Table rules in generation or random order; TypeError for 'margin', order 'fixed', compare: true.
+   * Table rules in generation or random order; TypeError for 'margin', order 'fixed', compare: true,
+   * and for two arrays that share memory (the same buffer, overlapping ranges).
    */
   predict<O extends HaltedOut>(dataset: Dataset, options: HaltingOptions & { compare?: false; vote?: Vote },
     destination: { out: O }): HaltedInto<O>;

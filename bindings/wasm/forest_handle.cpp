@@ -1,4 +1,4 @@
-// ForestHandle: training, loading, full-vote prediction, static pruning, priors, traces and
+// ForestHandle: training, loading, static pruning, priors, traces and
 // expected costs, and its embind registration.
 #include "forest_handle.h"
 
@@ -29,7 +29,6 @@
 #include "urnforest/train_request.h"
 #include "urnforest/vote_matrix.h"
 #include "urnforest/voteboost.h"
-#include "urnforest/weighted_vote.h"
 
 namespace urnforest::wasm {
 namespace {
@@ -129,28 +128,6 @@ val ForestHandle::Load(const val& bytes) {
   if (!result.ok()) return ErrorObject(result.status());
   forest_ = std::move(result).value();
   return val::undefined();
-}
-
-val ForestHandle::Predict(const DatasetHandle& data) const {
-  PreparedRows scratch;
-  const PreparedRows* rows = nullptr;
-  Status prepared = data.PreparedFor(forest_, &scratch, &rows);
-  if (!prepared.ok()) return ErrorObject(prepared);
-  Result<FullVote> result = PredictFullRows(forest_, rows->values.data(), rows->num_rows);
-  if (!result.ok()) return ErrorObject(result.status());
-  val out = val::object();
-  out.set("votes", CopyOut(result.value().votes));
-  out.set("classIndex", CopyOut(result.value().labels));
-  return out;
-}
-
-val ForestHandle::PredictWeightedRows(const DatasetHandle& data) const {
-  Result<WeightedVote> result = PredictWeighted(forest_, data.data());
-  if (!result.ok()) return ErrorObject(result.status());
-  val out = val::object();
-  out.set("classIndex", CopyOut(result.value().labels));
-  out.set("scores", CopyOut(result.value().scores));
-  return out;
 }
 
 namespace {
@@ -344,13 +321,9 @@ void RegisterForest() {
       .function("_trainPart", &ForestHandle::TrainPart)
       .function("_mergeParts", &ForestHandle::MergeParts)
       .function("_load", &ForestHandle::Load)
-      .function("_predict", &ForestHandle::Predict)
       .function("_loadOnnx", &ForestHandle::LoadOnnx)
       .function("_imported", &ForestHandle::Imported)
       .function("_calibrate", &ForestHandle::Calibrate)
-      .function("_predictScores", &ForestHandle::PredictScores)
-      .function("_predictSoftExact", &ForestHandle::PredictSoftExactRows)
-      .function("_predictSoftMargin", &ForestHandle::PredictSoftMarginRows)
       .function("_toOnnx", &ForestHandle::ToOnnx)
       .function("_bytes", &ForestHandle::Bytes)
       .function("_storeTable", &ForestHandle::StoreTable)
@@ -370,7 +343,6 @@ void RegisterForest() {
       .function("_address", &AddressOf<ForestHandle>)
       .function("_trace", &ForestHandle::Trace)
       .function("_expectedCost", &ForestHandle::ExpectedCost)
-      .function("_predictWeighted", &ForestHandle::PredictWeightedRows)
       .function("_treeWeights", &ForestHandle::TreeWeights)
       .function("_learnerOptions", &ForestHandle::LearnerOptions)
       .function("_order", &ForestHandle::Order)

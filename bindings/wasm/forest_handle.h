@@ -51,22 +51,8 @@ class ForestHandle {
   val Imported() const;
   /// CalibrateForest on the rows of `data`: undefined or an error object.
   val Calibrate(const DatasetHandle& data);
-  /// PredictScoresRows: {classIndex: Int32Array, scores: Float64Array rows x classes, votes:
-  /// Uint32Array rows x classes (empty for additive models)} or an error.
-  val PredictScores(const DatasetHandle& data, bool soft) const;
-  /// PredictSoftExact: {classIndex: Int32Array, treesUsed: Int32Array, meanTrees} or an error.
-  val PredictSoftExactRows(const DatasetHandle& data) const;
-  /// PredictSoftMargin at `alpha`: {classIndex, treesUsed, meanTrees, lambda} or an error object.
-  val PredictSoftMarginRows(const DatasetHandle& data, double alpha) const;
   /// ExportOnnx: the ONNX file as a Uint8Array, or an error object.
   val ToOnnx() const;
-
-  /// {votes: Uint32Array rows x classes, classIndex: Int32Array} or an error object.
-  val Predict(const DatasetHandle& data) const;
-
-  /// The ensemble's own prediction (weighted for AdaBoost): {classIndex: Int32Array, scores:
-  /// Float64Array rows x classes} or an error object.
-  val PredictWeightedRows(const DatasetHandle& data) const;
 
   /// Int32Array order of all trees on labelled `data` by the keys `spec` has (ordering and on:
   /// names, backfit, mdmP; OrderingOptions' defaults for the others), or an error object.

@@ -50,51 +50,6 @@ val ForestHandle::Calibrate(const DatasetHandle& data) {
   return val::undefined();
 }
 
-val ForestHandle::PredictScores(const DatasetHandle& data, bool soft) const {
-  PreparedRows scratch;
-  const PreparedRows* rows = nullptr;
-  Status prepared = data.PreparedFor(forest_, &scratch, &rows);
-  if (!prepared.ok()) return ErrorObject(prepared);
-  Result<ScorePrediction> result = PredictScoresRows(forest_, rows->values.data(), rows->num_rows,
-                                                     soft ? VoteKind::kSoft : VoteKind::kHard);
-  if (!result.ok()) return ErrorObject(result.status());
-  val out = val::object();
-  out.set("classIndex", CopyOut(result.value().labels));
-  out.set("scores", CopyOut(result.value().scores));
-  out.set("votes", CopyOut(result.value().votes));
-  return out;
-}
-
-val ForestHandle::PredictSoftExactRows(const DatasetHandle& data) const {
-  PreparedRows scratch;
-  const PreparedRows* rows = nullptr;
-  Status prepared = data.PreparedFor(forest_, &scratch, &rows);
-  if (!prepared.ok()) return ErrorObject(prepared);
-  Result<ExactHaltResult> result = PredictSoftExact(forest_, rows->values.data(), rows->num_rows);
-  if (!result.ok()) return ErrorObject(result.status());
-  val out = val::object();
-  out.set("classIndex", CopyOut(result.value().labels));
-  out.set("treesUsed", CopyOut(result.value().trees_used));
-  out.set("meanTrees", result.value().mean_trees);
-  return out;
-}
-
-val ForestHandle::PredictSoftMarginRows(const DatasetHandle& data, double alpha) const {
-  PreparedRows scratch;
-  const PreparedRows* rows = nullptr;
-  Status prepared = data.PreparedFor(forest_, &scratch, &rows);
-  if (!prepared.ok()) return ErrorObject(prepared);
-  double lambda = 0.0;
-  Result<ExactHaltResult> result = PredictSoftMargin(forest_, rows->values.data(), rows->num_rows, alpha, &lambda);
-  if (!result.ok()) return ErrorObject(result.status());
-  val out = val::object();
-  out.set("classIndex", CopyOut(result.value().labels));
-  out.set("treesUsed", CopyOut(result.value().trees_used));
-  out.set("meanTrees", result.value().mean_trees);
-  out.set("lambda", lambda);
-  return out;
-}
-
 val ForestHandle::ToOnnx() const {
   Result<std::vector<uint8_t>> bytes = ExportOnnx(forest_);
   if (!bytes.ok()) return ErrorObject(bytes.status());

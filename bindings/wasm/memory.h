@@ -26,7 +26,7 @@ inline constexpr const char* kOutOfMemoryMessage = "urnforest: out of wasm memor
 /// Keeps `status` for TakeLastError (the error channel of the plain C entry points).
 void SetLastError(const Status& status);
 
-/// The wasm address of an embind handle, for the plain C entry points (urnforest_predict_halted).
+/// The wasm address of an embind handle, for the plain C entry points (urnforest_predict).
 /// Valid while the handle lives (embind objects never move).
 template <class Handle>
 double AddressOf(const Handle& handle) {

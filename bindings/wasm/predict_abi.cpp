@@ -1,11 +1,10 @@
-// Halted prediction across the boundary: packing the core's HaltedPrediction and the plain C entry
-// point of every query order (see predict_abi.h).
+// Prediction across the boundary: packing the core's Prediction and the one plain C entry point of
+// every path (see predict_abi.h).
 #include "predict_abi.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <optional>
 #include <string>
 
 #include <emscripten/emscripten.h>
@@ -15,72 +14,36 @@
 #include "forest_handle.h"
 #include "halting_handle.h"
 #include "memory.h"
+#include "predict_request_handle.h"
 #include "urnforest/forest.h"
 
 namespace urnforest::wasm {
 namespace {
 
-/// Sets `options` to query order `order` (a position in QueryOrderNames()) with the seed's halves
-/// and, for a fixed order, its `fixed_length` tree ids at `fixed_order`.
-Status VoteOptionsOf(int32_t order, double seed_hi, double seed_lo, const int32_t* fixed_order,
-                     int32_t fixed_length, SequentialVoteOptions* options) {
-  // QueryOrderNames() parsed once: the position of each name is its order's code here.
-  static const std::vector<QueryOrder> kOrders = [] {
-    std::vector<QueryOrder> orders;
-    for (const std::string& name : QueryOrderNames()) orders.push_back(ParseQueryOrder(name).value());
-    return orders;
-  }();
-  if (order < 0 || static_cast<size_t>(order) >= kOrders.size()) {
-    return Status::Error(StatusCode::kInvalidArgument, "unknown query order");
-  }
-  options->order = kOrders[static_cast<size_t>(order)];
-  options->seed = Seed64(seed_hi, seed_lo);
-  if (fixed_order != nullptr && fixed_length > 0) {
-    options->fixed_order.assign(fixed_order, fixed_order + fixed_length);
-  }
-  return Status::Ok();
-}
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/// Halted prediction of every row of `data` by `forest` with `table` as a packed answer in a new
-/// malloc'd block that the caller frees (*answer; null on failure).
-Status PredictHaltedAnswer(const Forest& forest, const DatasetHandle& data,
-                           const HaltingTable& table,
-                           const SequentialVoteOptions& options, bool compare, uint8_t** answer) {
-  *answer = nullptr;
-  // The kept rows are tried first: the core checks that they fit this forest (PreparedRows::Fits)
-  // and predicts; only when it failed because they do not are the rows prepared again.
-  // (std::optional: no placeholder Status, whose message would be allocated on every call.)
-  const PreparedRows* rows = data.KeptRows();
-  std::optional<Result<HaltedPrediction>> predicted;
-  if (rows != nullptr) predicted.emplace(PredictHalted(forest, *rows, table, options, compare));
-  PreparedRows scratch;
-  if (rows == nullptr || (!predicted->ok() && !rows->Fits(forest))) {
-    Status prepared = data.PreparedFor(forest, &scratch, &rows);
-    if (!prepared.ok()) return prepared;
-    predicted.emplace(PredictHalted(forest, *rows, table, options, compare));
-  }
-  const Result<HaltedPrediction>& result = *predicted;
-  if (!result.ok()) return result.status();
-  const size_t k = static_cast<size_t>(forest.num_classes());
-  const size_t bytes = LayoutOf(rows->num_rows, k, compare).size_bytes;
+// A new malloc'd block of `bytes` (out of memory: OnAllocationFailure).
+uint8_t* NewBlock(size_t bytes) {
   uint8_t* block = static_cast<uint8_t*>(std::malloc(bytes));
   if (block == nullptr) OnAllocationFailure();
-  PackHaltedAnswer(result.value(), k, block);
-  *answer = block;
-  return Status::Ok();
+  return block;
 }
 
-// PredictHaltedAnswer without the full vote: the core writes every row's outcome straight into the
-// sections of the new block (PredictHaltedInto), so nothing is allocated per row and nothing copied.
-Status PredictHaltedAnswerInPlace(const Forest& forest, const DatasetHandle& data,
-                                  const HaltingTable& table, const SequentialVoteOptions& options,
-                                  uint8_t** answer) {
-  *answer = nullptr;
-  const size_t n = data.data().num_rows();
+void WriteHeader(uint8_t* block, size_t n, size_t k, uint32_t present, size_t size_bytes,
+                 double mean_trees, double disagreement, double lambda, PredictPath path) {
+  const AnswerHeader header = {static_cast<uint32_t>(n), static_cast<uint32_t>(k), present,
+                               static_cast<uint32_t>(size_bytes), mean_trees, disagreement, lambda,
+                               static_cast<uint32_t>(path), 0u};
+  std::memcpy(block, &header, sizeof(header));
+}
+
+// The halted arrays of an InPlace plan written by the core straight into a new block.
+Status AnswerInPlace(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
+                     const HaltingTable& table, uint8_t** answer) {
+  const size_t n = rows.num_rows;
   const size_t k = static_cast<size_t>(forest.num_classes());
-  const HaltedAnswerLayout layout = LayoutOf(n, k, false);
-  uint8_t* block = static_cast<uint8_t*>(std::malloc(layout.size_bytes));
-  if (block == nullptr) OnAllocationFailure();
+  const AnswerLayout layout = LayoutOf(n, k, kInPlaceSections);
+  uint8_t* block = NewBlock(layout.size_bytes);
   const SequentialVoteSpans spans = {
       reinterpret_cast<int32_t*>(block + layout.offset[kClassIndex]),
       reinterpret_cast<int32_t*>(block + layout.offset[kTreesUsed]),
@@ -88,35 +51,76 @@ Status PredictHaltedAnswerInPlace(const Forest& forest, const DatasetHandle& dat
       block + layout.offset[kHaltedEarly],
       reinterpret_cast<int32_t*>(block + layout.offset[kTallies])};
   double mean_trees = 0.0;
-  // The kept rows first, prepared again only when they do not fit (as PredictHaltedAnswer).
-  const PreparedRows* rows = data.KeptRows();
-  Status status = Status::Ok();
-  if (rows != nullptr) status = PredictHaltedInto(forest, *rows, table, options, spans, &mean_trees);
-  PreparedRows scratch;
-  if (rows == nullptr || (!status.ok() && !rows->Fits(forest))) {
-    status = data.PreparedFor(forest, &scratch, &rows);
-    if (status.ok()) status = PredictHaltedInto(forest, *rows, table, options, spans, &mean_trees);
-  }
+  Status status = PredictHaltedInto(forest, rows, table, plan.order, spans, &mean_trees);
   if (!status.ok()) {
     std::free(block);
     return status;
   }
-  const HaltedAnswerHeader header = {static_cast<uint32_t>(n), static_cast<uint32_t>(k), 0u,
-                                     static_cast<uint32_t>(layout.size_bytes), mean_trees,
-                                     std::numeric_limits<double>::quiet_NaN()};
-  std::memcpy(block, &header, sizeof(header));
+  WriteHeader(block, n, k, kInPlaceSections, layout.size_bytes, mean_trees, kNaN, kNaN, plan.path);
   *answer = block;
+  return Status::Ok();
+}
+
+template <typename T>
+void Put(uint8_t* block, const AnswerLayout& layout, AnswerPart part, const std::vector<T>& values) {
+  if (!values.empty()) std::memcpy(block + layout.offset[part], values.data(), values.size() * sizeof(T));
+}
+
+// Prediction `p` packed into a new block: every array of the expected size (n, or n * k) is present.
+uint8_t* Pack(const Prediction& p, size_t k) {
+  const size_t n = p.labels.size();
+  const size_t sizes[kNumParts] = {p.probabilities.size(), p.scores.size(), p.confidence.size(),
+                                   p.tallies.size(), p.labels.size(), p.trees_used.size(),
+                                   p.full_labels.size(), p.full_votes.size(), p.votes.size(),
+                                   p.halted_early.size()};
+  uint32_t present = 0;
+  for (size_t i = 0; i < kNumParts; ++i) {
+    if (sizes[i] == n * (kAnswerSections[i].per_class ? k : 1)) present |= 1u << i;
+  }
+  const AnswerLayout layout = LayoutOf(n, k, present);
+  uint8_t* block = NewBlock(layout.size_bytes);
+  WriteHeader(block, n, k, present, layout.size_bytes, p.mean_trees, p.disagreement, p.lambda, p.path);
+  if (present & (1u << kProbabilities)) Put(block, layout, kProbabilities, p.probabilities);
+  if (present & (1u << kScores)) Put(block, layout, kScores, p.scores);
+  if (present & (1u << kConfidence)) Put(block, layout, kConfidence, p.confidence);
+  if (present & (1u << kTallies)) Put(block, layout, kTallies, p.tallies);
+  Put(block, layout, kClassIndex, p.labels);
+  if (present & (1u << kTreesUsed)) Put(block, layout, kTreesUsed, p.trees_used);
+  if (present & (1u << kFullClassIndex)) Put(block, layout, kFullClassIndex, p.full_labels);
+  if (present & (1u << kFullVotes)) Put(block, layout, kFullVotes, p.full_votes);
+  if (present & (1u << kVotes)) Put(block, layout, kVotes, p.votes);
+  if (present & (1u << kHaltedEarly)) Put(block, layout, kHaltedEarly, p.halted_early);
+  return block;
+}
+
+Status Answer(const ForestHandle& forest_handle, const DatasetHandle& data,
+              const PredictRequestHandle& request, const HaltingTableHandle* table, uint8_t** answer) {
+  *answer = nullptr;
+  const Forest& forest = forest_handle.forest();
+  if (request.forest() != &forest) {
+    return Status::Error(StatusCode::kInvalidArgument, "the predict request was made for another forest");
+  }
+  const PredictPlan& plan = request.plan();
+  PreparedRows scratch;
+  const PreparedRows* rows = nullptr;
+  if (Status prepared = data.PreparedFor(forest, &scratch, &rows); !prepared.ok()) return prepared;
+  if (plan.InPlace() && table != nullptr) return AnswerInPlace(forest, *rows, plan, table->table(), answer);
+  GivenTable given;
+  if (table != nullptr) given = {&table->table(), table->has_prior() ? &table->prior() : nullptr};
+  Result<Prediction> p = Predict(forest, *rows, plan, table != nullptr ? &given : nullptr);
+  if (!p.ok()) return p.status();
+  *answer = Pack(p.value(), static_cast<size_t>(forest.num_classes()));
   return Status::Ok();
 }
 
 }  // namespace
 
-HaltedAnswerLayout LayoutOf(size_t n, size_t k, bool has_full) {
-  HaltedAnswerLayout layout{};
-  size_t at = sizeof(HaltedAnswerHeader);
+AnswerLayout LayoutOf(size_t n, size_t k, uint32_t present) {
+  AnswerLayout layout{};
+  size_t at = sizeof(AnswerHeader);
   for (size_t i = 0; i < kNumParts; ++i) {
-    const HaltedAnswerSection& s = kHaltedAnswerSections[i];
-    if (s.full_only && !has_full) continue;
+    if ((present & (1u << i)) == 0) continue;
+    const AnswerSection& s = kAnswerSections[i];
     layout.offset[i] = at;
     at += s.element_bytes * n * (s.per_class ? k : 1);
   }
@@ -126,69 +130,47 @@ HaltedAnswerLayout LayoutOf(size_t n, size_t k, bool has_full) {
 
 val HaltedAnswerLayoutObject() {
   val header = val::object();
-  header.set("numRows", offsetof(HaltedAnswerHeader, num_rows));
-  header.set("numClasses", offsetof(HaltedAnswerHeader, num_classes));
-  header.set("hasFull", offsetof(HaltedAnswerHeader, has_full));
-  header.set("sizeBytes", offsetof(HaltedAnswerHeader, size_bytes));
-  header.set("meanTrees", offsetof(HaltedAnswerHeader, mean_trees));
-  header.set("disagreement", offsetof(HaltedAnswerHeader, disagreement));
+  header.set("numRows", offsetof(AnswerHeader, num_rows));
+  header.set("numClasses", offsetof(AnswerHeader, num_classes));
+  header.set("present", offsetof(AnswerHeader, present));
+  header.set("sizeBytes", offsetof(AnswerHeader, size_bytes));
+  header.set("meanTrees", offsetof(AnswerHeader, mean_trees));
+  header.set("disagreement", offsetof(AnswerHeader, disagreement));
+  header.set("lambda", offsetof(AnswerHeader, lambda));
+  header.set("path", offsetof(AnswerHeader, path));
   val sections = val::array();
   for (size_t i = 0; i < kNumParts; ++i) {
-    const HaltedAnswerSection& s = kHaltedAnswerSections[i];
+    const AnswerSection& s = kAnswerSections[i];
     val section = val::object();
     section.set("name", std::string(s.name));
     section.set("type", std::string(s.type));
     section.set("elementBytes", s.element_bytes);
     section.set("perClass", s.per_class);
-    section.set("fullOnly", s.full_only);
     sections.set(i, section);
   }
+  val paths = val::array();
+  for (PredictPath path : {PredictPath::kFullVote, PredictPath::kWeightedVote, PredictPath::kSoftScores,
+                           PredictPath::kTableRule, PredictPath::kExactExit, PredictPath::kMargin}) {
+    paths.set(static_cast<size_t>(path), std::string(PredictPathName(path)));
+  }
   val out = val::object();
-  out.set("headerBytes", sizeof(HaltedAnswerHeader));
+  out.set("headerBytes", sizeof(AnswerHeader));
   out.set("header", header);
   out.set("sections", sections);
+  out.set("paths", paths);
   return out;
-}
-
-void PackHaltedAnswer(const HaltedPrediction& p, size_t k, uint8_t* out) {
-  const SequentialVoteResult& s = p.halted;
-  const size_t n = s.labels.size();
-  const bool has_full = p.full.has_value();
-  const HaltedAnswerLayout layout = LayoutOf(n, k, has_full);
-  const HaltedAnswerHeader header = {static_cast<uint32_t>(n), static_cast<uint32_t>(k),
-                                     has_full ? 1u : 0u, static_cast<uint32_t>(layout.size_bytes),
-                                     p.mean_trees, p.disagreement};
-  std::memcpy(out, &header, sizeof(header));
-  std::memcpy(out + layout.offset[kConfidence], s.confidence.data(), 8 * n);
-  std::memcpy(out + layout.offset[kTallies], s.tallies.data(), 4 * n * k);
-  std::memcpy(out + layout.offset[kClassIndex], s.labels.data(), 4 * n);
-  std::memcpy(out + layout.offset[kTreesUsed], s.trees_used.data(), 4 * n);
-  if (has_full) {
-    std::memcpy(out + layout.offset[kFullClassIndex], p.full->labels.data(), 4 * n);
-    std::memcpy(out + layout.offset[kFullVotes], p.full->votes.data(), 4 * n * k);
-  }
-  std::memcpy(out + layout.offset[kHaltedEarly], s.halted_early.data(), n);
 }
 
 }  // namespace urnforest::wasm
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE uint8_t* urnforest_predict_halted(
-    const urnforest::wasm::ForestHandle* forest, const urnforest::wasm::DatasetHandle* data,
-    const urnforest::wasm::HaltingTableHandle* table, int32_t order, double seed_hi,
-    double seed_lo, int32_t compare, const int32_t* fixed_order, int32_t fixed_length) {
+EMSCRIPTEN_KEEPALIVE uint8_t* urnforest_predict(const urnforest::wasm::ForestHandle* forest,
+                                                const urnforest::wasm::DatasetHandle* data,
+                                                const urnforest::wasm::PredictRequestHandle* request,
+                                                const urnforest::wasm::HaltingTableHandle* table) {
   uint8_t* answer = nullptr;
-  urnforest::SequentialVoteOptions options;
-  urnforest::Status status = urnforest::wasm::VoteOptionsOf(order, seed_hi, seed_lo, fixed_order,
-                                                            fixed_length, &options);
-  if (status.ok() && compare == 0) {
-    status = urnforest::wasm::PredictHaltedAnswerInPlace(forest->forest(), *data, table->table(),
-                                                         options, &answer);
-  } else if (status.ok()) {
-    status = urnforest::wasm::PredictHaltedAnswer(forest->forest(), *data, table->table(), options,
-                                                  true, &answer);
-  }
+  urnforest::Status status = urnforest::wasm::Answer(*forest, *data, *request, table, &answer);
   if (!status.ok()) urnforest::wasm::SetLastError(status);
   return answer;
 }

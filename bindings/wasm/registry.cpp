@@ -11,5 +11,6 @@ EMSCRIPTEN_BINDINGS(urnforest) {
   RegisterDataset();
   RegisterForest();
   RegisterHalting();
+  RegisterPredictRequest();
   RegisterExperiment();
 }

@@ -15,6 +15,8 @@ void RegisterDataset();
 void RegisterForest();
 /// _HaltingTableHandle and _pstar (halting_handle.cpp).
 void RegisterHalting();
+/// _PredictRequestHandle (predict_request_handle.cpp).
+void RegisterPredictRequest();
 /// _runExperiment (experiment.cpp).
 void RegisterExperiment();
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "urnforest/alpha.h"
 #include "urnforest/experiment.h"
 #include "urnforest/generators.h"
 
@@ -69,7 +70,7 @@ Status CheckSource(const ExperimentOptions& o, size_t* features) {
 Status CheckHalting(const ExperimentOptions& o) {
   if (o.alphas.empty()) return Invalid("no alpha given");
   for (double a : o.alphas) {
-    if (!(a > 0.0 && a <= 1.0)) return Invalid("every alpha must be in (0, 1], got " + Real(a));
+    if (Status s = CheckAlpha(a, "every alpha"); !s.ok()) return Invalid(s.message + ", got " + Real(a));
   }
   if (o.rules.empty()) return Invalid("no rule given");
   for (size_t i = 0; i < o.rules.size(); ++i) {

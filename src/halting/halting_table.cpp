@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/enum_names.h"
+#include "urnforest/alpha.h"
 #include "halting/binary_table_view.h"
 #include "halting/halting_table_builder.h"
 #include "halting/on_demand_rule.h"
@@ -268,7 +269,7 @@ Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions& o, const Prior
     return Invalid("num_classes must be in [2, " +
                    std::to_string(HaltingTableOptions::kMaxClasses) + "]");
   }
-  if (!(o.alpha > 0.0 && o.alpha <= 1.0)) return Invalid("alpha must be in (0, 1]");
+  if (Status a = CheckAlpha(o.alpha); !a.ok()) return a;
   if (static_cast<int32_t>(o.rule) < 0 || static_cast<int32_t>(o.rule) >= kNumHaltingRules)
     return Invalid("unknown halting rule");
   if (o.rule == HaltingRule::kAlpha1) {

@@ -7,6 +7,7 @@
 
 #include "ensemble/forest_walk.h"
 #include "model/imported_scores.h"
+#include "urnforest/alpha.h"
 
 namespace urnforest {
 namespace {
@@ -180,7 +181,7 @@ Result<ExactHaltResult> PredictSoftMargin(const Forest& forest, const float* row
   if (!forest.imported()->calibrated || calibration.rows == 0) {
     return Invalid("the margin rule needs a calibrated forest: calibrate it on unlabeled rows first");
   }
-  if (!(alpha > 0.0 && alpha <= 1.0)) return Invalid("alpha must be in (0, 1]");
+  if (Status a = CheckAlpha(alpha); !a.ok()) return a;
   const double threshold = MarginThreshold(calibration, alpha);
   if (lambda != nullptr) *lambda = threshold;
   const internal::RemainingBounds bounds(forest);

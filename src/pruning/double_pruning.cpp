@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "urnforest/alpha.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/ordering.h"
 #include "urnforest/predict.h"
@@ -50,9 +51,7 @@ Result<DoublePruningResult> PredictDoublePruned(const Forest& forest,
       options.order != PrunedQueryOrder::kRandomPerRow) {
     return Status::Error(StatusCode::kInvalidArgument, "unknown query order");
   }
-  if (!(options.alpha > 0.0 && options.alpha <= 1.0)) {
-    return Status::Error(StatusCode::kInvalidArgument, "alpha must be in (0, 1]");
-  }
+  if (Status a = CheckAlpha(options.alpha); !a.ok()) return a;
   Result<std::vector<float>> rows = ModelRows(forest, data);
   if (!rows.ok()) return rows.status();
   Result<HaltingTable> table = BuildForestTable(forest, options.rule, options.alpha, keep);

@@ -35,6 +35,7 @@
 #include <memory>
 #include <vector>
 
+#include "urnforest/alpha.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/prior.h"
 #include "urnforest/status.h"
@@ -66,7 +67,7 @@ struct HaltingTableOptions {
   HaltingRule rule = HaltingRule::kSiba;
   int32_t num_trees = 101;         ///< T, the number of trees actually queried; 1..100000.
   int32_t num_classes = 2;         ///< l, 2..kMaxClasses (kThresholds layouts need l <= 4).
-  double alpha = 0.99;             ///< Target confidence in (0, 1]; alpha1 ignores it.
+  double alpha = kDefaultAlpha;  ///< Target confidence in (0, 1]; alpha1 ignores it.
   bool force_pairwise_bound = false;  ///< Use kPairwiseBound even for l <= 4 (tests, comparison).
   bool force_on_demand = false;       ///< Use kOnDemand even where a full table is small.
   /// kOnDemand: largest (l - 1) m^3 / 6 multiply-adds spent on an exact Dirichlet P* per tally.

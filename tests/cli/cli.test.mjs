@@ -75,7 +75,7 @@ test('a halted predict without --compare skips the full vote: no votes, no disag
   const { status, doc } = run('predict', '--model', model, '--data', join(datasets, 'wdbc.csv'), '--compare');
   assert.equal(status, 1);
   assert.equal(doc.error.code, 'InvalidArgument');
-  assert.match(doc.error.message, /--compare needs --rule/);
+  assert.match(doc.error.message, /compare needs a rule/);
 });
 
 test('info describes a saved model', () => {

@@ -74,3 +74,23 @@ test('predict validates {rule, alpha} options each time they change, also after 
   assert.equal(again.alpha, 0.99);
   assert.deepEqual(forest.predict(wdbc, { rule: 'siba' }).treesUsed, forest.predict(wdbc, { rule: 'siba', alpha: 0.99 }).treesUsed);
 });
+
+test('caller-owned arrays that share memory are a TypeError naming both', () => {
+  const n = wdbc.numRows;
+  const a = new Int32Array(n);
+  assert.throws(() => forest.predict(wdbc, { rule: 'siba' }, { out: { classIndex: a, treesUsed: a } }),
+    (e) => e instanceof TypeError && /classIndex/.test(e.message) && /treesUsed/.test(e.message));
+  const shared = new ArrayBuffer(8 * n + 4 * n);
+  const overlapping = { confidence: new Float64Array(shared, 0, n), treesUsed: new Int32Array(shared, 8 * n - 4, n) };
+  assert.throws(() => forest.predict(wdbc, { rule: 'siba' }, { out: overlapping }),
+    (e) => e instanceof TypeError && /confidence/.test(e.message) && /treesUsed/.test(e.message));
+  const bytes = new Uint8Array(shared, 4, n);
+  assert.throws(() => forest.predict(wdbc, { rule: 'siba' }, { out: { confidence: new Float64Array(shared, 0, n), haltedEarly: bytes } }),
+    (e) => e instanceof TypeError && /haltedEarly/.test(e.message));
+  const apart = { classIndex: new Int32Array(shared, 0, n), treesUsed: new Int32Array(shared, 4 * n, n) };
+  const got = forest.predict(wdbc, { rule: 'siba' }, { out: apart });
+  const want = forest.predict(wdbc, { rule: 'siba' });
+  assert.deepEqual(apart.classIndex, want.classIndex);
+  assert.deepEqual(apart.treesUsed, want.treesUsed);
+  assert.equal(got.classIndex, apart.classIndex);
+});

@@ -1,0 +1,156 @@
+// Prediction requests: predict()'s options type-checked into a spec, parsed and checked by the core
+// (_PredictRequestHandle: PlanPredict) and kept per forest, so that the README's call, repeated,
+// crosses into wasm once per prediction. The core decides every value and every refusal.
+import { callTranslated, errorFromObject } from './errors.js';
+import { currentModule } from './module.js';
+import { describe, isPlainObject, rejectUnknown, seedHalves, treeIds } from './validate.js';
+
+const PREDICT_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder'];
+const NO_EXTRA = Object.freeze({});
+
+function typeChecked(value, type, name) {
+  if (value !== undefined && typeof value !== type) throw new TypeError(`option '${name}' must be a ${type}, got ${describe(value)}`);
+  return value;
+}
+
+/**
+ * The spec of predict()'s `options` (HaltingOptions plus compare, vote, fixedOrder) after type
+ * checks; `numTrees` bounds fixedOrder's ids. Values are checked by the core.
+ */
+export function predictSpec(options, numTrees) {
+  if (!isPlainObject(options)) throw new TypeError(`predict: options must be an object with a 'rule', got ${describe(options)}`);
+  rejectUnknown(options, PREDICT_OPTIONS, 'predict');
+  if (options.rule === undefined) throw new TypeError("predict: option 'rule' is required");
+  const spec = { rule: typeChecked(options.rule, 'string', 'rule') };
+  if (options.alpha !== undefined) spec.alpha = typeChecked(options.alpha, 'number', 'alpha');
+  if (options.order !== undefined) spec.order = typeChecked(options.order, 'string', 'order');
+  if (options.seed !== undefined) [spec.seedHi, spec.seedLo] = seedHalves(options.seed);
+  if (options.trees !== undefined) {
+    if (!Number.isInteger(options.trees)) throw new TypeError(`trees must be an integer, got ${describe(options.trees)}`);
+    spec.trees = options.trees;
+  }
+  if (options.compare !== undefined) spec.compare = typeChecked(options.compare, 'boolean', 'compare');
+  if (options.vote !== undefined) spec.vote = typeChecked(options.vote, 'string', 'vote');
+  if (options.fixedOrder !== undefined) spec.fixedOrder = treeIds(options.fixedOrder, 'fixedOrder', numTrees);
+  return spec;
+}
+
+/** The spec of predictProba()'s options ({vote}). */
+export function probaSpec(vote) {
+  const spec = { probabilities: true };
+  if (vote !== undefined) spec.vote = typeChecked(vote, 'string', 'vote');
+  return spec;
+}
+
+/**
+ * A new request handle for `spec` on the forest of embind `forestHandle`: {handle, address, info}
+ * (info: the core's plan, {path, vote, rule, alpha, trees, compare, inPlace, table}). A refusal
+ * throws RangeError (a value out of range), TypeError (an option that does not apply) or
+ * UrnforestError (a request this model cannot serve), with the core's message.
+ */
+export function newRequest(forestHandle, spec, what) {
+  const m = currentModule();
+  const handle = callTranslated(() => new m._PredictRequestHandle());
+  let info;
+  try {
+    info = callTranslated(() => handle._parse(forestHandle, spec));
+  } catch (e) {
+    handle.delete();
+    throw e;
+  }
+  if (info !== null && typeof info === 'object' && info.code !== undefined) {
+    handle.delete();
+    if (info.fault === 'range') throw new RangeError(`${what}: ${info.message}`);
+    if (info.fault === 'misplaced') throw new TypeError(`${what}: ${info.message}`);
+    throw errorFromObject(info);
+  }
+  if (info.table !== null) info.table.extra = NO_EXTRA; // TableCache's halting options
+  return { handle, address: handle._address(), info };
+}
+
+// The options a kept request is keyed by, in the order of the key's levels (fixedOrder, an array,
+// is never kept).
+const KEY_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees', 'compare', 'vote'];
+const KEYED = new Set(KEY_OPTIONS);
+const LEAF = Symbol('request');
+// At most this many requests are kept per forest: a caller sweeping alpha or seeds must not grow
+// the cache without bound (beyond it, requests are parsed per call).
+const KEPT_REQUESTS = 64;
+
+/**
+ * A forest's parsed requests: those of options made of the keyed options only are kept, keyed by
+ * their values (Map keys: 0.9 and '0.9' differ), so that a repeated call, with the same object or
+ * a new literal, parses nothing; others are parsed for one call. Freed with the forest.
+ */
+export class RequestCache {
+  #byOptions = new Map(); // a trie over KEY_OPTIONS' values; a leaf holds the request under LEAF
+  #kept = 0;
+  #bySpec = new Map(); // the option-less calls' requests: key -> request
+
+  /** The kept request of an option-less call (predict(d), predictProba(d, {vote})) named `key`. */
+  fixed(forestHandle, key, spec, what) {
+    let request = this.#bySpec.get(key);
+    if (request === undefined) this.#bySpec.set(key, request = newRequest(forestHandle, spec, what));
+    return request;
+  }
+
+  /**
+   * The request for `options` (predict's) on `forestHandle`, and whether the caller must free it
+   * after the call: {request, owned}.
+   */
+  request(forestHandle, options, numTrees) {
+    if (!isPlainObject(options) || !keyedOnly(options)) {
+      return { request: newRequest(forestHandle, predictSpec(options, numTrees), 'predict'), owned: true };
+    }
+    let node = this.#byOptions;
+    for (const key of KEY_OPTIONS) {
+      let next = node.get(options[key]);
+      if (next === undefined) node.set(options[key], next = new Map());
+      node = next;
+    }
+    const kept = node.get(LEAF);
+    if (kept !== undefined) return { request: kept, owned: false };
+    const request = newRequest(forestHandle, predictSpec(options, numTrees), 'predict');
+    if (this.#kept >= KEPT_REQUESTS) return { request, owned: true };
+    node.set(LEAF, request);
+    this.#kept++;
+    return { request, owned: false };
+  }
+
+  /** True when no request is held (for the leak net). */
+  isDeleted() { return this.#kept === 0 && this.#bySpec.size === 0; }
+
+  /** Frees every request (the model changed, or the forest is disposed). */
+  delete() {
+    const free = (node) => node.forEach((v, k) => (k === LEAF ? v.handle.delete() : free(v)));
+    free(this.#byOptions);
+    for (const r of this.#bySpec.values()) r.handle.delete();
+    this.forget();
+  }
+
+  /** Forgets every request without freeing it (its module instance aborted). */
+  forget() {
+    this.#byOptions = new Map();
+    this.#kept = 0;
+    this.#bySpec.clear();
+  }
+}
+
+// True when every key of `options` (own enumerable, as rejectUnknown reads them) is a keyed option.
+function keyedOnly(options) {
+  for (const key in options) if (!KEYED.has(key)) return false;
+  return true;
+}
+
+/** Throws unless `request` may write into caller-owned arrays (a table rule, no full vote). */
+export function requireInPlace(request) {
+  const { info } = request;
+  if (info.path !== 'table') {
+    throw new TypeError(info.path === 'margin'
+      ? "predict: caller-owned arrays work with table rules in generation or random order, not rule 'margin'"
+      : "predict: caller-owned arrays work with the trees' votes; pass vote: 'hard' or leave out {out}");
+  }
+  if (!info.inPlace) {
+    throw new TypeError('predict: caller-owned arrays ({out}) hold the halted answer only; compare: true and order \'fixed\' compute the full vote');
+  }
+}

@@ -1,0 +1,98 @@
+// PredictRequestHandle: a JS spec into the core's PredictRequest, checked and planned by the core.
+#include "predict_request_handle.h"
+
+#include <string>
+
+#include <emscripten/bind.h>
+
+#include "convert.h"
+#include "forest_handle.h"
+#include "memory.h"
+#include "registry.h"
+
+namespace urnforest::wasm {
+namespace {
+
+// The JS names of RequestFault (the JS side throws RangeError, TypeError or UrnforestError).
+const char* FaultName(RequestFault fault) {
+  switch (fault) {
+    case RequestFault::kOutOfRange: return "range";
+    case RequestFault::kMisplaced: return "misplaced";
+    case RequestFault::kModel:
+    case RequestFault::kNone: break;
+  }
+  return "model";
+}
+
+// The vote kinds' JS names ('soft' | 'hard'), until the core names them.
+const char* VoteName(VoteKind vote) {
+  switch (vote) {
+    case VoteKind::kSoft: return "soft";
+    case VoteKind::kHard: break;
+  }
+  return "hard";
+}
+
+val Refused(const Status& status, RequestFault fault) {
+  val error = ErrorObject(status);
+  error.set("fault", std::string(FaultName(fault)));
+  return error;
+}
+
+}  // namespace
+
+val PredictRequestHandle::Parse(const ForestHandle& forest, const val& spec) {
+  PredictRequest request;
+  if (spec.hasOwnProperty("rule")) request.rule = spec["rule"].as<std::string>();
+  if (spec.hasOwnProperty("alpha")) request.alpha = spec["alpha"].as<double>();
+  if (spec.hasOwnProperty("order")) {
+    Result<QueryOrder> order = ParseQueryOrder(spec["order"].as<std::string>());
+    if (!order.ok()) return Refused(order.status(), RequestFault::kOutOfRange);
+    request.order = order.value();
+  }
+  if (spec.hasOwnProperty("seedHi")) request.seed = Seed64(spec["seedHi"].as<double>(), spec["seedLo"].as<double>());
+  if (spec.hasOwnProperty("fixedOrder")) request.fixed_order = IntVector(spec["fixedOrder"]);
+  if (spec.hasOwnProperty("trees")) request.trees = spec["trees"].as<int32_t>();
+  if (spec.hasOwnProperty("vote")) {
+    const std::string vote = spec["vote"].as<std::string>();
+    if (vote != "soft" && vote != "hard") {
+      return Refused(Status::Error(StatusCode::kInvalidArgument, "vote must be 'soft' or 'hard', got '" + vote + "'"),
+                     RequestFault::kMisplaced);
+    }
+    request.vote = vote == "soft" ? VoteKind::kSoft : VoteKind::kHard;
+  }
+  if (spec.hasOwnProperty("compare")) request.compare = spec["compare"].as<bool>();
+  if (spec.hasOwnProperty("probabilities")) request.probabilities = spec["probabilities"].as<bool>();
+  RequestFault fault = RequestFault::kNone;
+  Result<PredictPlan> plan = PlanPredict(forest.forest(), request, &fault);
+  if (!plan.ok()) return Refused(plan.status(), fault);
+  plan_ = std::move(plan).value();
+  forest_ = &forest.forest();
+  val info = val::object();
+  info.set("path", std::string(PredictPathName(plan_.path)));
+  info.set("vote", std::string(VoteName(plan_.vote)));
+  info.set("rule", request.rule);
+  info.set("alpha", plan_.alpha);
+  info.set("trees", plan_.trees);
+  info.set("compare", plan_.compare);
+  info.set("inPlace", plan_.InPlace());
+  if (plan_.path == PredictPath::kTableRule) {
+    val table = val::object();
+    table.set("rule", std::string(RuleName(plan_.rule)));
+    table.set("alpha", plan_.alpha);
+    table.set("trees", plan_.trees);
+    info.set("table", table);
+  } else {
+    info.set("table", val::null());
+  }
+  return info;
+}
+
+void RegisterPredictRequest() {
+  emscripten::class_<PredictRequestHandle>("_PredictRequestHandle")
+      .constructor<>()
+      .function("_parse", &PredictRequestHandle::Parse)
+      .function("_address", &AddressOf<PredictRequestHandle>);
+}
+
+}  // namespace urnforest::wasm
