@@ -16,8 +16,10 @@ namespace internal {
 /// sum[0..outputs) = the base values (0 when the model has none).
 void StartScores(const ImportedModel& m, double* sum);
 
-/// The binary single-score threshold (0 for other layouts): 0.5 for non-negative weights without a transform (a
-/// probability of the second class), else 0 (a margin). ONNX Runtime's rule, ENCODING.md.
+/// The binary single-score threshold (0 for other layouts): for non-negative weights without a transform (a
+/// probability of the second class) 0.5 raised by 2^-24 of the largest possible sum (at least 1), so
+/// that a tie stored as float32(p / T) shares answers the first class as scikit-learn does; else 0 (a
+/// margin). ONNX Runtime's rule (ENCODING.md) apart from that rounding; docs/import.md.
 double SingleScoreThreshold(const ImportedModel& m);
 
 /// The class of summed (untransformed) scores: the largest, first on ties; the single-score

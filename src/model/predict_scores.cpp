@@ -26,15 +26,24 @@ void StartScores(const ImportedModel& m, double* sum) {
 
 // ONNX Runtime's binary rule with one stored score: non-negative weights without a transform are
 // a probability of the second class (threshold 0.5), anything else a margin (threshold 0).
+// A probability ties at 0.5 when the trees split evenly (scikit-learn forests with an even
+// number of trees), but the file stores each tree's share as float32(p / T), which may round up:
+// a tied row then sums to 0.5 + e with e below 2^-24 of the largest possible sum. The threshold
+// is raised by that bound so that such a row answers the first class, as scikit-learn does; no
+// sum of genuine shares exceeds 0.5 by so little unless its leaves hold fractions finer than
+// float32 can tell apart from a tie.
 double SingleScoreThreshold(const ImportedModel& m) {
-  // Only the single-score layout reads it; the per-tree smallest values (when derived) stand for
-  // every leaf, so a call costs one pass over the trees rather than over the leaves.
+  // Only the single-score layout reads it; the per-tree values (when derived) stand for every
+  // leaf, so a call costs one pass over the trees rather than over the leaves.
   if (!m.single_score || m.transform != ScoreTransform::kNone) return 0.0;
-  const std::vector<double>& values = m.tree_low.empty() ? m.leaf_values : m.tree_low;
+  const bool per_tree = !m.tree_low.empty();
+  const std::vector<double>& values = per_tree ? m.tree_low : m.leaf_values;
   for (double v : values) {
     if (v < 0) return 0.0;
   }
-  return 0.5;
+  double largest_sum = 0.0;  // sum over trees of the largest leaf (every leaf without bounds)
+  for (double v : per_tree ? m.tree_high : m.leaf_values) largest_sum += v;
+  return 0.5 + std::ldexp(std::max(largest_sum, 1.0), -24);
 }
 
 // The class of summed (untransformed) scores: the largest, first on ties; the binary single-score
@@ -189,7 +198,7 @@ Status Invalid(const std::string& what) { return Status::Error(StatusCode::kInva
 void Transform(const ImportedModel& m, const double* sum, double threshold, double* out) {
   int32_t n = m.outputs;
   if (m.single_score) {
-    const bool probability = threshold == 0.5;
+    const bool probability = threshold != 0.0;  // 0.5 (plus the rounding bound) for a probability
     out[0] = probability ? 1.0 - sum[0] : -sum[0];
     out[1] = sum[0];
     n = 2;

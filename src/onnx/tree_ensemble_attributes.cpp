@@ -14,17 +14,17 @@ namespace urnforest {
 namespace internal {
 namespace {
 
-// Reads a float list attribute, or its `_as_tensor` double form.
-bool Numbers(const OnnxNode& node, const std::string& name, std::vector<double>* out) {
-  if (const OnnxAttribute* a = node.Find(name + "_as_tensor")) {
-    *out = a->t.numbers;
-    return true;
+// Reads a float list attribute, or its `_as_tensor` double form. A file with both is ambiguous
+// (ONNX Runtime refuses it too): kCorruptModel naming the two.
+Status Numbers(const OnnxNode& node, const std::string& name, std::vector<double>* out) {
+  const OnnxAttribute* as_tensor = node.Find(name + "_as_tensor");
+  const OnnxAttribute* as_floats = node.Find(name);
+  if (as_tensor != nullptr && as_floats != nullptr) {
+    return OnnxCorrupt(node, "has both " + name + " and " + name + "_as_tensor (which one holds the values is ambiguous)");
   }
-  if (const OnnxAttribute* a = node.Find(name)) {
-    *out = a->floats;
-    return true;
-  }
-  return false;
+  if (as_tensor != nullptr) *out = as_tensor->t.numbers;
+  if (as_floats != nullptr) *out = as_floats->floats;
+  return Status::Ok();
 }
 void Ints(const OnnxNode& node, const std::string& name, std::vector<int64_t>* out) {
   if (const OnnxAttribute* a = node.Find(name)) *out = a->ints;
@@ -39,12 +39,13 @@ Status ReadClassifierAttributes(const OnnxNode& node, TreeEnsembleAttributes* a)
   Ints(node, "nodes_falsenodeids", &a->false_ids);
   Ints(node, "nodes_missing_value_tracks_true", &a->missing_true);
   if (const OnnxAttribute* m = node.Find("nodes_modes")) a->modes = m->strings;
-  Numbers(node, "nodes_values", &a->values);
   Ints(node, "class_treeids", &a->class_tree_ids);
   Ints(node, "class_nodeids", &a->class_node_ids);
   Ints(node, "class_ids", &a->class_ids);
-  Numbers(node, "class_weights", &a->class_weights);
-  Numbers(node, "base_values", &a->base_values);
+  for (auto [name, out] : {std::pair<const char*, std::vector<double>*>{"nodes_values", &a->values},
+                           {"class_weights", &a->class_weights}, {"base_values", &a->base_values}}) {
+    if (Status s = Numbers(node, name, out); !s.ok()) return s;
+  }
   if (const OnnxAttribute* p = node.Find("post_transform")) a->post_transform = p->s;
   const OnnxAttribute* ints = node.Find("classlabels_int64s");
   const OnnxAttribute* strings = node.Find("classlabels_strings");

@@ -2,7 +2,8 @@
 // every float32 row, the leaf ONNX Runtime reaches. The steps: find the ensemble node
 // (tree_ensemble_graph.h), read its attributes into the canonical form (tree_ensemble_attributes.h),
 // check the classes, derive the import record (post-transform, voting or additive, base values),
-// index the trees, sum the leaf table and its hard votes, name the columns, then write the schema,
+// index the trees, estimate the memory the model will take and refuse it over budget
+// (tree_ensemble_budget.h), sum the leaf table and its hard votes, name the columns, then write the schema,
 // record, leaves and trees (tree_ensemble_trees.h) through a ForestBuilder.
 #include <algorithm>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "base/utf8.h"
 #include "onnx/onnx_model.h"
 #include "onnx/tree_ensemble_attributes.h"
+#include "onnx/tree_ensemble_budget.h"
 #include "onnx/tree_ensemble_graph.h"
 #include "onnx/tree_ensemble_trees.h"
 #include "urnforest/forest_builder.h"
@@ -285,6 +287,12 @@ Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOpti
   if (!record.ok()) return record.status();
   Result<SourceTrees> trees = IndexTrees(node, a);
   if (!trees.ok()) return trees.status();
+  const internal::ImportEstimate estimate =
+      internal::EstimateImport(a, trees.value().size(), static_cast<size_t>(record.value().outputs));
+  if (Status s = internal::CheckImportBudget(estimate, internal::ImportBudget(size, options.max_memory_bytes));
+      !s.ok()) {
+    return s;
+  }
   Result<LeafTable> leaves = SumLeaves(node, a, record.value(), trees.value());
   if (!leaves.ok()) return leaves.status();
   Result<Schema> schema = ImportSchema(a, width, options);

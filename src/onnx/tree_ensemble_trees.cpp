@@ -43,7 +43,8 @@ class TreeWriter {
  public:
   TreeWriter(const OnnxNode& node, const TreeEnsembleAttributes& a,
              const std::vector<uint32_t>& leaf_rows, int64_t num_features, ForestBuilder* out)
-      : node_(node), a_(a), leaf_rows_(leaf_rows), num_features_(num_features), out_(out) {}
+      : node_(node), a_(a), leaf_rows_(leaf_rows), num_features_(num_features), out_(out),
+        seen_(a.node_ids.size(), 0) {}
 
   // Begins a tree in the builder and writes the tree rooted at attribute index `root` into it.
   Status AddTree(const SourceTree& tree, size_t root) {
@@ -51,15 +52,16 @@ class TreeWriter {
     Result<uint32_t> first = out_->AddNodes(1);
     if (!first.ok()) return first.status();
     work_.assign(1, {first.value(), root});
-    std::vector<bool> seen(a_.node_ids.size(), false);
+    // Marks of this tree's nodes in seen_ (shared by all trees, cleared per tree: linear cost).
+    ++stamp_;
     while (!work_.empty()) {
       const auto [slot, src] = work_.back();
       work_.pop_back();
-      if (seen[src]) {
+      if (seen_[src] == stamp_) {
         return OnnxCorrupt(node_, "tree " + std::to_string(a_.tree_ids[src]) + " reaches node " +
                                       std::to_string(a_.node_ids[src]) + " twice (not a tree)");
       }
-      seen[src] = true;
+      seen_[src] = stamp_;
       Result<Mode> mode = ParseMode(node_, a_.modes[src]);
       if (!mode.ok()) return mode.status();
       Status s = mode.value() == Mode::kLeaf ? out_->SetLeaf(slot, leaf_rows_[src])
@@ -190,7 +192,34 @@ class TreeWriter {
   ForestBuilder* out_;
   std::vector<std::pair<uint32_t, size_t>> work_;       // (slot, source node to write there)
   std::vector<std::pair<uint32_t, uint32_t>> aliases_;  // (slot, slot whose node it copies)
+  std::vector<uint32_t> seen_;  // per source node: the stamp of the last tree that reached it
+  uint32_t stamp_ = 0;          // the current tree's stamp (trees <= 100,000: never wraps)
 };
+
+// The root of `tree`: the one node no other node of the tree names as a child. `named` (one
+// entry per source node, all 0) marks the children and is cleared again: cost linear in the tree.
+Result<size_t> FindRoot(const OnnxNode& node, const TreeEnsembleAttributes& a, int64_t id,
+                        const SourceTree& tree, std::vector<uint8_t>* named) {
+  for (const auto& [node_id, i] : tree.by_id) {
+    if (a.modes[i] == "LEAF") continue;
+    for (int64_t c : {a.true_ids[i], a.false_ids[i]}) {
+      auto it = tree.by_id.find(c);
+      if (it != tree.by_id.end()) (*named)[it->second] = 1;
+    }
+  }
+  size_t root = a.node_ids.size();
+  bool two = false;
+  for (const auto& [node_id, i] : tree.by_id) {
+    if (!(*named)[i]) {
+      two = two || root != a.node_ids.size();
+      root = i;
+    }
+    (*named)[i] = 0;
+  }
+  if (two) return OnnxCorrupt(node, "tree " + std::to_string(id) + " has two roots");
+  if (root == a.node_ids.size()) return OnnxCorrupt(node, "tree " + std::to_string(id) + " has no root (a cycle)");
+  return root;
+}
 
 }  // namespace
 
@@ -198,25 +227,11 @@ Status WriteSourceTrees(const OnnxNode& node, const TreeEnsembleAttributes& a,
                         const SourceTrees& trees, const std::vector<uint32_t>& leaf_rows,
                         int64_t num_features, ForestBuilder* out) {
   TreeWriter writer(node, a, leaf_rows, num_features, out);
+  std::vector<uint8_t> named(a.node_ids.size(), 0);
   for (const auto& [id, tree] : trees) {
-    // The root is the one node no other node of its tree names as a child.
-    std::vector<bool> child(a.node_ids.size(), false);
-    for (const auto& [node_id, i] : tree.by_id) {
-      if (a.modes[i] == "LEAF") continue;
-      for (int64_t c : {a.true_ids[i], a.false_ids[i]}) {
-        auto it = tree.by_id.find(c);
-        if (it != tree.by_id.end()) child[it->second] = true;
-      }
-    }
-    size_t root = a.node_ids.size();
-    for (const auto& [node_id, i] : tree.by_id) {
-      if (!child[i]) {
-        if (root != a.node_ids.size()) return OnnxCorrupt(node, "tree " + std::to_string(id) + " has two roots");
-        root = i;
-      }
-    }
-    if (root == a.node_ids.size()) return OnnxCorrupt(node, "tree " + std::to_string(id) + " has no root (a cycle)");
-    if (Status s = writer.AddTree(tree, root); !s.ok()) return s;
+    Result<size_t> root = FindRoot(node, a, id, tree, &named);
+    if (!root.ok()) return root.status();
+    if (Status s = writer.AddTree(tree, root.value()); !s.ok()) return s;
   }
   return Status::Ok();
 }

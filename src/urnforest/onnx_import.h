@@ -25,6 +25,11 @@ struct OnnxImportOptions {
   /// Name recorded for the target column (the data a calibration or prediction reads need not
   /// have it).
   std::string target_name = "class";
+  /// The most memory, in bytes, the imported model may take (its leaf table with every class of
+  /// every leaf, per-tree bounds and node table, estimated from the file before anything is
+  /// built). 0 = the larger of 64 MiB and 64 bytes per byte of the file, so that a small file
+  /// cannot ask for gigabytes; a larger estimate is refused with kLimitExceeded naming both.
+  size_t max_memory_bytes = 0;
 };
 
 /// Imports the `ai.onnx.ml` `TreeEnsembleClassifier` (opsets 1 and 3, float or `*_as_tensor`
@@ -48,7 +53,8 @@ struct OnnxImportOptions {
 /// op other than those above, a node that transforms the input before the trees, a PROBIT
 /// transform, a `TreeEnsemble` without `ArgMax` (a regressor) or with MIN/MAX aggregation;
 /// kInvalidArgument for feature names that do not fit;
-/// kLimitExceeded beyond 100,000 trees, 4,096 classes or 2^31 nodes.
+/// kLimitExceeded beyond 100,000 trees, 4,096 classes or 2^31 nodes, or when the model would take
+/// more memory than OnnxImportOptions::max_memory_bytes allows (checked before building).
 ///
 /// The forest is written through ForestBuilder (urnforest/forest_builder.h): the attributes of
 /// each op version are read into one canonical form (src/onnx/tree_ensemble_attributes.h), then
