@@ -5,6 +5,7 @@ import { INTERNAL, adopt, disposed, isOwned, live, release, withNewHandle } from
 import { currentModule, requireModule } from './module.js';
 import { describe, distinctStrings, intOption, isPlainObject, optionsObject, rejectUnknown, stringArray } from './validate.js';
 import { isFloatArray, labelTransport, numericMatrix, objectTable } from './table.js';
+import { optionTables } from './options.js';
 
 const CLASS_ORDERS = { sorted: 0, firstSeen: 1 };
 const DELIMITERS = { ',': 44, ';': 59, '\t': 9, auto: 0 };
@@ -97,8 +98,9 @@ export class Dataset {
     rejectUnknown(options, ['rows', 'cols', 'labels', 'featureNames', 'classNames'], 'Dataset.fromArrays');
     if (options.rows === undefined) throw new TypeError('rows is required');
     if (options.cols === undefined) throw new TypeError('cols is required');
-    const rows = intOption(options.rows, 'rows', 1, 2 ** 26, 0);
-    const cols = intOption(options.cols, 'cols', 1, 65536, 0);
+    const { limits } = optionTables();
+    const rows = intOption(options.rows, 'rows', 1, limits.maxRows, 0);
+    const cols = intOption(options.cols, 'cols', 1, limits.maxFeatures, 0);
     if (x.length !== rows * cols) {
       throw new RangeError(`x.length (${x.length}) must equal rows * cols (${rows} * ${cols} = ${rows * cols})`);
     }
@@ -232,8 +234,9 @@ function fromMatrix(m, x, options, what) {
   }
   const o = optionsObject(options, what);
   rejectUnknown(o, ['rows', 'cols', 'labels', 'featureNames', 'classNames', 'targetCategorical', 'schemaOf'], what);
-  const rows = o.rows === undefined ? undefined : intOption(o.rows, 'rows', 1, 2 ** 26, 0);
-  const cols = o.cols === undefined ? undefined : intOption(o.cols, 'cols', 1, 65536, 0);
+  const { limits } = optionTables();
+  const rows = o.rows === undefined ? undefined : intOption(o.rows, 'rows', 1, limits.maxRows, 0);
+  const cols = o.cols === undefined ? undefined : intOption(o.cols, 'cols', 1, limits.maxFeatures, 0);
   if (!(isFloatArray(x) || (Array.isArray(x) && Array.isArray(x[0])))) {
     throw new TypeError(`${what}: x must be a Float32Array, Float64Array, number[][] or an array of objects, got ${describe(x)}`);
   }
@@ -278,7 +281,7 @@ function labelsOption(labels, classNames, rows) {
   if (labels === undefined) return null;
   if (labels instanceof Int32Array) {
     if (labels.length !== rows) throw new RangeError(`labels.length (${labels.length}) must equal rows (${rows})`);
-    const limit = classNames !== undefined ? classNames.length : 4096;
+    const limit = classNames !== undefined ? classNames.length : optionTables().limits.maxLabelClasses;
     for (let i = 0; i < labels.length; i++) {
       if (labels[i] < -1 || labels[i] >= limit) {
         throw new RangeError(`labels[${i}] = ${labels[i]} is not a class index (-1 or 0..${limit - 1})`);

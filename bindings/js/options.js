@@ -10,8 +10,9 @@ let tables = null;
 /**
  * {names: {rules, orderings, ensembles, mtryRules, boostingVariants, treePrunings, voteBoostBases,
  * queryOrders, prunedQueryOrders, generators}, defaults: {trees, alpha, classes, costSamples, rules},
- * limits: {maxTrees, maxClasses, maxRows, maxFeatures, and [min, max] of trees, maxDepth, minLeaf,
- * cvTrees, treeFolds, treeSe, emphasis, repeats, samples, maxWork, trainRows, testRows}} of the
+ * limits: {maxTrees, maxClasses (of a halting table), maxRows, maxFeatures, maxLabelClasses (of a
+ * dataset), and [min, max] of trees, maxDepth, minLeaf, cvTrees, treeFolds, treeSe, emphasis, repeats,
+ * samples, costSamples (expectedCost's), backfit, maxWork, trainRows, testRows}} of the
  * current module instance (bindings/wasm/options.h OptionTables; frozen; throws as requireModule
  * when none).
  */
