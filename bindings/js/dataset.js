@@ -18,14 +18,7 @@ export class Dataset {
     adopt(this, handle, 'Dataset');
   }
 
-  /**
-   * Parses CSV text (header row; RFC 4180 quoting; empty, `?` or `NA` cells are missing): a string,
-   * or the file's bytes as a Uint8Array or ArrayBuffer (UTF-8; invalid bytes are CsvInvalidUtf8, as in the CLI).
-   * Options: target (column name, default the last column; null = no target column),
-   * classOrder ('sorted' default | 'firstSeen'), schemaOf (a Forest: read against its columns),
-   * delimiter (',' default | ';' | '\t' | 'auto': detected from the header line), decimal ('.'
-   * default | ','), targetCategorical (true: a numeric target with many values is classes anyway).
-   */
+  /** Parses CSV text or its UTF-8 bytes (02_dataset.d.ts, FromCSVOptions). */
   static fromCSV(text, options) {
     const m = requireModule();
     if (text instanceof ArrayBuffer) text = new Uint8Array(text);
@@ -80,13 +73,7 @@ export class Dataset {
     return new Dataset(INTERNAL, handle);
   }
 
-  /**
-   * From numeric features: a row-major Float32Array (`x[row * cols + col]`, NaN = missing) or
-   * another float typed array (Float64Array, ...; rows, cols required), number[][] (rows, cols
-   * inferred), or an array of plain objects (as fromRows). Options: rows, cols,
-   * labels (Int32Array of class indices, -1 = unknown; string[] of class names; number[] of class
-   * values), featureNames (string[cols]), classNames (string[]), targetCategorical (boolean).
-   */
+  /** From a numeric matrix or object rows (02_dataset.d.ts, FromArraysOptions, FromMatrixOptions). */
   static fromArrays(x, options) {
     const m = requireModule();
     if (!(x instanceof Float32Array) || (isPlainObject(options) && !isLegacyLabels(options.labels))
@@ -116,13 +103,7 @@ export class Dataset {
     });
   }
 
-  /**
-   * From rows: number[][] (one array of numbers per row) or an array of plain objects (one key per
-   * column; numbers make numeric columns, strings and booleans categorical ones, null/undefined/NaN
-   * or an absent key is missing). Options: target (the objects' key holding the class label), labels
-   * (as fromArrays), featureNames (number[][] only), classNames, targetCategorical, schemaOf (a
-   * Forest: its column types and class names decide).
-   */
+  /** From number[][] or plain-object rows (02_dataset.d.ts, FromRowsOptions). */
   static fromRows(rows, options) {
     const m = requireModule();
     if (!Array.isArray(rows) || rows.length === 0) {
@@ -146,10 +127,7 @@ export class Dataset {
     return load(m, table, given, o, forest, o.target ?? '', o.target !== undefined ? `rows[].${o.target}` : 'labels');
   }
 
-  /**
-   * A new Dataset holding rows `rows` of this one (indices, repeats allowed), with the same schema
-   * (feature types and class names). The caller owns the result.
-   */
+  /** A new Dataset of the given rows, same schema; the caller owns it (02_dataset.d.ts). */
   subset(rows) {
     const handle = live(this, 'Dataset');
     if (!(rows instanceof Uint32Array || rows instanceof Int32Array || Array.isArray(rows))) {
@@ -186,11 +164,7 @@ export class Dataset {
   /** True once dispose() has been called. */
   get disposed() { return disposed(this, 'Dataset'); }
 
-  /**
-   * A plain summary for JSON.stringify and logs (not the data): {type: 'Dataset', rows, features:
-   * [{name, type}], target (null when none), classes}; {type: 'Dataset', disposed: true} once
-   * disposed.
-   */
+  /** A plain summary for JSON.stringify and logs (02_dataset.d.ts DatasetSummary). */
   toJSON() {
     if (disposed(this, 'Dataset')) return { type: 'Dataset', disposed: true };
     const types = this.featureTypes;

@@ -32,11 +32,7 @@ function loadTables(m) {
   return tables;
 }
 
-/**
- * The trees static pruning keeps of an ensemble of `trees` trees when the caller names no number:
- * the core's DefaultKeep, ⌈0.2 T⌉ (at least one; 21 of 101). `trees`: an integer in 1..100000
- * (RangeError outside, TypeError for a non-integer). Needs init().
- */
+/** The core's DefaultKeep, the trees static pruning keeps by default (05_halting_options.d.ts). */
 export function defaultKeep(trees) {
   const m = requireModule();
   const [min, max] = optionTables().limits.trees;
