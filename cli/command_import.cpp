@@ -80,6 +80,58 @@ Status RunImport(int argc, char** argv, Output& out) {
   return Status::Ok();
 }
 
+namespace {
+
+/// The rules `calibrate` reports: every halting rule but optimal, then the margin rule.
+std::vector<std::string> CalibrationRules() {
+  std::vector<std::string> rules;
+  for (const std::string& name : RuleNames()) {
+    if (name != RuleName(HaltingRule::kOptimal)) rules.push_back(name);
+  }
+  rules.push_back(kMarginRuleName);
+  return rules;
+}
+
+/// Each rule's savings on the calibration rows, against the model's own (default) prediction: the
+/// core's answer with compare (alpha1 on a soft model is its exact early exit). Writes one JSON
+/// object per rule into the open array of `out` and one text line per rule that ran.
+Status WriteRuleSavings(const Forest& forest, const PreparedRows& rows, double alpha, Output& out) {
+  for (const std::string& rule : CalibrationRules()) {
+    out.json.BeginObject();
+    out.json.Key("rule").String(rule);
+    PredictRequest request;
+    request.rule = rule;
+    request.alpha = alpha;
+    request.order = QueryOrder::kGeneration;
+    request.compare = true;
+    Result<PredictPlan> plan = PlanPredict(forest, request);
+    if (!plan.ok()) return plan.status();
+    // A table that cannot be built for this model is reported in the rule's entry.
+    std::optional<Result<HaltingTable>> table;
+    if (plan.value().path == PredictPath::kTableRule) {
+      table.emplace(BuildForestTable(forest, plan.value().rule, plan.value().alpha));
+      if (!table->ok()) {
+        out.json.Key("error").String(table->status().ToString());
+        out.json.EndObject();
+        continue;
+      }
+    }
+    const GivenTable given{table.has_value() ? &table->value() : nullptr, nullptr};
+    Result<Prediction> halted = Predict(forest, rows, plan.value(), &given);
+    if (!halted.ok()) return halted.status();
+    out.json.Key("mean_trees").Double(halted.value().mean_trees);
+    out.json.Key("disagreement").Double(halted.value().disagreement);
+    out.json.EndObject();
+    char line[96];
+    std::snprintf(line, sizeof line, "%-9s %10.2f  %.4f\n", rule.c_str(), halted.value().mean_trees,
+                  halted.value().disagreement);
+    out.text += line;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status RunCalibrate(int argc, char** argv, Output& out) {
   Result<Args> parsed = Args::Parse(argc, argv, 2, {"model", "data", "out", "alpha", URNFOREST_CSV_FORMAT_OPTIONS}, {"json"});
   if (!parsed.ok()) return parsed.status();
@@ -108,51 +160,14 @@ Status RunCalibrate(int argc, char** argv, Output& out) {
   Status written = WriteFile(out_path.value(), SerializeForest(forest));
   if (!written.ok()) return written;
 
-  // Each rule's savings on the calibration rows, against the model's own (default) prediction: the
-  // core's answer with compare (alpha1 on a soft model is its exact early exit).
   out.json.BeginObject();
   WriteImported(forest, out);
   out.json.Key("rows").Int(static_cast<int64_t>(rows.value().num_rows));
   out.json.Key("alpha").Double(alpha.value());
-  out.json.Key("rules").BeginArray();
   out.text = "calibrated on " + std::to_string(rows.value().num_rows) + " rows -> " + out_path.value() +
              "\nrule      mean trees  disagreement (alpha " + std::to_string(alpha.value()) + ")\n";
-  std::vector<std::string> rules;
-  for (const std::string& name : RuleNames()) {
-    if (name != RuleName(HaltingRule::kOptimal)) rules.push_back(name);
-  }
-  rules.push_back(kMarginRuleName);
-  for (const std::string& rule : rules) {
-    out.json.BeginObject();
-    out.json.Key("rule").String(rule);
-    PredictRequest request;
-    request.rule = rule;
-    request.alpha = alpha.value();
-    request.order = QueryOrder::kGeneration;
-    request.compare = true;
-    Result<PredictPlan> plan = PlanPredict(forest, request);
-    if (!plan.ok()) return plan.status();
-    // A table that cannot be built for this model is reported in the rule's entry.
-    std::optional<Result<HaltingTable>> table;
-    if (plan.value().path == PredictPath::kTableRule) {
-      table.emplace(BuildForestTable(forest, plan.value().rule, plan.value().alpha));
-      if (!table->ok()) {
-        out.json.Key("error").String(table->status().ToString());
-        out.json.EndObject();
-        continue;
-      }
-    }
-    const GivenTable given{table.has_value() ? &table->value() : nullptr, nullptr};
-    Result<Prediction> halted = Predict(forest, rows.value(), plan.value(), &given);
-    if (!halted.ok()) return halted.status();
-    out.json.Key("mean_trees").Double(halted.value().mean_trees);
-    out.json.Key("disagreement").Double(halted.value().disagreement);
-    out.json.EndObject();
-    char line[96];
-    std::snprintf(line, sizeof line, "%-9s %10.2f  %.4f\n", rule.c_str(), halted.value().mean_trees,
-                  halted.value().disagreement);
-    out.text += line;
-  }
+  out.json.Key("rules").BeginArray();
+  if (Status saved = WriteRuleSavings(forest, rows.value(), alpha.value(), out); !saved.ok()) return saved;
   out.json.EndArray();
   out.json.Key("out").String(out_path.value());
   out.json.EndObject();

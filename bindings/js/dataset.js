@@ -5,6 +5,7 @@ import { INTERNAL, adopt, disposed, isOwned, live, release, withNewHandle } from
 import { currentModule, requireModule } from './module.js';
 import { describe, distinctStrings, intOption, isPlainObject, optionsObject, rejectUnknown, stringArray } from './validate.js';
 import { isFloatArray, labelTransport, numericMatrix, objectTable } from './table.js';
+import { optionTables } from './options.js';
 
 const CLASS_ORDERS = { sorted: 0, firstSeen: 1 };
 const DELIMITERS = { ',': 44, ';': 59, '\t': 9, auto: 0 };
@@ -17,14 +18,7 @@ export class Dataset {
     adopt(this, handle, 'Dataset');
   }
 
-  /**
-   * Parses CSV text (header row; RFC 4180 quoting; empty, `?` or `NA` cells are missing): a string,
-   * or the file's bytes as a Uint8Array or ArrayBuffer (UTF-8; invalid bytes are CsvInvalidUtf8, as in the CLI).
-   * Options: target (column name, default the last column; null = no target column),
-   * classOrder ('sorted' default | 'firstSeen'), schemaOf (a Forest: read against its columns),
-   * delimiter (',' default | ';' | '\t' | 'auto': detected from the header line), decimal ('.'
-   * default | ','), targetCategorical (true: a numeric target with many values is classes anyway).
-   */
+  /** Parses CSV text or its UTF-8 bytes (02_dataset.d.ts, FromCSVOptions). */
   static fromCSV(text, options) {
     const m = requireModule();
     if (text instanceof ArrayBuffer) text = new Uint8Array(text);
@@ -79,13 +73,7 @@ export class Dataset {
     return new Dataset(INTERNAL, handle);
   }
 
-  /**
-   * From numeric features: a row-major Float32Array (`x[row * cols + col]`, NaN = missing) or
-   * another float typed array (Float64Array, ...; rows, cols required), number[][] (rows, cols
-   * inferred), or an array of plain objects (as fromRows). Options: rows, cols,
-   * labels (Int32Array of class indices, -1 = unknown; string[] of class names; number[] of class
-   * values), featureNames (string[cols]), classNames (string[]), targetCategorical (boolean).
-   */
+  /** From a numeric matrix or object rows (02_dataset.d.ts, FromArraysOptions, FromMatrixOptions). */
   static fromArrays(x, options) {
     const m = requireModule();
     if (!(x instanceof Float32Array) || (isPlainObject(options) && !isLegacyLabels(options.labels))
@@ -97,8 +85,9 @@ export class Dataset {
     rejectUnknown(options, ['rows', 'cols', 'labels', 'featureNames', 'classNames'], 'Dataset.fromArrays');
     if (options.rows === undefined) throw new TypeError('rows is required');
     if (options.cols === undefined) throw new TypeError('cols is required');
-    const rows = intOption(options.rows, 'rows', 1, 2 ** 26, 0);
-    const cols = intOption(options.cols, 'cols', 1, 65536, 0);
+    const { limits } = optionTables();
+    const rows = intOption(options.rows, 'rows', 1, limits.maxRows, 0);
+    const cols = intOption(options.cols, 'cols', 1, limits.maxFeatures, 0);
     if (x.length !== rows * cols) {
       throw new RangeError(`x.length (${x.length}) must equal rows * cols (${rows} * ${cols} = ${rows * cols})`);
     }
@@ -114,13 +103,7 @@ export class Dataset {
     });
   }
 
-  /**
-   * From rows: number[][] (one array of numbers per row) or an array of plain objects (one key per
-   * column; numbers make numeric columns, strings and booleans categorical ones, null/undefined/NaN
-   * or an absent key is missing). Options: target (the objects' key holding the class label), labels
-   * (as fromArrays), featureNames (number[][] only), classNames, targetCategorical, schemaOf (a
-   * Forest: its column types and class names decide).
-   */
+  /** From number[][] or plain-object rows (02_dataset.d.ts, FromRowsOptions). */
   static fromRows(rows, options) {
     const m = requireModule();
     if (!Array.isArray(rows) || rows.length === 0) {
@@ -144,10 +127,7 @@ export class Dataset {
     return load(m, table, given, o, forest, o.target ?? '', o.target !== undefined ? `rows[].${o.target}` : 'labels');
   }
 
-  /**
-   * A new Dataset holding rows `rows` of this one (indices, repeats allowed), with the same schema
-   * (feature types and class names). The caller owns the result.
-   */
+  /** A new Dataset of the given rows, same schema; the caller owns it (02_dataset.d.ts). */
   subset(rows) {
     const handle = live(this, 'Dataset');
     if (!(rows instanceof Uint32Array || rows instanceof Int32Array || Array.isArray(rows))) {
@@ -184,11 +164,7 @@ export class Dataset {
   /** True once dispose() has been called. */
   get disposed() { return disposed(this, 'Dataset'); }
 
-  /**
-   * A plain summary for JSON.stringify and logs (not the data): {type: 'Dataset', rows, features:
-   * [{name, type}], target (null when none), classes}; {type: 'Dataset', disposed: true} once
-   * disposed.
-   */
+  /** A plain summary for JSON.stringify and logs (02_dataset.d.ts DatasetSummary). */
   toJSON() {
     if (disposed(this, 'Dataset')) return { type: 'Dataset', disposed: true };
     const types = this.featureTypes;
@@ -232,8 +208,9 @@ function fromMatrix(m, x, options, what) {
   }
   const o = optionsObject(options, what);
   rejectUnknown(o, ['rows', 'cols', 'labels', 'featureNames', 'classNames', 'targetCategorical', 'schemaOf'], what);
-  const rows = o.rows === undefined ? undefined : intOption(o.rows, 'rows', 1, 2 ** 26, 0);
-  const cols = o.cols === undefined ? undefined : intOption(o.cols, 'cols', 1, 65536, 0);
+  const { limits } = optionTables();
+  const rows = o.rows === undefined ? undefined : intOption(o.rows, 'rows', 1, limits.maxRows, 0);
+  const cols = o.cols === undefined ? undefined : intOption(o.cols, 'cols', 1, limits.maxFeatures, 0);
   if (!(isFloatArray(x) || (Array.isArray(x) && Array.isArray(x[0])))) {
     throw new TypeError(`${what}: x must be a Float32Array, Float64Array, number[][] or an array of objects, got ${describe(x)}`);
   }
@@ -278,7 +255,7 @@ function labelsOption(labels, classNames, rows) {
   if (labels === undefined) return null;
   if (labels instanceof Int32Array) {
     if (labels.length !== rows) throw new RangeError(`labels.length (${labels.length}) must equal rows (${rows})`);
-    const limit = classNames !== undefined ? classNames.length : 4096;
+    const limit = classNames !== undefined ? classNames.length : optionTables().limits.maxLabelClasses;
     for (let i = 0; i < labels.length; i++) {
       if (labels[i] < -1 || labels[i] >= limit) {
         throw new RangeError(`labels[${i}] = ${labels[i]} is not a class index (-1 or 0..${limit - 1})`);

@@ -7,14 +7,7 @@ import { describe, isPlainObject, optionsObject, rejectUnknown } from './validat
 let gridModule = null;
 let grid = null;
 
-/**
- * Vote-boosting's weights for vote counts `votes` (rows x numClasses, row-major; an Uint32Array,
- * Int32Array or array of non-negative integers) of T trees, T taken from `options.trees` or else
- * from the row sums (all equal): share[i] = (t_1 + 1) / (T + 2) for two classes (class index 1 is
- * the paper's "+"), (max_k t_k + 1) / (T + l) beyond; weights[i] ∝ share^(a-1) (1 - share)^(b-1),
- * summing to 1 (the core's VoteBoostShares and VoteBoostWeights). Options: a, b (> 0, finite;
- * required; a != b needs two classes), trees. Returns {share: Float64Array, weights: Float64Array}.
- */
+/** Vote-boosting's weights for vote counts, as the core computes them (09_emphasis.d.ts). */
 export function emphasisWeights(votes, numClasses, options) {
   const m = requireModule();
   if (!(votes instanceof Uint32Array || votes instanceof Int32Array || Array.isArray(votes))) {

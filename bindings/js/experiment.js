@@ -21,13 +21,7 @@ export function generators() {
   return namesOf('generators').slice();
 }
 
-/**
- * Runs the experiment harness (the CLI's `experiment`) and returns the same JSON-shaped object as
- * `experiment --json` (fields in docs/api.md and docs/experiments.md). `options.data` is a labelled
- * Dataset (k-fold CV, or holdout with `holdout`) or a generator name (synthetic protocol with
- * `train`/`test` rows). `control.onProgress(done, total)` is called before the first partition and
- * after each one; returning false cancels (UrnforestError 'InvalidArgument', "cancelled").
- */
+/** The CLI's `experiment` as a JSON-shaped report (07_experiment.d.ts, docs/experiments.md). */
 export function runExperiment(options, control) {
   const m = requireModule();
   if (!isPlainObject(options)) throw new TypeError(`runExperiment: options must be an object with 'data', got ${describe(options)}`);

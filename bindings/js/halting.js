@@ -241,10 +241,7 @@ export class HaltingTable {
     return handle._confidence(t);
   }
 
-  /**
-   * halts() of many tallies in one call (the core's HaltsMany): `tallies` an Int32Array of n x
-   * numClasses counts (row-major) or an array of n tallies; a Uint8Array of n decisions (1 halts).
-   */
+  /** halts() of many tallies in one call (the core's HaltsMany; 06_halting_table.d.ts). */
   haltsMany(tallies) {
     const handle = live(this, 'HaltingTable');
     const l = handle._numClasses();
@@ -268,10 +265,7 @@ export class HaltingTable {
     return handle._leader(t);
   }
 
-  /**
-   * Minimum count of class `c` from which voting halts when the other classes have `others`
-   * (numClasses - 1 counts in class order, skipping c); numTrees + 1 when no count halts.
-   */
+  /** Minimum count of class `c` that halts given the others' counts (06_halting_table.d.ts). */
   minLeaderVotes(c, others) {
     const handle = live(this, 'HaltingTable');
     const l = handle._numClasses();
@@ -281,10 +275,7 @@ export class HaltingTable {
     return handle._minLeaderVotes(cls, o);
   }
 
-  /**
-   * Two-class tables: entry k = minimum votes of class c when the other class has k votes, for
-   * k = 0, 1, ... while a halt is possible (the CLI's `min_majority`).
-   */
+  /** Two-class tables: the minimum votes of class c per count of the other (06_halting_table.d.ts). */
   binaryThresholds(c) {
     const handle = live(this, 'HaltingTable');
     if (handle._numClasses() !== 2) throw new RangeError(`binaryThresholds needs a 2-class table, this one has ${handle._numClasses()} classes`);
@@ -292,11 +283,7 @@ export class HaltingTable {
     return handle._binaryThresholds(intOption(c, 'c', 0, 1, 0));
   }
 
-  /**
-   * Expected trees and disagreement: for one final tally (`final`, numClasses counts summing to
-   * numTrees; Monte Carlo only when `samples` > 0) or averaged over the table's prior (uniform for
-   * alpha1/siba/infinite, the forest's prior otherwise; `samples` default 10000).
-   */
+  /** Expected trees and disagreement, for a final tally or over the prior (06_halting_table.d.ts). */
   expectedCost(options) {
     const handle = live(this, 'HaltingTable');
     const o = optionsObject(options, 'expectedCost');
@@ -321,12 +308,7 @@ export class HaltingTable {
   dispose() { release(this, 'HaltingTable'); }
 }
 
-/**
- * A halting table for a rule needing no data prior ('alpha1', 'siba', 'infinite'): options rule
- * (required), trees 1..100000 (101), classes 2..4096 (2), alpha (0, 1] (0.99); defaults are the
- * core's HaltingTableOptions. onProgress(done, total) and signal as controlledBuild. The caller
- * owns it.
- */
+/** A table for a rule needing no data prior; the caller owns it (06_halting_table.d.ts). */
 export function haltingTable(options) {
   const m = requireModule();
   const o = optionsObject(options, 'haltingTable');
@@ -352,10 +334,7 @@ function priorlessSpec(o, what) {
   return spec;
 }
 
-/**
- * P* of a partial tally (the rule's confidence that its strict leader wins the full vote), for
- * 'alpha1', 'siba', 'infinite': {pstar, leader (-1 on a tie), halt, exact}.
- */
+/** P* of a partial tally for 'alpha1', 'siba', 'infinite' (06_halting_table.d.ts PStarResult). */
 export function pstar(options) {
   requireModule();
   const o = optionsObject(options, 'pstar');

@@ -36,24 +36,12 @@ export function memoryStats() {
   return { heapBytes: m.HEAPU8.length, inUse: m._heapInUse() };
 }
 
-/**
- * The paper's grid of vote-boosting emphasis values a = b ([SMS18] §4; the core's EmphasisGrid),
- * a frozen array. Needs init().
- */
+/** The paper's grid of vote-boosting emphasis values a = b, frozen; needs init() (09_emphasis.d.ts). */
 export function emphasisGrid() {
   return emphasisGridOf(requireModule());
 }
 
-/**
- * Loads the WebAssembly module and returns the API. Without options: the wasm embedded in the
- * package (no network request, no file). `{wasm}`: the separate asset dist/urnforest.wasm (its URL,
- * e.g. wasmUrl(), a Response, its bytes or a compiled WebAssembly.Module): a URL or Response served as
- * application/wasm is compiled while it downloads (WebAssembly.instantiateStreaming) and the browser
- * caches the compiled code. A bad option rejects with a TypeError; a source that cannot be loaded, compiled or linked rejects with
- * UrnforestError 'InvalidArgument'. Safe to call many times; every call resolves to the same object,
- * and only the call that instantiates the module reads `wasm`. After an abort inside wasm (see
- * UrnforestError 'ModuleReset'), resolves once the fresh module instance (from the same wasm) is ready.
- */
+/** Loads the WebAssembly module and resolves to the API (08_module.d.ts InitOptions, WasmSource). */
 export function init(options) {
   let wasm;
   try {

@@ -8,15 +8,7 @@ function indicesOf(labels, what) {
   throw new TypeError(`confusionMatrix: ${what} must be class indices (Int32Array or number[]) or a prediction, got ${describe(labels)}`);
 }
 
-/**
- * The confusion matrix of class indices `trueLabels` (an Int32Array or number[], e.g.
- * dataset.labels(); -1 = unknown, skipped) against `predicted` (class indices, or a predict()
- * result) for `numClasses` classes (default: the prediction's classNames.length, else the largest
- * index + 1). Returns {matrix: Uint32Array numClasses x numClasses, row-major, matrix[t * k + p] =
- * rows of true class t predicted p; numClasses; rows (counted); accuracy (NaN for no rows);
- * perClass: [{support, correct, accuracy (recall: correct / support, NaN without rows),
- * precision (NaN when never predicted)}]}.
- */
+/** The confusion matrix of true against predicted class indices (10_metrics.d.ts). */
 export function confusionMatrix(trueLabels, predicted, numClasses) {
   const truth = indicesOf(trueLabels, 'trueLabels');
   const guess = indicesOf(predicted, 'predicted');

@@ -10,8 +10,9 @@ let tables = null;
 /**
  * {names: {rules, orderings, ensembles, mtryRules, boostingVariants, treePrunings, voteBoostBases,
  * queryOrders, prunedQueryOrders, generators}, defaults: {trees, alpha, classes, costSamples, rules},
- * limits: {maxTrees, maxClasses, maxRows, maxFeatures, and [min, max] of trees, maxDepth, minLeaf,
- * cvTrees, treeFolds, treeSe, emphasis, repeats, samples, maxWork, trainRows, testRows}} of the
+ * limits: {maxTrees, maxClasses (of a halting table), maxRows, maxFeatures, maxLabelClasses (of a
+ * dataset), and [min, max] of trees, maxDepth, minLeaf, cvTrees, treeFolds, treeSe, emphasis, repeats,
+ * samples, costSamples (expectedCost's), backfit, maxWork, trainRows, testRows}} of the
  * current module instance (bindings/wasm/options.h OptionTables; frozen; throws as requireModule
  * when none).
  */
@@ -31,11 +32,7 @@ function loadTables(m) {
   return tables;
 }
 
-/**
- * The trees static pruning keeps of an ensemble of `trees` trees when the caller names no number:
- * the core's DefaultKeep, ⌈0.2 T⌉ (at least one; 21 of 101). `trees`: an integer in 1..100000
- * (RangeError outside, TypeError for a non-integer). Needs init().
- */
+/** The core's DefaultKeep, the trees static pruning keeps by default (05_halting_options.d.ts). */
 export function defaultKeep(trees) {
   const m = requireModule();
   const [min, max] = optionTables().limits.trees;

@@ -4,7 +4,7 @@ import { callChecked } from './errors.js';
 import { live, withNewHandle } from './handles.js';
 import { Dataset } from './dataset.js';
 import { requireModule } from './module.js';
-import { nameOption, namesOf } from './options.js';
+import { nameOption, namesOf, optionTables } from './options.js';
 import { describe, intOption, optionsObject, rejectUnknown, treeIds } from './validate.js';
 
 /**
@@ -27,7 +27,7 @@ function orderSpec(options, what) {
   const spec = {};
   if (o.ordering !== undefined) spec.ordering = nameOption(o.ordering, namesOf('orderings'), 'ordering');
   if (o.on !== undefined) spec.on = nameOption(o.on, ['data', 'oob'], 'on');
-  if (o.backfit !== undefined) spec.backfit = intOption(o.backfit, 'backfit', 0, 100);
+  if (o.backfit !== undefined) spec.backfit = intOption(o.backfit, 'backfit', ...optionTables().limits.backfit);
   if (o.mdmP !== undefined) {
     if (typeof o.mdmP !== 'number') throw new TypeError(`mdmP must be a number, got ${describe(o.mdmP)}`);
     if (!(o.mdmP > 0 && o.mdmP < 1)) throw new RangeError(`mdmP must be in (0, 1), got ${o.mdmP}`);

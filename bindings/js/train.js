@@ -11,19 +11,7 @@ import { describe, intOption, optionsObject, rejectUnknown, seedHalves } from '.
 const TRAIN_OPTIONS = ['ensemble', 'trees', 'mtry', 'mtryRule', 'maxDepth', 'minLeaf', 'seed', 'onProgress', 'boosting',
   'voteboost', 'adaboost', 'treePruning', 'treeFolds', 'treeSe'];
 
-/**
- * Trains a forest on a labeled dataset. Options (all optional; defaults are the core's
- * TrainOptions): ensemble 'rf' | 'bagging' | 'adaboost' | 'voteboost' (default 'rf'), boosting
- * 'resample' | 'reweight' (AdaBoost only; 'resample'), voteboost {a: number | 'cv', b, base:
- * 'random' | 'unpruned' | 'stump' | 'pruned', cvTrees}, adaboost {base: 'unpruned' | 'pruned' |
- * 'stump' | 'depth:N'}, treePruning 'none' | 'cv', treeFolds (10), treeSe (1) -- the CLI's
- * --emphasis, --emphasis-b, --base, --cv-trees, --tree-pruning, --tree-folds, --tree-se,
- * trees 1..100000 (101), mtry 0..features (0 = by mtryRule), mtryRule 'sqrt' | 'log2' | 'log2plus1',
- * maxDepth 0..100000 (0 = unlimited), minLeaf 1..2^26 (1), seed (non-negative safe integer or bigint < 2^64; 1),
- * onProgress(done, total) called after each tree (return false to cancel; with voteboost.a = 'cv' the
- * cross-validation's trees count too: total = its trees + trees). Returns a new Forest that
- * the caller owns.
- */
+/** Trains a forest on a labelled dataset; the caller owns it (03_train.d.ts TrainOptions, 07_experiment.d.ts). */
 export function trainForest(dataset, options) {
   const m = requireModule();
   const { data, o, spec } = trainSpec(dataset, options, 'trainForest');
@@ -38,13 +26,7 @@ export function trainForest(dataset, options) {
   return new Forest(INTERNAL, handle, result?.emphasis);
 }
 
-/**
- * Trees `part.first` .. `part.first + part.count - 1` of the forest trainForest(dataset, options)
- * grows ('rf' and 'bagging' only: their trees are independent, each drawn from (seed, tree index)),
- * as a Forest of `part.count` trees whose out-of-bag votes count only those trees. Train the parts
- * anywhere (other workers, other machines), then join their bytes with Forest.mergeParts: the result
- * is trainForest's forest, byte for byte. The worker's `threads` option does this for you.
- */
+/** Trees first .. first + count - 1 of trainForest's forest, for Forest.mergeParts (07_experiment.d.ts). */
 export function trainForestPart(dataset, options, part) {
   const m = requireModule();
   const { data, o, spec } = trainSpec(dataset, options, 'trainForestPart');

@@ -75,8 +75,9 @@ export interface FromArraysOptions {
 export class Dataset {
   private constructor();
   /**
-   * Parses CSV text with a header row: a string, or the file's UTF-8 bytes. Throws UrnforestError
-   * (with line/column) on malformed input, 'OutOfMemory' when wasm cannot hold a copy of it.
+   * Parses CSV text with a header row (RFC 4180 quoting; empty, `?` or `NA` cells are missing): a
+   * string, or the file's UTF-8 bytes (invalid bytes: 'CsvInvalidUtf8', as in the CLI). Throws
+   * UrnforestError (with line/column) on malformed input, 'OutOfMemory' when wasm cannot hold a copy of it.
    */
   static fromCSV(text: string | Uint8Array | ArrayBuffer, options?: FromCSVOptions): Dataset;
   /** From a row-major matrix `x[row * cols + col]` of numeric features (NaN = missing). */

@@ -34,7 +34,10 @@ export interface TrainOptions {
   minLeaf?: number;
   /** Random seed: non-negative safe integer or bigint below 2^64; default 1. */
   seed?: number | bigint;
-  /** Called after each tree; return `false` to cancel (UrnforestError 'InvalidArgument'). */
+  /**
+   * Called after each tree; return `false` to cancel (UrnforestError 'InvalidArgument'). With
+   * voteboost.a = 'cv' the cross-validation's trees count too: total = its trees + trees.
+   */
   onProgress?: (done: number, total: number) => boolean | void;
 }
 

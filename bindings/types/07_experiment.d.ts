@@ -2,7 +2,8 @@
 export function trainForest(dataset: Dataset, options?: TrainOptions): Forest;
 /**
  * Trees first .. first + count - 1 of the forest trainForest(dataset, options) grows ('rf' and 'bagging'
- * only), as a Forest of `count` trees; join the parts' bytes with Forest.mergeParts to get trainForest's
+ * only: each tree is drawn from (seed, tree index)), as a Forest of `count` trees whose out-of-bag votes
+ * count only those trees; join the parts' bytes with Forest.mergeParts to get trainForest's
  * forest byte for byte (what UrnforestWorker's `threads` does). RangeError for a range outside the trees.
  */
 export function trainForestPart(dataset: Dataset, options: TrainOptions | undefined, part: { first: number; count: number }): Forest;
@@ -94,7 +95,8 @@ export interface ExperimentReport {
 
 /**
  * Runs the experiment harness (the CLI's `experiment`): the same JSON-shaped report. onProgress is
- * called with (partitions done, total); returning false cancels (UrnforestError 'InvalidArgument').
+ * called with (partitions done, total) before the first partition and after each one; returning false
+ * cancels (UrnforestError 'InvalidArgument', "cancelled").
  */
 export function runExperiment(options: ExperimentOptions,
   control?: { onProgress?: (done: number, total: number) => boolean | void }): ExperimentReport;

@@ -52,7 +52,9 @@ export interface InitOptions {
  * (see WasmSource) and never downloads the embedded copy. Only the call that instantiates the module reads
  * `wasm`; later calls resolve to the same object. Rejects with a TypeError for a bad option, and with
  * UrnforestError 'InvalidArgument' (message names the cause: HTTP status, not wasm, another build's wasm) when
- * the source cannot be loaded, compiled or linked; a later init() may then try again.
+ * the source cannot be loaded, compiled or linked; a later init() may then try again. A URL or Response
+ * served as application/wasm is compiled while it downloads (WebAssembly.instantiateStreaming). After an
+ * abort inside wasm (UrnforestError 'ModuleReset'), resolves once the fresh module instance is ready.
  */
 export function init(options?: InitOptions): Promise<Urnforest>;
 

@@ -95,12 +95,15 @@ val OptionTables() {
   limits.set("maxClasses", HaltingTableOptions::kMaxClasses);
   limits.set("maxRows", static_cast<double>(DatasetLimits::kMaxRows));
   limits.set("maxFeatures", static_cast<double>(DatasetLimits::kMaxFeatures));
+  limits.set("maxLabelClasses", static_cast<double>(DatasetLimits::kMaxClasses));
   limits.set("trees", Range(1, TrainOptions::kMaxTrees));
   limits.set("maxDepth", Range(0, TrainOptions::kMaxDepth));
   limits.set("minLeaf", Range(1, TrainOptions::kMaxMinLeaf));
   limits.set("cvTrees", Range(0, TrainOptions::kMaxTrees));
   limits.set("repeats", Range(1, ExperimentOptions::kMaxRepeats));
   limits.set("samples", Range(1, static_cast<double>(ExperimentOptions::kMaxMonteCarloSamples)));
+  limits.set("costSamples", Range(0, static_cast<double>(kMaxCostSamples)));
+  limits.set("backfit", Range(0, OrderingOptions::kMaxBackfitPasses));
   limits.set("maxWork", Range(ExperimentOptions::kMinMaxWork, ExperimentOptions::kMaxMaxWork));
   limits.set("trainRows", Range(2, static_cast<double>(DatasetLimits::kMaxRows)));
   limits.set("testRows", Range(1, static_cast<double>(DatasetLimits::kMaxRows)));

@@ -10,15 +10,16 @@ export const MIN_TREES_PER_PART = 8;
 
 /**
  * How many parts to split a `train` job with `options` into, given `threads` threads: 1 unless the
- * ensemble is 'rf' or 'bagging' (the default is 'rf') with a valid tree count; at most
- * trees / MIN_TREES_PER_PART parts.
+ * ensemble is 'rf' or 'bagging' (the default is 'rf') with an integer tree count of at least
+ * 2 * MIN_TREES_PER_PART; at most trees / MIN_TREES_PER_PART parts. The upper bound of the count is
+ * the core's: each part's trainForestPart refuses a count above it with trainForest's error.
  */
 export function partsFor(options, threads) {
   if (threads <= 1 || options === null || typeof options !== 'object') return 1;
   const ensemble = options.ensemble ?? 'rf';
   if (ensemble !== 'rf' && ensemble !== 'bagging') return 1;
   const trees = options.trees ?? 101;
-  if (!Number.isInteger(trees) || trees < 2 * MIN_TREES_PER_PART || trees > 100000) return 1;
+  if (!Number.isInteger(trees) || trees < 2 * MIN_TREES_PER_PART) return 1;
   return Math.min(threads, Math.floor(trees / MIN_TREES_PER_PART));
 }
 

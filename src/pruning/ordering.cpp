@@ -231,7 +231,7 @@ Result<std::vector<int32_t>> OrderTrees(const VoteMatrix& matrix, const Ordering
   if (matrix.num_trees < 1 || matrix.num_rows == 0) {
     return Status::Error(StatusCode::kInvalidArgument, "ordering needs at least one tree and row");
   }
-  if (options.backfit_passes < 0 || options.backfit_passes > 100) {
+  if (options.backfit_passes < 0 || options.backfit_passes > OrderingOptions::kMaxBackfitPasses) {
     return Status::Error(StatusCode::kInvalidArgument, "option backfit_passes must be in 0..100");
   }
   if (!(options.mdm_p > 0.0 && options.mdm_p < 1.0)) {

@@ -174,6 +174,9 @@ constexpr int64_t kManyClassCostSamples = 10000;
 /// Monte Carlo draws of a cost estimate when the caller names none (the CLI's `expected --samples`
 /// and the JS expectedCost's `samples` default).
 constexpr int64_t kDefaultCostSamples = 10000;
+/// Largest number of Monte Carlo draws a cost estimate takes from a front end (the CLI's
+/// `expected --samples`, the JS expectedCost's `samples`).
+constexpr int64_t kMaxCostSamples = 100000000;
 int64_t TrainingCostSamples(int32_t num_classes, int32_t num_trees, int64_t samples);
 
 /// The expected cost of `table` from the forest's training data as the JS expectedCost reports

@@ -71,8 +71,9 @@ struct OrderingOptions {
   OrderingSource on = OrderingSource::kData;
   /// reduce-error only: back-fitting passes after each addition (each pass tries to replace every
   /// selected tree by the pool tree that most improves the voted accuracy; a replacement is kept
-  /// only when it strictly improves it). 0 = no back-fitting (the default). 0..100.
+  /// only when it strictly improves it). 0 = no back-fitting (the default). 0..kMaxBackfitPasses.
   int32_t backfit_passes = 0;
+  static constexpr int32_t kMaxBackfitPasses = 100;  ///< Largest backfit_passes OrderTrees accepts.
   /// margin-distance only: every coordinate of the reference point o, in (0, 1). The thesis gives
   /// the range (0.05, 0.25) without a value; 0.075 is the value of Martinez-Munoz & Suarez 2004.
   double mdm_p = 0.075;

@@ -89,3 +89,19 @@ test('the worker trains on every input shape Dataset.fromArrays takes, with the 
     worker.terminate();
   }
 });
+
+test('a tree count above the core limit is refused by 3 threads with the error of one thread', async () => {
+  const tooMany = 100001; // the core's TrainOptions::kMaxTrees + 1
+  const errors = [];
+  for (const threads of [1, 3]) {
+    const worker = new UrnforestWorker({ threads });
+    try {
+      errors.push(await worker.train({ csv: wdbc }, { trees: tooMany, seed: 1 }).then(() => null, (e) => e));
+    } finally {
+      worker.terminate();
+    }
+  }
+  assert.ok(errors[0] instanceof RangeError, String(errors[0]));
+  assert.equal(errors[1]?.name, errors[0].name);
+  assert.equal(errors[1].message, errors[0].message);
+});
