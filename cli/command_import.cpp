@@ -12,6 +12,7 @@
 #include "model_file.h"
 #include "urnforest/calibrate.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/halting_rules.h"
 #include "urnforest/onnx_import.h"
 #include "urnforest/predict_request.h"
 #include "urnforest/serialize.h"
@@ -117,9 +118,9 @@ Status RunCalibrate(int argc, char** argv, Output& out) {
   out.json.Key("rules").BeginArray();
   out.text = "calibrated on " + std::to_string(rows.value().num_rows) + " rows -> " + out_path.value() +
              "\nrule      mean trees  disagreement (alpha " + std::to_string(alpha.value()) + ")\n";
-  std::vector<std::string> rules;
-  for (const std::string& name : RuleNames()) {
-    if (name != RuleName(HaltingRule::kOptimal)) rules.push_back(name);
+  std::vector<std::string> rules;  // the papers' rules (optimal is this library's own), then margin
+  for (const HaltingRuleTraits& traits : AllRuleTraits()) {
+    if (traits.from_papers) rules.emplace_back(traits.name);
   }
   rules.push_back(kMarginRuleName);
   for (const std::string& rule : rules) {

@@ -127,6 +127,7 @@ std::vector<RuleRow> MakeRows() {
                         "expected disagreement <= 1 - alpha (backward induction; beyond its table, "
                         "the prior's P* rule).",
                         "urnforest");
+  optimal.traits.from_papers = false;
   UrnTable(optimal, kOptimalTableClasses, kOptimalStates);
   FittedPrior(optimal, FitHistogramPrior, PriorKind::kHistogram, kAnyPrior, "a prior");
   optimal.build = BuildOptimalTable;

@@ -23,6 +23,8 @@ struct HaltingRuleTraits {
   /// Where it comes from: a paper key with its section ("[HMS11] §2.2"), or "urnforest" for a rule
   /// of this library's own. Never null.
   const char* source = "";
+  /// True for the papers' rules; false for a rule of this library's own (source "urnforest").
+  bool from_papers = true;
   /// True when the rule's table needs a prior fitted to training data (out-of-bag votes, or the
   /// calibration rows of an imported forest); false for rules that use the uniform prior or none.
   bool needs_prior = false;

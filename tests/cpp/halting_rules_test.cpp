@@ -57,7 +57,8 @@ TEST_CASE("The rule table has one row per rule, in enum order, and RuleNames rea
     REQUIRE(RuleNeedsPrior(rule) == traits[i].needs_prior);
     REQUIRE_FALSE(std::string(traits[i].summary).empty());
     REQUIRE_FALSE(std::string(traits[i].source).empty());
-    if (std::string(traits[i].source) != "urnforest")
+    REQUIRE(traits[i].from_papers == (std::string(traits[i].source) != "urnforest"));
+    if (traits[i].from_papers)
       REQUIRE(std::string(traits[i].description).find(traits[i].source) != std::string::npos);
     REQUIRE(traits[i].max_classes == HaltingTableOptions::kMaxClasses);
     REQUIRE(traits[i].max_trees == 100000);
