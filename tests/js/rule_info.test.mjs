@@ -44,3 +44,10 @@ test('ruleInfo has each rule\'s traits: a summary, a one-line description citing
   }
   assert.deepEqual(ruleInfo.filter((r) => r.needsPrior).map((r) => r.name), ['hyper', '1dir', 'ndir', 'optimal']);
 });
+
+test('docs/api.md\'s rule table lists the rules of the core\'s table, in its order', () => {
+  const api = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+  const lines = api.slice(api.indexOf('| rule | prior / idea |')).split('\n').slice(2);
+  const rows = lines.slice(0, lines.findIndex((line) => !line.startsWith('|'))).map((line) => line.match(/^\| `([^`]+)`/)[1]);
+  assert.deepEqual(rows, [...rules]);
+});
