@@ -34,7 +34,7 @@ test('the .d.ts RuleName union is the core\'s list of rules, in order', () => {
   assert.deepEqual(union, [...rules]);
 });
 
-test('ruleInfo has each rule\'s traits: a summary, a one-line description citing its source, its limits', () => {
+test('ruleInfo has each rule\'s traits: a summary, a one-line description citing its source, its limits; needsPrior rules need a forest', () => {
   for (const r of ruleInfo) {
     assert.ok(r.summary.length > 0 && r.description.length > r.summary.length, r.name);
     assert.ok(!r.description.includes('\n'), r.name);
@@ -42,7 +42,11 @@ test('ruleInfo has each rule\'s traits: a summary, a one-line description citing
     assert.equal(typeof r.needsPrior, 'boolean');
     assert.ok(r.maxClasses >= 2 && r.maxTrees >= 1);
   }
-  assert.deepEqual(ruleInfo.filter((r) => r.needsPrior).map((r) => r.name), ['hyper', '1dir', 'ndir', 'optimal']);
+  for (const r of ruleInfo) {
+    const build = () => uf.haltingTable({ rule: r.name, trees: 11, classes: 2 }).dispose();
+    if (r.needsPrior) assert.throws(build, RangeError, r.name);
+    else build();
+  }
 });
 
 test('docs/api.md\'s rule table lists the rules of the core\'s table, in its order', () => {
