@@ -57,5 +57,7 @@ Status RunImport(int argc, char** argv, Output& out);
 Status RunCalibrate(int argc, char** argv, Output& out);
 Status RunExport(int argc, char** argv, Output& out);
 Status RunImportance(int argc, char** argv, Output& out);
+/// `rules`: every halting rule with its traits (the core's rule table).
+Status RunRules(int argc, char** argv, Output& out);
 
 }  // namespace urnforest::cli

@@ -11,6 +11,7 @@
 #include "model_file.h"
 #include "rule_setup.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/halting_rules.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/pstar.h"
 #include "urnforest/serialize.h"
@@ -164,7 +165,7 @@ Status RunPStar(int argc, char** argv, Output& out) {
   out.json.Key("exact").Bool(p.value().exact);
   out.json.Key("leader").Int(leader);
   out.json.Key("halt").Bool(p.value().halts);
-  if (setup.rule == HaltingRule::kInfinite && leader >= 0) {
+  if (RuleTraits(setup.rule).infinite_ensemble && leader >= 0) {
     out.json.Key("infinite_exact").Double(InfiniteExactProbability(votes.value(), leader));
   }
   out.json.EndObject();

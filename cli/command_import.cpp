@@ -12,6 +12,7 @@
 #include "model_file.h"
 #include "urnforest/calibrate.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/halting_rules.h"
 #include "urnforest/onnx_import.h"
 #include "urnforest/predict_request.h"
 #include "urnforest/serialize.h"
@@ -82,11 +83,11 @@ Status RunImport(int argc, char** argv, Output& out) {
 
 namespace {
 
-/// The rules `calibrate` reports: every halting rule but optimal, then the margin rule.
+/// The rules `calibrate` reports: the papers' rules (optimal is this library's own), then margin.
 std::vector<std::string> CalibrationRules() {
   std::vector<std::string> rules;
-  for (const std::string& name : RuleNames()) {
-    if (name != RuleName(HaltingRule::kOptimal)) rules.push_back(name);
+  for (const HaltingRuleTraits& traits : AllRuleTraits()) {
+    if (traits.from_papers) rules.emplace_back(traits.name);
   }
   rules.push_back(kMarginRuleName);
   return rules;

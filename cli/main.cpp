@@ -8,6 +8,7 @@
 #include <string>
 
 #include "command.h"
+#include "urnforest/halting_rule.h"
 
 namespace {
 
@@ -25,7 +26,7 @@ const CommandEntry kCommands[] = {
     {"train", nullptr, "  CSV: [--delimiter ,|;|tab|auto] [--decimal .|,] [--target-categorical] (predict, calibrate, prune, experiment: the same)"},
     {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump] [--cv-trees N (with --emphasis cv)]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
-    {"predict", nullptr, "  [--rule alpha1|siba|hyper|1dir|ndir|infinite|optimal --alpha A --order generation|random --seed S]"},
+    {"predict", nullptr, "  [--rule <rules|> --alpha A --order generation|random --seed S]"},
     {"predict", nullptr, "  [--compare]  (with --rule: also the full vote, its votes and the disagreement)"},
     {"predict", nullptr, "  [--threads N]  (0 = every core, the default, for batches of 32,768 rows or more; same results)"},
     {"predict", nullptr, "  [--vote soft|hard] [--proba]  (imported forests: --rule margin too; with a table rule, --proba"},
@@ -33,6 +34,7 @@ const CommandEntry kCommands[] = {
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
     {"import", urnforest::cli::RunImport, "--onnx FILE.onnx --out MODEL [--features a,b,c] [--classes x,y,z] [--target NAME]"},
     {"calibrate", urnforest::cli::RunCalibrate, "--model MODEL --data ROWS.csv --out MODEL2 [--alpha A]"},
+    {"calibrate", nullptr, "  (reports the papers' rules on the rows: those `urnforest rules` lists with from_papers)"},
     {"export", urnforest::cli::RunExport, "--model MODEL --onnx OUT.onnx"},
     {"importance", urnforest::cli::RunImportance,
      "--model MODEL --data TRAIN.csv [--method impurity|permutation] [--seed S] (labelled rows; the training data: in-bag / out-of-bag rows)"},
@@ -46,6 +48,7 @@ const CommandEntry kCommands[] = {
      "--rule siba|infinite|... --votes a,b[,c...] [--alpha A] (--trees T --classes L | --model MODEL)"},
     {"expected", urnforest::cli::RunExpected,
      "--rule R --alpha A (--trees T --classes L --final F1,F2 | --model MODEL) [--samples N]"},
+    {"rules", urnforest::cli::RunRules, "(the halting rules: name, description, source, whether a prior is needed, limits)"},
     {"experiment", urnforest::cli::RunExperiment,
      "--data FILE.csv|twonorm|threenorm|ringnorm|waveform|led|circle [--target NAME]"},
     {"experiment", nullptr,
@@ -53,19 +56,32 @@ const CommandEntry kCommands[] = {
     {"experiment", nullptr,
      "  [--ensemble rf|bagging] [--trees 101] [--mtry N] [--mtry-rule sqrt|log2|log2plus1]"},
     {"experiment", nullptr,
-     "  [--alpha 0.99[,A2...]] [--rules alpha1,siba,hyper,1dir,ndir,infinite,optimal] [--seed S]"},
+     "  [--alpha 0.99[,A2...]] [--rules <rules,>] [--seed S]"},
     {"experiment", nullptr, "  [--proxy-trees N] [--samples N] [--threads N] [--max-work ROW_TREES (1e9)] [--quiet]"},
     {"experiment", nullptr,
      "  [--ensemble adaboost|voteboost --emphasis A|cv --base random|unpruned|stump --cv-trees N "
      "--max-depth D] [--noise 0.2]"},
 };
 
+// `summary` with <rules|> and <rules,> replaced by the core's rule names joined by '|' or ','.
+std::string WithRuleNames(std::string summary) {
+  for (const char* sep : {"|", ","}) {
+    const std::string token = std::string("<rules") + sep + ">";
+    for (size_t at = summary.find(token); at != std::string::npos; at = summary.find(token)) {
+      std::string names;
+      for (const std::string& name : urnforest::RuleNames()) names += (names.empty() ? "" : sep) + name;
+      summary.replace(at, token.size(), names);
+    }
+  }
+  return summary;
+}
+
 std::string Usage() {
   std::string usage = "usage: urnforest <command> [options] [--json]\n\ncommands:\n";
   for (const CommandEntry& c : kCommands) {
     std::string name = c.run ? c.name : "";
     if (name.size() < 10) name.resize(10, ' ');
-    usage += "  " + name + " " + c.summary + "\n";
+    usage += "  " + name + " " + WithRuleNames(c.summary) + "\n";
   }
   return usage;
 }

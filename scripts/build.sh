@@ -2,7 +2,8 @@
 # Builds urnforest. Usage: scripts/build.sh [native] [wasm]   (no argument: both)
 #   native: build/ (Release): the core, the CLI build/urnforest and the Catch2 suite (ctest --test-dir build).
 #   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind) and the same wasm as a
-#           separate asset, dist/urnforest.wasm with its glue dist/urnforest.mjs (init({wasm})); bundles the
+#           separate asset, dist/urnforest.wasm with its glue dist/urnforest.mjs (init({wasm})); writes the
+#           core's rule table into bindings/js/generated/rule_table.js (scripts/rule_table.mjs); bundles the
 #           JS API's modules bindings/js/*.js into the one file dist/index.js and the worker's modules
 #           bindings/worker/*.js into dist/worker.js (Vite's library build, readable, not minified; the
 #           wasm glue and, for the worker, the package's ./index.js stay external), concatenates the type
@@ -30,6 +31,8 @@ for t in "${targets[@]}"; do
       mkdir -p dist
       [ -f build-wasm/CMakeCache.txt ] || emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
       cmake --build build-wasm -j "$jobs" --target urnforest_wasm urnforest_wasm_asset
+      # The JS API's rule table (rules, ruleInfo: usable before init()) from the core's, through the new wasm.
+      node scripts/rule_table.mjs dist/urnforest_wasm.mjs bindings/js/generated/rule_table.js
       node --input-type=module -e "
         import { build } from 'vite';
         await build({ configFile: false, logLevel: 'warn', publicDir: false, build: {

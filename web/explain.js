@@ -1,16 +1,10 @@
 // Sentences a student reads instead of the library's terse messages: what went wrong, for a halting rule
 // which rule cannot run, why, and which rules to pick instead. No DOM here (tests/e2e/explain.test.mjs
-// imports it in Node).
+// imports it in Node; ../dist/index.js is the same module as the page's /dist/index.js).
+import { ruleInfo } from '../dist/index.js';
 
-export const RULE_NAMES = {
-  siba: 'siba (uniform prior)',
-  hyper: 'hyper (out-of-bag histogram prior)',
-  '1dir': '1dir (one Dirichlet prior)',
-  ndir: 'ndir (Dirichlet per class)',
-  optimal: 'optimal',
-  alpha1: 'alpha1 (stop when the answer cannot change)',
-  infinite: 'infinite (agree with an infinite forest)',
-};
+/** Each rule's name with its summary, "siba (uniform prior)", from the library's rule table (ruleInfo). */
+export const RULE_NAMES = Object.freeze(Object.fromEntries(ruleInfo.map((r) => [r.name, `${r.name} (${r.summary})`])));
 
 /** Rules to offer when `rule` cannot run, cheapest first (siba's table depends only on T, l and α). */
 const FALLBACKS = ['siba', 'hyper', 'infinite', 'alpha1'];
@@ -48,14 +42,13 @@ function whyTooLarge(e, numTrees, numClasses) {
  * sentences (which rule, why, what to pick instead) and the rules to offer as buttons.
  */
 export function ruleProblem(e, { rule, numTrees, numClasses }) {
-  const name = RULE_NAMES[rule] ?? rule;
   const alternatives = FALLBACKS.filter((r) => r !== rule).slice(0, 2);
   const code = e?.code ?? '';
   let why;
   if (code === 'LimitExceeded') why = whyTooLarge(e, numTrees, numClasses);
   else if (code === 'OutOfMemory') why = `the page ran out of memory building its halting table for ${numTrees} trees and ${numClasses} classes`;
   else why = sentence(e).replace(/\.$/, '').replace(/^./, (c) => c.toLowerCase());
-  const text = `The ${name} rule cannot run on this model: ${why}. ` +
+  const text = `The ${rule} rule cannot run on this model: ${why}. ` +
     `Pick ${alternatives.map((r) => RULE_NAMES[r]).join(' or ')} instead (they stop early too), ` +
     `or train a forest with fewer trees.`;
   return { text, alternatives };

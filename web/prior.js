@@ -3,16 +3,17 @@
 // (forest.posterior of the empty tally, their parameters from forest.prior(rule)), and how each prior moves
 // the halting staircase (forest.haltingTable).
 import { classColor, fmt, frame, h, linePath, pending, s, slowGate } from './charts.js';
-import { sentence } from './explain.js';
+import { RULE_NAMES, sentence } from './explain.js';
+import { ruleInfo } from '/dist/index.js';
 import { MAX_POSTERIOR_TALLIES, numTallies } from './math.js';
 
 const $ = (id) => document.getElementById(id);
-const RULES = [
-  ['siba', 'siba (uniform)', 's0'],
-  ['hyper', 'hyper (smoothed OOB histogram)', 's1'],
-  ['1dir', '1dir (one Dirichlet)', 's2'],
-  ['ndir', 'ndir (Dirichlet per class)', 's3'],
-];
+// The papers' finite-urn rules, one per prior (siba, hyper, 1dir, ndir), and the lead rule (no table,
+// alpha1) as the staircases' reference: [name, label, series class], from the library's ruleInfo.
+const RULES = ruleInfo.filter((r) => r.fromPapers && r.fullTableMaxClasses > 0)
+  .map((r, i) => [r.name, RULE_NAMES[r.name], `s${i}`]);
+const LEAD_RULE = ruleInfo.filter((r) => !r.onDemand).map((r) => [r.name, RULE_NAMES[r.name], `s${RULES.length}`]);
+const NEEDS_PRIOR = new Set(ruleInfo.filter((r) => r.needsPrior).map((r) => r.name));
 
 /**
  * The distribution of `stat` of the final tally under a prior listed with explicit tallies (`post`:
@@ -105,7 +106,7 @@ export function createPriorView(app) {
         if (prior === null || final === null) return; // the model changed meanwhile
         if (prior instanceof Error) throw prior;
         if (final) curves.push({ label, cls, values: statisticOf(final, stat) });
-        if (prior.components?.length && rule !== 'siba') params.push(describePrior(rule, prior, names));
+        if (prior.components?.length && NEEDS_PRIOR.has(rule)) params.push(describePrior(rule, prior, names));
       } catch (e) { params.push(`${rule}: this prior cannot be fitted here. ${sentence(e)}`); }
     }
     const yMax = Math.max(...hist, ...curves.flatMap((c) => Array.from(c.values))) * 1.08 || 1;
@@ -152,7 +153,7 @@ export function createPriorView(app) {
     const M = Math.min(Math.floor(T / 2), 40);
     const lines = [];
     // Exact tables for 4 classes take seconds each: compare only the cheap ones there.
-    const rules = [...RULES, ['alpha1', 'alpha1 (answer cannot change)', 's4']].filter(([rule]) => l <= 3 || rule === 'siba' || rule === 'alpha1');
+    const rules = [...RULES, ...LEAD_RULE].filter(([rule]) => l <= 3 || !NEEDS_PRIOR.has(rule));
     // For each rival count m, the tallies (k, m) with k = m + 1 … T − m; the worker answers halts() for all.
     const tallies = [];
     for (let m = 0; m <= M; m++) for (let k = m + 1; k + m <= T; k++) tallies.push([k, m]);
@@ -179,7 +180,8 @@ export function createPriorView(app) {
       const pts = [...need].sort((x, y) => x[0] - y[0]).map(([m, k]) => [m, k - m]);
       lines.push({ label, cls, pts });
     });
-    const yMax = Math.min(T, Math.max(10, ...lines.filter((ln) => !ln.label.startsWith('alpha1')).flatMap((ln) => ln.pts.map((p) => p[1]))) + 4);
+    const lead = new Set(LEAD_RULE.map(([, label]) => label));
+    const yMax = Math.min(T, Math.max(10, ...lines.filter((ln) => !lead.has(ln.label)).flatMap((ln) => ln.pts.map((p) => p[1]))) + 4);
     const f = frame({ w: 460, h: 240, x: [0, M], y: [0, yMax], xLabel: `votes for ${names[r]} so far`,
       yLabel: `lead ${names[c]} needs to stop`, title: 'Halting thresholds under each prior' });
     const clip = s('clipPath', { id: 'stairs-clip' }, s('rect', { x: f.x(0), y: f.y(yMax), width: f.x(M) - f.x(0), height: f.y(0) - f.y(yMax) }));

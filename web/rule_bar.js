@@ -1,30 +1,26 @@
-// The rule bar: halting rule, α and the trees' query order, with a one-line explanation of the rule. The
+// The rule bar: halting rule, α and the trees' query order, with a one-line explanation of the rule (the
+// rules, their summaries and descriptions are the library's ruleInfo). The
 // order a model needs is the library's: RemoteForest.info.defaultOrder (random for vote-boosting), never
 // decided here.
 import { app } from './app.js';
 import { h } from './charts.js';
 import { linkCitations } from './cite.js';
 import { RULE_NAMES, ruleProblem } from './explain.js';
+import { ruleInfo } from '/dist/index.js';
 
 const $ = (id) => document.getElementById(id);
 
-const RULE_HELP = {
-  siba: 'Urn model with a uniform prior over final tallies (SIBA [HMS09]). Depends only on T, the number of classes and α.',
-  hyper: 'Urn model with the smoothed histogram of out-of-bag votes as prior (HYPER, [SSM16] §3): one table per class.',
-  '1dir': 'Urn model with one Dirichlet distribution fitted to the out-of-bag vote fractions.',
-  ndir: 'Urn model with a mixture of Dirichlets, one fitted per training class.',
-  optimal: 'The table with the fewest expected trees whose average disagreement under the OOB prior is at most 1 − α.',
-  alpha1: 'Stop only when the leader\'s lead exceeds the votes left: the answer can no longer change (no statistics).',
-  infinite: 'Stop when the leader is the winner of an infinitely large forest with probability > α (Dirichlet posterior, [HMS11]).',
-};
+/** The rule the page starts with: its table depends only on T, the classes and α. */
+const FIRST_RULE = 'siba';
 
 let orderForced = false; // the order was switched to random for a model that needs it (restored after)
 
 /** The rule's one-line explanation, with a warning where its assumptions do not hold for this model. */
 export function showRuleHelp() {
   const rule = $('rule').value;
-  let text = RULE_HELP[rule] ?? '';
-  if (rule === 'infinite' && app.remote?.info.defaultOrder === 'random') {
+  const info = ruleInfo.find((r) => r.name === rule);
+  let text = info?.description ?? '';
+  if (info?.infiniteEnsemble && app.remote?.info.defaultOrder === 'random') {
     text += ' Caution: it models the trees as independent draws, which boosted trees are not (vote-boosting with a = b = 1 excepted).';
   }
   $('rule-help').textContent = text;
@@ -71,6 +67,8 @@ function ruleChanged() {
 }
 
 export function createRuleBar() {
+  $('rule').replaceChildren(...ruleInfo.map((r) => h('option', { value: r.name, text: `${r.name}: ${r.summary}` })));
+  $('rule').value = FIRST_RULE;
   for (const id of ['rule', 'alpha', 'order']) $(id).addEventListener('change', ruleChanged);
   showRuleHelp();
 }

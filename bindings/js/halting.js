@@ -2,6 +2,7 @@
 // factories, P* of a tally, and TableCache, the per-forest cache of the tables predict() uses.
 import { callChecked, progressRelay } from './errors.js';
 import { INTERNAL, adopt, disposed, live, release, whileInUse, withNewHandle } from './handles.js';
+import { RULE_TABLE } from './generated/rule_table.js';
 import { currentModule, requireModule } from './module.js';
 import { nameOption, namesOf, optionTables, quotedList } from './options.js';
 import {
@@ -9,10 +10,13 @@ import {
 } from './validate.js';
 
 /**
- * The halting rules, in the core's order: the public constant (usable before init()); the names
- * accepted are the core's (RuleNames, tests/js/core_api.test.mjs checks that they agree).
+ * Every halting rule's traits, in the core's order (see the .d.ts, RuleInfo): the core's rule table
+ * (src/halting/rules.cpp), written into generated/rule_table.js when the wasm is built, so usable
+ * before init().
  */
-export const rules = Object.freeze(['alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal']);
+export const ruleInfo = Object.freeze(RULE_TABLE.map((row) => Object.freeze({ ...row })));
+/** The halting rule names, in the core's order (RuleNames): the public constant, usable before init(). */
+export const rules = Object.freeze(ruleInfo.map((row) => row.name));
 const HALTING_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees'];
 /** haltingOptions' extra keys when a call has none. */
 export const NO_EXTRA_OPTIONS = [];

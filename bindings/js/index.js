@@ -5,7 +5,7 @@
 //   handles.js  ownership of embind handles      validate.js argument checks
 //   dataset.js  Dataset                          forest.js   Forest, orderings
 //   learner.js  learner options                  train.js    trainForest
-//   halting.js  rules, HaltingTable, pstar       halted_answer.js the packed answer of predict
+//   halting.js  rules, ruleInfo, HaltingTable, pstar   halted_answer.js the packed answer of predict
 //   predict_request.js predict's requests (parsed by the core)   pruning.js static pruning
 //   experiment.js runExperiment, generators    options.js  the core's option names, defaults, limits
 //   emphasis.js emphasisWeights, emphasisGrid   metrics.js  confusionMatrix
@@ -15,7 +15,7 @@
 import { UrnforestError } from './errors.js';
 import { Dataset } from './dataset.js';
 import { Forest, orderings } from './forest.js';
-import { HaltingTable, haltingTable, pstar, rules } from './halting.js';
+import { HaltingTable, haltingTable, pstar, ruleInfo, rules } from './halting.js';
 import { generators, runExperiment } from './experiment.js';
 import { emphasisGridOf, emphasisWeights } from './emphasis.js';
 import { loadModule, requireModule } from './module.js';
@@ -26,7 +26,7 @@ import { trainForest, trainForestPart } from './train.js';
 import { defaultKeep } from './options.js';
 
 export {
-  UrnforestError, Dataset, Forest, orderings, trainForest, trainForestPart, rules, HaltingTable, haltingTable, pstar,
+  UrnforestError, Dataset, Forest, orderings, trainForest, trainForestPart, rules, ruleInfo, HaltingTable, haltingTable, pstar,
   generators, runExperiment, emphasisWeights, confusionMatrix, wasmUrl, defaultKeep,
 };
 
@@ -55,6 +55,6 @@ export function init(options) {
 }
 
 const api = Object.freeze({
-  Dataset, Forest, HaltingTable, trainForest, trainForestPart, haltingTable, pstar, rules, UrnforestError, memoryStats,
+  Dataset, Forest, HaltingTable, trainForest, trainForestPart, haltingTable, pstar, rules, ruleInfo, UrnforestError, memoryStats,
   init, orderings, runExperiment, generators, emphasisWeights, emphasisGrid, confusionMatrix, wasmUrl, defaultKeep,
 });

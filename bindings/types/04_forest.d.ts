@@ -44,10 +44,10 @@ export class Forest {
    * queried trees with confidence `alpha`. The table is built on first use and cached with the
    * forest (up to 8 per forest, freed by dispose()). Throws TypeError/RangeError on bad options
    * (naming the option; `trees` > numTrees is a RangeError), UrnforestError 'ColumnMismatch' for
-   * other columns, 'LimitExceeded' for hyper/1dir/ndir/optimal beyond their class limits
-   * (hyper: ≤ 4 classes; optimal: ≤ 3). By default only the trees a row needs are walked and the
-   * result says nothing of the full vote (fullClassIndex, fullVotes and disagreement undefined):
-   * that is the speed halting promises. `compare: true` also computes the full vote of all `trees`
+   * other columns. Every rule runs at any number of classes (beyond a rule's full table,
+   * ruleInfo[i].fullTableMaxClasses, its table decides on demand). By default only the trees a
+   * row needs are walked and the result says nothing of the full vote (fullClassIndex, fullVotes
+   * and disagreement undefined): that is the speed halting promises. `compare: true` also computes the full vote of all `trees`
    * (a cost of about one full prediction) for the comparison fields. `table` says what the halting
    * table cost this call: built (the first call with these options), cached, or stored with the model.
    */
@@ -94,7 +94,8 @@ export class Forest {
   expectedCost(options: HaltingOptions & { samples?: number }): CostEstimate;
   /**
    * The prior `rule` uses, fitted to the out-of-bag votes, for `options.trees` queried trees
-   * (default numTrees). Throws UrnforestError 'LimitExceeded' for hyper/optimal with > 4 classes.
+   * (default numTrees). hyper and optimal beyond their full table fit a mixture ('mixture' or
+   * 'tallyMixture') instead of a histogram.
    */
   prior(rule: RuleName, options?: { trees?: number }): PriorInfo;
   /**

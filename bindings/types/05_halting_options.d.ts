@@ -1,7 +1,35 @@
 // Part of dist/index.d.ts: halting rules and options, halted predictions, traces, costs, priors and posteriors.
 export type RuleName = 'alpha1' | 'siba' | 'hyper' | '1dir' | 'ndir' | 'infinite' | 'optimal';
-/** All rule names, in the core's order. */
+/** All rule names, in the core's order (its rule table; usable before init()). */
 export const rules: readonly RuleName[];
+
+/** A halting rule's traits, from the core's rule table (the CLI's `urnforest rules --json`). */
+export interface RuleInfo {
+  readonly name: RuleName;
+  /** A few words for a menu or a parenthesis, e.g. 'uniform prior'. */
+  readonly summary: string;
+  /** One line: what the rule does, with its paper key (e.g. '[SSM16] §2.2'). */
+  readonly description: string;
+  /** The paper key and section the rule comes from, or 'urnforest' for a rule of this library's own. */
+  readonly source: string;
+  /** True for the papers' rules; false for 'optimal'. */
+  readonly fromPapers: boolean;
+  /** True when the rule's table needs a prior fitted to training votes (the forest's out-of-bag or calibration votes). */
+  readonly needsPrior: boolean;
+  /** True when tables too large to build in full are decided on demand (every rule but 'alpha1', which needs no table). */
+  readonly onDemand: boolean;
+  /** True when the confidence is agreement with the infinite ensemble ('infinite'), not P* of the T-tree vote. */
+  readonly infiniteEnsemble: boolean;
+  /** Largest number of classes with a full (threshold) table; beyond it the on-demand layout (0: no threshold table). */
+  readonly fullTableMaxClasses: number;
+  /** Largest number of tallies C(T + l, l) of a full table. */
+  readonly fullTableMaxStates: number;
+  /** The number of classes and of trees the rule accepts: every rule runs at any l ≤ maxClasses and T ≤ maxTrees. */
+  readonly maxClasses: number;
+  readonly maxTrees: number;
+}
+/** Every rule's traits, in the order of `rules` (usable before init()). */
+export const ruleInfo: readonly RuleInfo[];
 
 export interface HaltingOptions {
   /** The halting rule (required). */

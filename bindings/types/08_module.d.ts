@@ -16,6 +16,7 @@ export interface Urnforest {
   haltingTable: typeof haltingTable;
   pstar: typeof pstar;
   rules: typeof rules;
+  ruleInfo: typeof ruleInfo;
   UrnforestError: typeof UrnforestError;
   memoryStats: typeof memoryStats;
   init: typeof init;

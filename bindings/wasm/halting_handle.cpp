@@ -17,6 +17,7 @@
 #include "urnforest/expected_cost.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/halting_rule.h"
+#include "urnforest/halting_rules.h"
 #include "urnforest/halts_many.h"
 #include "urnforest/predict.h"
 #include "urnforest/tally_pstar.h"
@@ -37,6 +38,29 @@ val CostOver(const HaltingTable& table, const Prior& prior, double samples, doub
 /// P* of a tally for rules needing no data prior (as the CLI's `pstar`, PStarOfTally): `spec` as
 /// HaltingTableHandle::Build's; {pstar, leader, halt, exact} or an error object. `votes` validated
 /// by the JS side.
+// The core's rule table, one plain object per rule in enum order (scripts/rule_table.mjs writes it
+// into the JS API at build time).
+val RuleTraitsTable() {
+  val rows = val::array();
+  for (const HaltingRuleTraits& t : AllRuleTraits()) {
+    val row = val::object();
+    row.set("name", std::string(t.name));
+    row.set("summary", std::string(t.summary));
+    row.set("description", std::string(t.description));
+    row.set("source", std::string(t.source));
+    row.set("fromPapers", t.from_papers);
+    row.set("needsPrior", t.needs_prior);
+    row.set("onDemand", t.on_demand);
+    row.set("infiniteEnsemble", t.infinite_ensemble);
+    row.set("fullTableMaxClasses", t.full_table_max_classes);
+    row.set("fullTableMaxStates", static_cast<double>(t.full_table_max_states));
+    row.set("maxClasses", t.max_classes);
+    row.set("maxTrees", t.max_trees);
+    rows.call<void>("push", row);
+  }
+  return rows;
+}
+
 val PStar(const val& spec, const val& votes) {
   HaltingTableHandle handle;
   val built = handle.Build(spec, val::undefined());
@@ -212,6 +236,7 @@ void RegisterHalting() {
       .function("_optimalFallback", &HaltingTableHandle::OptimalFallback)
       .function("_address", &AddressOf<HaltingTableHandle>);
   emscripten::function("_pstar", &PStar);
+  emscripten::function("_ruleTraits", &RuleTraitsTable);
 }
 
 }  // namespace urnforest::wasm

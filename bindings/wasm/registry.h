@@ -13,7 +13,7 @@ void RegisterDataset();
 /// _ForestHandle, with _haltedAnswerLayout of predict_abi.h, _emphasisWeights and
 /// _emphasisGrid (forest_handle.cpp).
 void RegisterForest();
-/// _HaltingTableHandle and _pstar (halting_handle.cpp).
+/// _HaltingTableHandle, _pstar and _ruleTraits (halting_handle.cpp).
 void RegisterHalting();
 /// _PredictRequestHandle (predict_request_handle.cpp).
 void RegisterPredictRequest();

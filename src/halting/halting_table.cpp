@@ -3,22 +3,21 @@
 #include "urnforest/halting_table.h"
 
 #include <algorithm>
-#include <vector>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/enum_names.h"
 #include "urnforest/alpha.h"
 #include "halting/binary_table_view.h"
 #include "halting/halting_table_builder.h"
 #include "halting/on_demand_rule.h"
+#include "halting/rule_table.h"
 #include "halting/tally_lattice.h"
 #include "urnforest/vote.h"
 
 namespace urnforest {
 namespace {
-
-
-constexpr int32_t kMaxOptimalClasses = 3;
 
 // C(T + k, k), the number of tallies of at most T votes over k classes, saturating at 2^62.
 int64_t StatesOf(int32_t T, int32_t k) {
@@ -272,67 +271,32 @@ Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions& o, const Prior
   if (Status a = CheckAlpha(o.alpha); !a.ok()) return a;
   if (static_cast<int32_t>(o.rule) < 0 || static_cast<int32_t>(o.rule) >= kNumHaltingRules)
     return Invalid("unknown halting rule");
-  if (o.rule == HaltingRule::kAlpha1) {
-    HaltingTable table = HaltingTableBuilder::Start(o, TableLayout::kLeadRule);
-    table.alpha_ = 1.0;
-    return table;
-  }
-  if (o.rule == HaltingRule::kInfinite) {
-    if (!o.force_on_demand && o.num_trees <= 1000) return HaltingTableBuilder::Infinite(o);
-    return HaltingTableBuilder::OnDemand(o, Prior::Uniform(l).value(), false);
-  }
-  Prior used;
-  if (o.rule == HaltingRule::kSiba) {
-    used = Prior::Uniform(l).value();
-  } else {
+  const internal::RuleRow& row = internal::RuleRowOf(o.rule);
+  Prior used = Prior::Uniform(l).value();
+  if (row.traits.needs_prior) {
     if (prior == nullptr)
-      return Invalid(std::string("rule ") + RuleName(o.rule) + " needs a prior");
+      return Invalid(std::string("rule ") + row.traits.name + " needs a prior");
     if (prior->num_classes() != l)
       return Status::Error(StatusCode::kShapeMismatch,
                            "prior has " + std::to_string(prior->num_classes()) +
                                " classes, table asked for " + std::to_string(l));
-    const PriorKind want = prior->kind();
-    const bool tallies = want == PriorKind::kHistogram || want == PriorKind::kTallyMixture;
-    if (o.rule == HaltingRule::kHyper && !tallies && want != PriorKind::kDirichletMixture)
-      return Invalid("rule hyper needs a histogram, tally-mixture or Dirichlet-mixture prior");
-    if (o.rule == HaltingRule::kOneDir && want != PriorKind::kDirichlet && want != PriorKind::kUniform)
-      return Invalid("rule 1dir needs a Dirichlet prior");
-    if (o.rule == HaltingRule::kNDir && want != PriorKind::kDirichletMixture)
-      return Invalid("rule ndir needs a Dirichlet-mixture prior");
+    const PriorKind kind = prior->kind();
+    if ((row.accepted_priors & internal::PriorBit(kind)) == 0)
+      return Invalid(std::string("rule ") + row.traits.name + " needs " + row.prior_requirement);
+    const bool tallies = kind == PriorKind::kHistogram || kind == PriorKind::kTallyMixture;
     if (tallies && prior->num_trees() != o.num_trees)
       return Status::Error(StatusCode::kShapeMismatch,
                            "the prior is for T = " + std::to_string(prior->num_trees()) +
                                ", the table for T = " + std::to_string(o.num_trees));
     used = *prior;
   }
-  const bool eager = !o.force_on_demand && EagerTableFits(o.rule, o.num_trees, l);
-  if (eager && used.kind() == PriorKind::kTallyMixture) {
-    // The full table's recursion reads a dense histogram: the same masses, one per tally.
-    Result<std::vector<double>> mass = FinalTallyMass(used, o.num_trees);
-    if (!mass.ok()) return mass.status();
-    Result<Prior> dense = Prior::Histogram(l, o.num_trees, std::move(mass).value());
-    if (!dense.ok()) return dense.status();
-    used = std::move(dense).value();
-  }
-  if (o.rule == HaltingRule::kOptimal) {
-    if (eager) return HaltingTableBuilder::Thresholds(o, used, true);
-    return HaltingTableBuilder::OnDemand(o, used, true);
-  }
-  if (o.force_pairwise_bound || (l > 4 && !o.force_on_demand && used.IsSymmetricDirichlet() &&
-                                 StatesOf(o.num_trees, 3) <= HaltingTableOptions::kEagerStates)) {
-    if (!used.IsSymmetricDirichlet())
-      return Invalid("the pairwise-bound layout needs a symmetric Dirichlet prior");
-    return HaltingTableBuilder::Pairwise(o, used.components()[0].beta[0]);
-  }
-  if (eager) return HaltingTableBuilder::Thresholds(o, used, false);
-  return HaltingTableBuilder::OnDemand(o, used, false);
+  return row.build(o, std::move(used));
 }
 
 bool EagerTableFits(HaltingRule rule, int32_t num_trees, int32_t num_classes) {
-  if (rule == HaltingRule::kOptimal)
-    return num_classes <= kMaxOptimalClasses &&
-           StatesOf(num_trees, num_classes) <= HaltingTableOptions::kOptimalStates;
-  return num_classes <= 4 && StatesOf(num_trees, num_classes) <= HaltingTableOptions::kEagerStates;
+  const HaltingRuleTraits& traits = RuleTraits(rule);
+  return num_classes <= traits.full_table_max_classes &&
+         StatesOf(num_trees, num_classes) <= traits.full_table_max_states;
 }
 
 }  // namespace urnforest

@@ -11,6 +11,7 @@
 #include "halting/halting_table_builder.h"
 #include "halting/on_demand_rule.h"
 #include "halting/tally_lattice.h"
+#include "urnforest/halting_rules.h"
 #include "urnforest/halting_table.h"
 
 namespace urnforest {
@@ -134,7 +135,8 @@ Result<HaltingTable> HaltingTable::FromBytes(const uint8_t* data, size_t size) {
       if (sum != t.num_trees_ || !(weights[i] >= 0.0 && weights[i] <= 1.0))
         return corrupt("bad point mass");
     }
-    if (t.rule_ == HaltingRule::kAlpha1) return corrupt("alpha1 has no on-demand layout");
+    if (!RuleTraits(t.rule_).on_demand)
+      return corrupt(std::string(RuleName(t.rule_)) + " has no on-demand layout");
     HaltingTableBuilder::AttachOnDemand(&t, std::move(dirichlet), std::move(support),
                                         std::move(weights), budget);
   }

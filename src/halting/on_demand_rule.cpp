@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "halting/dirichlet_urn.h"
+#include "urnforest/halting_rules.h"
 #include "urnforest/pstar.h"
 #include "urnforest/vote.h"
 
@@ -31,7 +32,8 @@ uint64_t HashTally(const int32_t* t, int32_t l) {
 
 }  // namespace
 
-OnDemandRule::OnDemandRule(OnDemandConfig config) : config_(std::move(config)) {
+OnDemandRule::OnDemandRule(OnDemandConfig config)
+    : config_(std::move(config)), infinite_(RuleTraits(config_.rule).infinite_ensemble) {
   const int32_t T = config_.num_trees;
   log_factorial_.resize(static_cast<size_t>(T) + 1);
   log_factorial_[0] = 0.0;
@@ -58,7 +60,7 @@ size_t OnDemandRule::MemoryBytes() const {
 
 bool OnDemandRule::ExactAt(const int32_t* tally) const {
   const int32_t l = config_.num_classes;
-  if (config_.rule == HaltingRule::kInfinite) return l == 2;
+  if (infinite_) return l == 2;
   int32_t n = 0;
   for (int32_t j = 0; j < l; ++j) n += tally[j];
   return config_.dirichlet.empty() || l == 2 ||
@@ -223,7 +225,7 @@ OnDemandRule::Verdict OnDemandRule::Evaluate(const int32_t* t, bool need_confide
   const double target = 1.0 - config_.alpha;
   if (k < 0) {
     v.confidence = 0.0;
-  } else if (config_.rule == HaltingRule::kInfinite) {
+  } else if (infinite_) {
     v.confidence = InfiniteConfidence(t, k);
     v.halts = v.confidence > config_.alpha;
   } else if (m == 0) {

@@ -30,7 +30,9 @@ namespace urnforest::internal {
 
 /// What an on-demand rule decides with.
 struct OnDemandConfig {
-  HaltingRule rule = HaltingRule::kSiba;  ///< kInfinite: the product rule; else a finite-T rule.
+  /// The rule: one whose traits say infinite_ensemble (infinite) decides by the product rule, the
+  /// others by the finite-T posterior.
+  HaltingRule rule = HaltingRule::kSiba;
   int32_t num_trees = 101;
   int32_t num_classes = 2;
   double alpha = 0.99;
@@ -81,6 +83,7 @@ class OnDemandRule {
                     bool decide) const;
 
   OnDemandConfig config_;
+  bool infinite_ = false;  // RuleTraits(config_.rule).infinite_ensemble, looked up once
   std::vector<double> log_factorial_;  // log n!, n = 0..T
   std::vector<double> log_weight_;     // log of each Dirichlet weight, then each point weight
   mutable std::mutex mutex_;

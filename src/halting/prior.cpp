@@ -7,6 +7,7 @@
 #include <string>
 
 #include "halting/box_neighbours.h"
+#include "halting/rule_table.h"
 #include "halting/tally_lattice.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/vote.h"
@@ -374,21 +375,32 @@ Result<Prior> HistogramPriorFromOob(const std::vector<uint32_t>& oob_votes, int3
 Result<Prior> PriorForRule(HaltingRule rule, const std::vector<uint32_t>& oob_votes,
                            const std::vector<int32_t>& labels, int32_t num_classes,
                            int32_t num_trees, const PriorFitOptions& options) {
-  switch (rule) {
-    case HaltingRule::kHyper:
-    case HaltingRule::kOptimal:
-      if (options.hyper_estimator == HistogramEstimator::kDeconvolved)
-        return DeconvolvedPriorFromOob(oob_votes, num_classes, num_trees, options);
-      if (EagerTableFits(rule, num_trees, num_classes))
-        return HistogramPriorFromOob(oob_votes, num_classes, num_trees, options);
-      if (options.hyper_beyond_tables == HyperBeyondTables::kSmoothedTallies && num_classes <= 4)
-        return TallyMixturePriorFromOob(oob_votes, num_classes, num_trees, options);
-      return KernelMixturePriorFromOob(oob_votes, num_classes, options);
-    case HaltingRule::kOneDir: return FitDirichletPrior(oob_votes, num_classes, options);
-    case HaltingRule::kNDir: return FitDirichletMixturePrior(oob_votes, labels, num_classes, options);
-    default: return Prior::Uniform(num_classes);
-  }
+  const internal::RuleRow& row = internal::RuleRowOf(rule);
+  if (row.fit_prior == nullptr) return Prior::Uniform(num_classes);
+  return row.fit_prior({rule, oob_votes, labels, num_classes, num_trees, options});
 }
+
+namespace internal {
+
+Result<Prior> FitHistogramPrior(const PriorFitInput& in) {
+  if (in.options.hyper_estimator == HistogramEstimator::kDeconvolved)
+    return DeconvolvedPriorFromOob(in.oob_votes, in.num_classes, in.num_trees, in.options);
+  if (EagerTableFits(in.rule, in.num_trees, in.num_classes))
+    return HistogramPriorFromOob(in.oob_votes, in.num_classes, in.num_trees, in.options);
+  if (in.options.hyper_beyond_tables == HyperBeyondTables::kSmoothedTallies && in.num_classes <= 4)
+    return TallyMixturePriorFromOob(in.oob_votes, in.num_classes, in.num_trees, in.options);
+  return KernelMixturePriorFromOob(in.oob_votes, in.num_classes, in.options);
+}
+
+Result<Prior> FitOneDirichletPrior(const PriorFitInput& in) {
+  return FitDirichletPrior(in.oob_votes, in.num_classes, in.options);
+}
+
+Result<Prior> FitDirichletPerClassPrior(const PriorFitInput& in) {
+  return FitDirichletMixturePrior(in.oob_votes, in.labels, in.num_classes, in.options);
+}
+
+}  // namespace internal
 
 Result<std::vector<double>> FinalTallyMass(const Prior& prior, int32_t num_trees) {
   const int32_t l = prior.num_classes();

@@ -7,6 +7,7 @@
 #include "base/enum_names.h"
 #include "base/random.h"
 #include "halting/binary_table_view.h"
+#include "urnforest/halting_rules.h"
 #include "urnforest/vote.h"
 
 namespace urnforest {
@@ -107,7 +108,7 @@ Status RunRow(const HaltingTable& table, size_t row, const std::vector<int32_t>&
               int32_t* label, int32_t* used, double* conf, bool* early, VoteTrace* trace) {
   const int32_t T = table.num_trees();
   const int32_t l = table.num_classes();
-  const bool finite = table.rule() != HaltingRule::kInfinite;
+  const bool finite = !RuleTraits(table.rule()).infinite_ensemble;
   std::fill(tally->begin(), tally->end(), 0);
   *used = T;
   *early = false;
@@ -235,7 +236,7 @@ Status PredictSequentialBlockedInto(const HaltingTable& table, size_t num_rows,
   if (!s.ok()) return s;
   const int32_t T = table.num_trees();
   const int32_t l = table.num_classes();
-  const bool finite = table.rule() != HaltingRule::kInfinite;
+  const bool finite = !RuleTraits(table.rule()).infinite_ensemble;
   std::vector<int32_t> base;
   BaseOrder(table, options, &base);
   auto bad_vote = [&](int32_t tree, size_t row, int32_t v) {

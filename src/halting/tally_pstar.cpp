@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "urnforest/halting_rule.h"
+#include "halting/rule_table.h"
 #include "urnforest/pstar.h"
 
 namespace urnforest {
@@ -30,23 +30,42 @@ Result<TallyPStar> PStarOfTally(const HaltingTable& table, const Prior& prior,
   TallyPStar out;
   out.leader = table.Leader(tally.data());
   out.halts = table.Halts(tally.data());
-  if (table.rule() == HaltingRule::kInfinite) {
-    out.pstar = out.leader >= 0 ? InfiniteLowerBound(tally, out.leader) : 0.0;
-    out.exact = l == 2;
-  } else if (table.rule() == HaltingRule::kAlpha1) {
-    out.pstar = table.Confidence(tally.data());
-  } else if (table.layout() == TableLayout::kOnDemand) {
-    out.pstar = table.Confidence(tally.data());
-    out.exact = table.ConfidenceIsExact(tally.data());
-  } else if (l <= 4) {
-    Result<double> p = PStarBySum(prior, table.num_trees(), tally);
-    if (!p.ok()) return p.status();
-    out.pstar = p.value();
-  } else {
-    out.pstar = table.Confidence(tally.data());
-    out.exact = false;
-  }
+  Status s = internal::RuleRowOf(table.rule()).pstar(table, prior, tally, &out);
+  if (!s.ok()) return s;
   return out;
 }
+
+namespace internal {
+
+Status LeadRulePStar(const HaltingTable& table, const Prior& /*prior*/,
+                     const std::vector<int32_t>& tally, TallyPStar* out) {
+  out->pstar = table.Confidence(tally.data());
+  return Status::Ok();
+}
+
+Status InfinitePStar(const HaltingTable& table, const Prior& /*prior*/,
+                     const std::vector<int32_t>& tally, TallyPStar* out) {
+  out->pstar = out->leader >= 0 ? InfiniteLowerBound(tally, out->leader) : 0.0;
+  out->exact = table.num_classes() == 2;
+  return Status::Ok();
+}
+
+Status UrnPStar(const HaltingTable& table, const Prior& prior, const std::vector<int32_t>& tally,
+                TallyPStar* out) {
+  if (table.layout() == TableLayout::kOnDemand) {
+    out->pstar = table.Confidence(tally.data());
+    out->exact = table.ConfidenceIsExact(tally.data());
+  } else if (table.num_classes() <= 4) {
+    Result<double> p = PStarBySum(prior, table.num_trees(), tally);
+    if (!p.ok()) return p.status();
+    out->pstar = p.value();
+  } else {
+    out->pstar = table.Confidence(tally.data());
+    out->exact = false;
+  }
+  return Status::Ok();
+}
+
+}  // namespace internal
 
 }  // namespace urnforest

@@ -1,5 +1,6 @@
 #pragma once
-// The named halting rules of sequential voting. Names are the strings used by the CLI and JS.
+// The named halting rules of sequential voting. Names are the strings used by the CLI and JS; the
+// rule table (urnforest/halting_rules.h, src/halting/rules.cpp) holds them with each rule's traits.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,13 +27,16 @@ inline constexpr int32_t kNumHaltingRules = 7;
 /// Stable name of a rule ("alpha1", "siba", "hyper", "1dir", "ndir", "infinite", "optimal"). Never null.
 const char* RuleName(HaltingRule rule);
 
-/// Parses a rule name (exact, lower case). Fails with kInvalidArgument naming the bad string.
+/// Parses a rule name (exact, lower case). Fails with kInvalidArgument naming the bad string and
+/// listing RuleNames().
 Result<HaltingRule> ParseRule(const std::string& name);
 
-/// The rule names in enum order (RuleName of 0..kNumHaltingRules-1).
+/// The rule names in enum order (RuleName of 0..kNumHaltingRules-1): the only list of the rules,
+/// read from the rule table.
 const std::vector<std::string>& RuleNames();
 
-/// True for rules whose table needs a prior estimated from training data (hyper, 1dir, ndir, optimal).
+/// True for rules whose table needs a prior estimated from training data (hyper, 1dir, ndir,
+/// optimal): RuleTraits(rule).needs_prior.
 bool RuleNeedsPrior(HaltingRule rule);
 
 }  // namespace urnforest

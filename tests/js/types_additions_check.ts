@@ -3,6 +3,7 @@
 // type-check as documented.
 import {
   init, Dataset, Forest, trainForest, type OrderReport, haltingTable, emphasisWeights, emphasisGrid, confusionMatrix, defaultKeep,
+  ruleInfo, type RuleInfo, type RuleName,
   type ConfusionMatrix, type ForestSummary, type DatasetSummary, type UrnforestErrorCode,
   type ImportedInfo, type ProbabilityPrediction, type Vote, type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
 } from 'urnforest';
@@ -89,3 +90,10 @@ await remote.predict({ x: movedRows, options: { rows: 1, cols: 2 } }, undefined,
 const keep: number = uf.defaultKeep(101) + defaultKeep(21);
 const pure: boolean = forest.learner.grownToPurity;
 console.log(keep, pure);
+{
+  const info: readonly RuleInfo[] = ruleInfo;
+  const first: RuleName = info[0].name;
+  const needsPrior: boolean = info[0].needsPrior;
+  const viaApi: readonly RuleInfo[] = uf.ruleInfo;
+  console.log(first, needsPrior, viaApi, info[0].description, info[0].fullTableMaxClasses);
+}
