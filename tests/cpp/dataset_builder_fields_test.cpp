@@ -16,10 +16,12 @@ namespace {
 
 // Field texts that exercise every path: plain numbers, exponents, blanks around numbers, long
 // digit strings, non-finite numbers, text, and blank fields.
-const char* const kTexts[] = {"1.5",   "-0.25", "+3",    "007",  ".5",   "2.",    "1e3",   "-1.5E-2",
-                              " 4.25", "6\t",   "  ",    "",     "inf",  "-1e39", "abc",   "nan",
-                              "1.2.3", "-",     "0.000", "-0",   "12345678901234567890", "16777217",
-                              "0.1",   "x y"};
+const char* const kTexts[] = {"1.5",   "-0.25", "+3",    "007",      ".5",
+                              "2.",    "1e3",   "-1.5E-2", " 4.25",   "6\t",
+                              "  ",    "",      "inf",   "-1e39",    "abc",
+                              "nan",   "1.2.3", "-",     "0.000",    "-0",
+                              "12345678901234567890",    "16777217", "0.1",
+                              "x y"};
 
 struct Record {
   std::vector<std::string> texts;
@@ -34,7 +36,8 @@ std::vector<Record> RandomRecords(internal::Rng* rng, size_t rows, size_t width,
       // Mostly plain numbers, so that columns often stay numeric for a while.
       const uint32_t pick = rng->Below(text_odds);
       const bool plain = pick >= 24;
-      records[r].texts.push_back(plain ? std::to_string(rng->Below(100000)) + "." + std::to_string(rng->Below(1000))
+      records[r].texts.push_back(plain ? std::to_string(rng->Below(100000)) + "." +
+                                             std::to_string(rng->Below(1000))
                                        : kTexts[pick]);
       records[r].missing.push_back(rng->Below(20) == 0);
       records[r].lines.push_back(static_cast<int64_t>(2 + r) + (c == 2 ? 1 : 0));
