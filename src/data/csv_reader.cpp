@@ -21,9 +21,6 @@ using internal::CsvTokenizer;
 using internal::IsMissingCell;
 using internal::QuoteForMessage;
 
-constexpr int32_t kIgnoredSlot = -1;
-constexpr int32_t kTargetSlot = -2;
-
 std::string ListColumns(const std::vector<std::string>& names) {
   constexpr size_t kShown = 5;
   std::string out;
@@ -34,6 +31,9 @@ std::string ListColumns(const std::vector<std::string>& names) {
   if (names.size() > kShown) out += ", ... (" + std::to_string(names.size()) + " columns)";
   return out;
 }
+
+constexpr int32_t kIgnoredSlot = kFieldIgnored;
+constexpr int32_t kTargetSlot = kFieldIsLabel;
 
 // A tokenized field as a builder cell: the missing-value markers are the CSV's own.
 Cell FieldCell(const CsvField& f) {
@@ -59,6 +59,7 @@ class CsvReader {
   Status PlanTraining(std::vector<ColumnSpec>* specs, DatasetBuilderOptions* build);
   Status PlanSchema(std::vector<ColumnSpec>* specs, DatasetBuilderOptions* build);
   Status ReadRows(DatasetBuilder* builder);
+  FieldRef Field(const CsvField& f, size_t c);
   Status Replay(DatasetBuilder* builder, size_t rows) const;
 
   std::string_view text_;
@@ -68,6 +69,8 @@ class CsvReader {
   int64_t header_line_ = 1;
   std::vector<std::string> header_;
   std::vector<int32_t> slots_;  // Header column -> feature index, kTargetSlot or kIgnoredSlot.
+  std::vector<FieldRef> fields_;      // The current record's fields (at most the header's width).
+  std::vector<std::string> copies_;   // Per column: a field that was in the tokenizer's scratch.
   size_t data_pos_ = 0;
   int64_t data_line_ = 1;
 };
@@ -206,27 +209,27 @@ Status CsvReader::ReadRows(DatasetBuilder* builder) {
   data_pos_ = tok_.pos();
   data_line_ = tok_.line();
   const size_t width = header_.size();
+  fields_.resize(width);
+  copies_.resize(width);
   CsvField f;
   while (tok_.StartRecord()) {
     const int64_t record_line = tok_.record_line();
     Status s = builder->StartRow(record_line);
     if (!s.ok()) return s;
+    // The whole record, then one call for its cells: a tokenizer error after some fields comes
+    // after those fields' cell errors, as it would field by field.
     size_t count = 0;
     bool last = false;
+    Status read;
     while (!last) {
-      s = tok_.Next(&f, &last);
-      if (!s.ok()) return s;
-      if (count < width) {
-        const int32_t slot = slots_[count];
-        if (slot >= 0) {
-          s = builder->SetFeature(static_cast<size_t>(slot), FieldCell(f));
-        } else if (slot == kTargetSlot) {
-          s = builder->SetLabel(FieldCell(f));
-        }
-        if (!s.ok()) return s;
-      }
+      read = tok_.Next(&f, &last);
+      if (!read.ok()) break;
+      if (count < width) fields_[count] = Field(f, count);
       ++count;
     }
+    s = builder->SetFieldRow(fields_.data(), slots_.data(), std::min(count, width));
+    if (!s.ok()) return s;
+    if (!read.ok()) return read;
     if (count != width) {
       return Status::Error(StatusCode::kCsvRaggedRow,
                            "row has " + std::to_string(count) + " field" + (count == 1 ? "" : "s") +
@@ -238,6 +241,22 @@ Status CsvReader::ReadRows(DatasetBuilder* builder) {
     return Status::Error(StatusCode::kCsvNoRows, "the CSV has a header row but no data rows");
   }
   return Status::Ok();
+}
+
+// Field `c` of the current record for SetFieldRow. Its text stays valid until the next record: a
+// view into the CSV text, or a copy when the tokenizer unescaped it into its scratch buffer.
+FieldRef CsvReader::Field(const CsvField& f, size_t c) {
+  FieldRef field;
+  field.text = f.value;
+  field.line = f.line;
+  field.missing = IsMissingCell(f);
+  const auto begin = reinterpret_cast<uintptr_t>(text_.data());
+  const auto at = reinterpret_cast<uintptr_t>(f.value.data());
+  if (!f.value.empty() && (at < begin || at - begin >= text_.size())) {
+    copies_[c].assign(f.value);
+    field.text = copies_[c];
+  }
+  return field;
 }
 
 // Tokenizes the first `rows` data rows again for the builder (it asks when a column turned

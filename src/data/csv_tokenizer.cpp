@@ -120,16 +120,12 @@ bool IsDecimalSyntax(std::string_view s) {
 
 }  // namespace
 
-bool IsMissingCell(const CsvField& field) {
-  if (field.value.empty()) return true;
-  return !field.quoted && (field.value == "?" || field.value == "NA");
-}
-
 // One code path on every platform (Emscripten 3.1.6's libc++ has no floating-point from_chars):
 // strict syntax check, then strtof, which is correctly rounded in both glibc and musl, on a
 // NUL-terminated copy. errno is not consulted (glibc and musl differ on ERANGE for subnormals):
 // overflow is recognised by an infinite result; subnormal results are kept (correctly rounded).
 NumberKind ParseCsvNumber(std::string_view s, float* out, char decimal) {
+  if (decimal == '.' && PlainDecimalToFloat(s, out)) return NumberKind::kNumber;
   std::string comma_copy;
   if (decimal == ',') {
     if (s.find('.') != std::string_view::npos) return NumberKind::kText;

@@ -22,7 +22,10 @@ struct CsvField {
 };
 
 /// True for the missing-value markers: an empty cell (quoted or not), unquoted `?` or `NA`.
-bool IsMissingCell(const CsvField& field);
+inline bool IsMissingCell(const CsvField& field) {
+  if (field.value.empty()) return true;
+  return !field.quoted && (field.value == "?" || field.value == "NA");
+}
 
 /// How an unquoted, trimmed cell reads as a number.
 enum class NumberKind {

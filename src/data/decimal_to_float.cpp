@@ -9,19 +9,8 @@
 // decline. The values reached (1e-22 .. 2^53 * 1e22) are all normal floats.
 #include "data/decimal_to_float.h"
 
-#include <cstdint>
-#include <cstring>
-
 namespace urnforest {
 namespace internal {
-namespace {
-
-constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-constexpr uint64_t kMaxExactSignificand = uint64_t{1} << 53;
-
-}  // namespace
 
 bool DecimalToFloatFast(std::string_view s, float* out) {
   size_t i = 0;
@@ -58,22 +47,7 @@ bool DecimalToFloatFast(std::string_view s, float* out) {
     }
     exponent += negative_exponent ? -e : e;
   }
-  if (significand == 0) {
-    *out = negative ? -0.0f : 0.0f;
-    return true;
-  }
-  if (significand > kMaxExactSignificand || exponent < -22 || exponent > 22) return false;
-  const double m = static_cast<double>(significand);
-  const double d = exponent < 0 ? m / kPowersOfTen[-exponent] : m * kPowersOfTen[exponent];
-  uint64_t bits;
-  std::memcpy(&bits, &d, sizeof bits);
-  // A float has 24 significant bits, a double 53: d is halfway between two floats when its low 29
-  // bits are exactly 1 followed by 28 zeros.
-  constexpr uint64_t kLow29 = (uint64_t{1} << 29) - 1;
-  if ((bits & kLow29) == (uint64_t{1} << 28)) return false;
-  const float f = static_cast<float>(d);
-  *out = negative ? -f : f;
-  return true;
+  return ScaleToFloat(significand, exponent, negative, out);
 }
 
 }  // namespace internal

@@ -40,6 +40,18 @@ struct Cell {
   int64_t column = 0;
 };
 
+/// One field of a text format's record (a CSV field), for DatasetBuilder::SetFieldRow: a kField
+/// cell, or kMissing when `missing`. `text` is only read during the call that takes it.
+struct FieldRef {
+  std::string_view text;
+  int64_t line = 0;      ///< 1-based line where the field starts (0 = unknown).
+  bool missing = false;  ///< The format's own missing-value marker (a CSV's empty, ? or NA).
+};
+
+/// Where SetFieldRow puts a record's field: a feature index (>= 0), or one of these.
+constexpr int32_t kFieldIsLabel = -2;   ///< The row's label.
+constexpr int32_t kFieldIgnored = -1;  ///< Nowhere (a column that is not used).
+
 /// How a feature column's type is decided.
 enum class ColumnRule : uint8_t {
   /// Training data: numeric iff every non-missing cell is a number (a kNumber cell, or a kField
@@ -125,6 +137,11 @@ class DatasetBuilder {
   Status SetFeature(size_t feature, const Cell& cell);
   /// Sets the current row's label: a name (kText, kField, or kNumber's `text`) or missing.
   Status SetLabel(const Cell& cell);
+  /// Sets the current row's cells from a whole record of a text format, the fast way for many
+  /// cells: field k (`fields[k]`, k < `count`, at 1-based column k + 1 of its line) goes to feature
+  /// `slots[k]`, to the label (kFieldIsLabel) or nowhere (kFieldIgnored). The same cells, results
+  /// and errors as SetFeature / SetLabel called in field order; stops at the first failure.
+  Status SetFieldRow(const FieldRef* fields, const int32_t* slots, size_t count);
   /// Sets the current row's label as a class index (-1 = unknown). With kDiscovered classes the
   /// names are "0", "1", ... up to the largest index; otherwise the index must be below
   /// class_names.size() (kInvalidArgument).
