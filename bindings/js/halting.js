@@ -136,7 +136,7 @@ export class TableCache {
    * first use. `lastUse` then says what this call cost: {source: 'built' | 'stored' | 'cached', ms}
    * (ms: building or copying the table, in this call; 0 when cached).
    */
-  entry(forestHandle, h) {
+  entry(forestHandle, h, owner) {
     const recent = this.#recent;
     if (recent !== null && recent.rule === h.rule && recent.alpha === h.alpha && recent.trees === h.trees &&
         this.#tables.get(recent.key) === recent.entry) {
@@ -150,7 +150,7 @@ export class TableCache {
       this.#tables.delete(key);
       this.#tables.set(key, entry);
     } else {
-      const { table, fromStore } = buildForestTableReporting(forestHandle, h);
+      const { table, fromStore } = buildForestTableReporting(forestHandle, h, owner);
       entry = { table, address: table._address() };
       this.lastUse = { source: fromStore ? 'stored' : 'built', ms: table._buildMs() };
       this.#tables.set(key, entry);
@@ -164,9 +164,12 @@ export class TableCache {
     return entry;
   }
 
-  /** The internal table handle for `h` (as entry()). */
-  table(forestHandle, h) {
-    return this.entry(forestHandle, h).table;
+  /**
+   * The internal table handle for `h` (as entry(); `owner`, the Forest, stays undisposable while
+   * a build reports progress, when h.extra holds BUILD_OPTIONS).
+   */
+  table(forestHandle, h, owner) {
+    return this.entry(forestHandle, h, owner).table;
   }
 
   /** True when no table is held (for the leak net). */
@@ -184,6 +187,34 @@ export class TableCache {
   forget() {
     this.#tables.clear();
   }
+}
+
+// The typed array of each question tallyAnswers answers, and how it reads a table handle.
+const TALLY_QUESTIONS = {
+  halts: [Uint8Array, (t, tally) => (t._halts(tally) ? 1 : 0)],
+  confidence: [Float64Array, (t, tally) => t._confidence(tally)],
+  leader: [Int32Array, (t, tally) => t._leader(tally)],
+};
+
+/**
+ * Per tally of `tallies` (an Int32Array, n x the table's classes, row-major) the answer of the
+ * internal table handle `tableFor()` returns (asked after the arguments' type checks) to `question`: 'halts' (Uint8Array, 1 = halts), 'confidence'
+ * (Float64Array) or 'leader' (Int32Array, -1: no strict leader), as HaltingTable's methods answer
+ * one tally (each tally checked as they check it). TypeError / RangeError naming `what`.
+ */
+export function tallyAnswers(tableFor, question, tallies, what) {
+  const asked = Object.hasOwn(TALLY_QUESTIONS, question) ? TALLY_QUESTIONS[question] : undefined;
+  if (asked === undefined) throw new RangeError(`${what}: question must be 'halts', 'confidence' or 'leader', got ${describe(question)}`);
+  if (!(tallies instanceof Int32Array)) throw new TypeError(`${what}: tallies must be an Int32Array (rows x classes, row-major)`);
+  const table = tableFor();
+  const l = table._numClasses();
+  const trees = table._numTrees();
+  if (tallies.length % l !== 0) throw new RangeError(`${what}: tallies must hold a multiple of ${l} (classes) counts, got ${tallies.length}`);
+  const [Out, read] = asked;
+  const n = tallies.length / l;
+  const out = new Out(n);
+  for (let i = 0; i < n; i++) out[i] = read(table, countsArg(tallies.subarray(i * l, (i + 1) * l), 'tally', l, trees));
+  return out;
 }
 
 function tableAndTally(table, value) {
