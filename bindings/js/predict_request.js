@@ -43,7 +43,7 @@ export function probaSpec(vote) {
 }
 
 /**
- * A new request handle for `spec` on the forest of embind `forestHandle`: {handle, address, info}
+ * A new request handle for `spec` on the forest of embind `forestHandle`: {handle, address, info, spec}
  * (info: the core's plan, {path, vote, rule, alpha, trees, compare, inPlace, table}). A refusal
  * throws RangeError (a value out of range), TypeError (an option that does not apply) or
  * UrnforestError (a request this model cannot serve), with the core's message.
@@ -65,7 +65,9 @@ export function newRequest(forestHandle, spec, what) {
     throw errorFromObject(info);
   }
   if (info.table !== null) info.table.extra = NO_EXTRA; // TableCache's halting options
-  return { handle, address: handle._address(), info };
+  // owned: the caller frees it after its one call (RequestCache.request); probabilitiesOf: the
+  // result's probabilities getter, made once per request by its forest (forest.js).
+  return { handle, address: handle._address(), info, spec, owned: false, probabilitiesOf: null };
 }
 
 // The options a kept request is keyed by, in the order of the key's levels (fixedOrder, an array,
@@ -95,13 +97,11 @@ export class RequestCache {
   }
 
   /**
-   * The request for `options` (predict's) on `forestHandle`, and whether the caller must free it
-   * after the call: {request, owned}.
+   * The request for `options` (predict's) on `forestHandle`; when its `owned` is true, the caller
+   * frees it (request.handle.delete()) after the call.
    */
   request(forestHandle, options, numTrees) {
-    if (!isPlainObject(options) || !keyedOnly(options)) {
-      return { request: newRequest(forestHandle, predictSpec(options, numTrees), 'predict'), owned: true };
-    }
+    if (!isPlainObject(options) || !keyedOnly(options)) return ownedRequest(forestHandle, options, numTrees);
     let node = this.#byOptions;
     for (const key of KEY_OPTIONS) {
       let next = node.get(options[key]);
@@ -109,12 +109,12 @@ export class RequestCache {
       node = next;
     }
     const kept = node.get(LEAF);
-    if (kept !== undefined) return { request: kept, owned: false };
+    if (kept !== undefined) return kept;
+    if (this.#kept >= KEPT_REQUESTS) return ownedRequest(forestHandle, options, numTrees);
     const request = newRequest(forestHandle, predictSpec(options, numTrees), 'predict');
-    if (this.#kept >= KEPT_REQUESTS) return { request, owned: true };
     node.set(LEAF, request);
     this.#kept++;
-    return { request, owned: false };
+    return request;
   }
 
   /** True when no request is held (for the leak net). */
@@ -134,6 +134,13 @@ export class RequestCache {
     this.#kept = 0;
     this.#bySpec.clear();
   }
+}
+
+// A request for one call, freed by the caller (owned).
+function ownedRequest(forestHandle, options, numTrees) {
+  const request = newRequest(forestHandle, predictSpec(options, numTrees), 'predict');
+  request.owned = true;
+  return request;
 }
 
 // True when every key of `options` (own enumerable, as rejectUnknown reads them) is a keyed option.
