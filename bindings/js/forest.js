@@ -5,7 +5,7 @@
 import { callChecked } from './errors.js';
 import { answerInto, answerOf, outArrays, readAnswer } from './halted_answer.js';
 import {
-  BUILD_OPTIONS, HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption, tallyAnswers,
+  BUILD_OPTIONS, HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption,
 } from './halting.js';
 import { INTERNAL, addressOf, adopt, adoptExtra, current, disposed, live, release, withNewHandle } from './handles.js';
 import { Dataset } from './dataset.js';
@@ -14,6 +14,7 @@ import { currentModule, requireModule } from './module.js';
 import { namesOf, optionTables } from './options.js';
 import { RequestCache, newRequest, probaSpec, requireInPlace } from './predict_request.js';
 import { errorCurveOf, orderOf, orderReportOf, prunedHandle } from './pruning.js';
+import { tallyAnswers } from './tally_answers.js';
 import {
   countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, seedHalves, stringArray,
 } from './validate.js';
