@@ -88,6 +88,11 @@ export class RequestCache {
   #byOptions = new Map(); // a trie over KEY_OPTIONS' values; a leaf holds the request under LEAF
   #kept = 0;
   #bySpec = new Map(); // the option-less calls' requests: key -> request
+  // The last kept request found, with its options object and their keyed values then: a call with
+  // the same object, unchanged, skips the walk down the trie.
+  #last = null;
+  #lastOptions = null;
+  #lastValues = new Array(KEY_OPTIONS.length);
 
   /** The kept request of an option-less call (predict(d), predictProba(d, {vote})) named `key`. */
   fixed(forestHandle, key, spec, what) {
@@ -102,19 +107,34 @@ export class RequestCache {
    */
   request(forestHandle, options, numTrees) {
     if (!isPlainObject(options) || !keyedOnly(options)) return ownedRequest(forestHandle, options, numTrees);
+    if (options === this.#lastOptions && this.#sameAsLast(options)) return this.#last;
     let node = this.#byOptions;
     for (const key of KEY_OPTIONS) {
       let next = node.get(options[key]);
       if (next === undefined) node.set(options[key], next = new Map());
       node = next;
     }
-    const kept = node.get(LEAF);
-    if (kept !== undefined) return kept;
-    if (this.#kept >= KEPT_REQUESTS) return ownedRequest(forestHandle, options, numTrees);
-    const request = newRequest(forestHandle, predictSpec(options, numTrees), 'predict');
-    node.set(LEAF, request);
-    this.#kept++;
+    let request = node.get(LEAF);
+    if (request === undefined) {
+      if (this.#kept >= KEPT_REQUESTS) return ownedRequest(forestHandle, options, numTrees);
+      request = newRequest(forestHandle, predictSpec(options, numTrees), 'predict');
+      node.set(LEAF, request);
+      this.#kept++;
+    }
+    this.#last = request;
+    this.#lastOptions = options;
+    for (let i = 0; i < KEY_OPTIONS.length; i++) this.#lastValues[i] = options[KEY_OPTIONS[i]];
     return request;
+  }
+
+  // True when `options` holds the keyed values it held at the last lookup (Map's key equality).
+  #sameAsLast(options) {
+    for (let i = 0; i < KEY_OPTIONS.length; i++) {
+      const value = options[KEY_OPTIONS[i]];
+      const last = this.#lastValues[i];
+      if (value !== last && !(value !== value && last !== last)) return false;
+    }
+    return true;
   }
 
   /** True when no request is held (for the leak net). */
@@ -132,6 +152,8 @@ export class RequestCache {
   forget() {
     this.#byOptions = new Map();
     this.#kept = 0;
+    this.#last = null;
+    this.#lastOptions = null;
     this.#bySpec.clear();
   }
 }
