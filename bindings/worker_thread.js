@@ -2,7 +2,7 @@
 // Not a public entry: bindings/worker/ (built into dist/worker.js) starts it. One job at a time; messages:
 //   in:  {id, op: 'train' | 'trainPart' | 'mergeParts' | 'haltingTable' | 'expectedCost' | 'experiment', ...arguments}
 //   in:  {id, op: 'session', session, method, args, restore?}: a call on a model held here (sessions, below)
-//   in:  {id, op: 'release', session}: frees a session's model, data sets and tables
+//   in:  {id, op: 'release', session}: frees a session's model (with its tables) and data sets
 //   out: {id, type: 'progress', stage, fraction} | {id, type: 'result', value} | {id, type: 'error', error}
 // Results are plain data (model / table bytes, numbers, typed arrays): wasm handles cannot cross threads.
 // Typed arrays in a result are transferred, not copied.
@@ -183,8 +183,8 @@ jobs.experiment = ({ options }, progress) => {
 };
 
 // ---- sessions: a model that stays in this worker ------------------------------------------------
-// A session holds a Forest, named Datasets (addData) and the HaltingTable objects its tally queries
-// use. The caller's side (RemoteForest, bindings/worker/remote_forest.js) numbers sessions and, when
+// A session holds a Forest and named Datasets (addData); its tally queries read the forest's own
+// bounded table cache (Forest.tallyAnswers). The caller's side (RemoteForest, bindings/worker/remote_forest.js) numbers sessions and, when
 // this worker is a fresh one (after an abort terminated the previous one), sends `restore`: the model
 // bytes and the calls that rebuild its state (storeTable per stored table, addData per live data set).
 const sessions = new Map();
@@ -199,7 +199,6 @@ function release(id) {
   const s = sessions.get(id);
   if (s === undefined) return;
   sessions.delete(id);
-  for (const table of s.tables.values()) table.dispose();
   for (const data of s.data.values()) data.dispose();
   s.forest.dispose();
 }
@@ -240,30 +239,10 @@ function withData(s, ref, fn) {
   }
 }
 
-// The session's HaltingTable for {rule, alpha?, trees?}, built on first use and kept.
-function tableOf(s, options, progress) {
-  if (options === null || typeof options !== 'object') throw new TypeError('table options must be {rule, alpha?, trees?}');
-  const key = `${options.rule}|${options.alpha}|${options.trees}`;
-  let table = s.tables.get(key);
-  if (table === undefined) {
-    progress('table', 0);
-    table = s.forest.haltingTable(options);
-    progress('table', 1);
-    s.tables.set(key, table);
-  }
-  return table;
-}
-
-// tallies: n x numClasses, row-major; out[i] = read(table, tally i).
-function queryTallies(s, options, tallies, Out, read, progress) {
-  if (!(tallies instanceof Int32Array)) throw new TypeError('tallies must be an Int32Array (rows x classes, row-major)');
-  const table = tableOf(s, options, progress);
-  const l = table.numClasses;
-  if (tallies.length % l !== 0) throw new RangeError(`tallies must hold a multiple of ${l} (classes) counts, got ${tallies.length}`);
-  const n = tallies.length / l;
-  const out = new Out(n);
-  for (let i = 0; i < n; i++) out[i] = read(table, tallies.subarray(i * l, (i + 1) * l));
-  return out;
+// tallies: n x numClasses, row-major; the answers of the session forest's table for `options` to
+// `question` (Forest.tallyAnswers: the table comes from the forest's own bounded cache).
+function queryTallies(s, question, options, tallies, progress) {
+  return s.forest.tallyAnswers(question, tallies, withTableProgress(options, progress));
 }
 
 const methods = {
@@ -300,18 +279,21 @@ const methods = {
   errorCurve: (s, { data, order }) => withData(s, data, (d) => s.forest.errorCurve(d, order)),
   storeTable: (s, { options }) => s.forest.storeTable(options),
   storedTables: (s) => s.forest.storedTables(),
+  // A table of the session's model as bytes: built for this call (the caller keeps the bytes).
   haltingTable(s, { options }, progress) {
-    const table = tableOf(s, options, progress);
-    const bytes = table.toBytes();
-    const binary = table.numClasses === 2 ? [table.binaryThresholds(0), table.binaryThresholds(1)] : null;
-    return { bytes, rule: table.rule, alpha: table.alpha, numTrees: table.numTrees, numClasses: table.numClasses, binaryThresholds: binary };
+    progress('table', 0);
+    const table = s.forest.haltingTable(withTableProgress(options, progress));
+    try {
+      const bytes = table.toBytes();
+      const binary = table.numClasses === 2 ? [table.binaryThresholds(0), table.binaryThresholds(1)] : null;
+      return { bytes, rule: table.rule, alpha: table.alpha, numTrees: table.numTrees, numClasses: table.numClasses, binaryThresholds: binary };
+    } finally {
+      table.dispose();
+    }
   },
-  halts: (s, { options, tallies }, progress) =>
-    queryTallies(s, options, tallies, Uint8Array, (t, tally) => (t.halts(tally) ? 1 : 0), progress),
-  confidence: (s, { options, tallies }, progress) =>
-    queryTallies(s, options, tallies, Float64Array, (t, tally) => t.confidence(tally), progress),
-  leader: (s, { options, tallies }, progress) =>
-    queryTallies(s, options, tallies, Int32Array, (t, tally) => t.leader(tally), progress),
+  halts: (s, { options, tallies }, progress) => queryTallies(s, 'halts', options, tallies, progress),
+  confidence: (s, { options, tallies }, progress) => queryTallies(s, 'confidence', options, tallies, progress),
+  leader: (s, { options, tallies }, progress) => queryTallies(s, 'leader', options, tallies, progress),
   oobVotes: (s) => s.forest.oobVotes(),
   trainLabels: (s) => s.forest.trainLabels(),
   treeWeights: (s) => s.forest.treeWeights(),
@@ -322,7 +304,7 @@ const methods = {
 function open(id, model, log, progress) {
   progress('load', 0);
   release(id);
-  const s = { forest: Forest.fromBytes(model), data: new Map(), tables: new Map() };
+  const s = { forest: Forest.fromBytes(model), data: new Map() };
   sessions.set(id, s);
   try {
     for (const { method, args } of log) methods[method](s, args, progress);

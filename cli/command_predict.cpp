@@ -11,25 +11,11 @@
 #include "model_file.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest.h"
+#include "urnforest/imported_model.h"
 #include "urnforest/predict_request.h"
 
 namespace urnforest::cli {
 namespace {
-
-// The name of a vote kind in predict's JSON ("vote"), until the core names vote kinds.
-const char* VoteName(VoteKind vote) {
-  switch (vote) {
-    case VoteKind::kSoft: return "soft";
-    case VoteKind::kHard: break;
-  }
-  return "hard";
-}
-
-Result<VoteKind> ParseVote(std::string_view name) {
-  if (name == "soft") return VoteKind::kSoft;
-  if (name == "hard") return VoteKind::kHard;
-  return Status::Error(StatusCode::kInvalidArgument, "must be soft or hard, got '" + std::string(name) + "'");
-}
 
 // The request predict's options describe; the core checks it (CheckPredictRequest).
 Result<PredictRequest> RequestFromArgs(const Args& args) {
@@ -52,7 +38,7 @@ Result<PredictRequest> RequestFromArgs(const Args& args) {
     if (!seed.ok()) return seed.status();
     request.seed = static_cast<uint64_t>(seed.value());
   }
-  Result<VoteKind> vote = ParseOption(args, "vote", VoteKind::kHard, ParseVote);
+  Result<VoteKind> vote = ParseOption(args, "vote", VoteKind::kHard, ParseVoteKind);
   if (!vote.ok()) return vote.status();
   if (args.Has("vote")) request.vote = vote.value();
   request.compare = args.Flag("compare");
@@ -76,7 +62,7 @@ void WritePrediction(const Forest& f, const Dataset& d, const Prediction& p, con
   out.json.Key("labels").StringArray(names);
   const std::vector<uint32_t>& votes = p.Halted() ? p.full_votes : p.votes;
   if ((!p.Halted() || request.compare) && (!votes.empty() || d.num_rows() == 0)) out.json.Key("votes").IntArray(votes);
-  if (f.imported() != nullptr || request.vote.has_value()) out.json.Key("vote").String(VoteName(p.vote));
+  if (f.imported() != nullptr || request.vote.has_value()) out.json.Key("vote").String(VoteKindName(p.vote));
   if (request.probabilities) {
     // One array of class probabilities per row, classes in the model's order (docs/api.md).
     const size_t k = static_cast<size_t>(f.num_classes());

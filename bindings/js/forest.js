@@ -12,8 +12,9 @@ import { Dataset } from './dataset.js';
 import { learnerFromWasm } from './learner.js';
 import { currentModule, requireModule } from './module.js';
 import { namesOf, optionTables } from './options.js';
-import { RequestCache, probaSpec, requireInPlace } from './predict_request.js';
+import { RequestCache, newRequest, probaSpec, requireInPlace } from './predict_request.js';
 import { errorCurveOf, orderOf, orderReportOf, prunedHandle } from './pruning.js';
+import { tallyAnswers } from './tally_answers.js';
 import {
   countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, seedHalves, stringArray,
 } from './validate.js';
@@ -116,8 +117,8 @@ export class Forest {
     if (!(dataset instanceof Dataset)) throw new TypeError(`predict: dataset must be a Dataset, got ${describe(dataset)}`);
     live(dataset, 'Dataset');
     if (destination !== undefined && options === undefined) throw new TypeError('predict: caller-owned arrays ({out}) need halting options (a rule)');
-    const { request, owned } = options === undefined
-      ? { request: this.#requests.fixed(handle, 'full', FULL_SPEC, 'predict'), owned: false }
+    const request = options === undefined
+      ? this.#requests.fixed(handle, 'full', FULL_SPEC, 'predict')
       : this.#requests.request(handle, options, this.#numTrees ?? (this.#numTrees = handle._numTrees()));
     try {
       if (destination !== undefined) return this.#answerInto(handle, dataset, request, destination);
@@ -126,7 +127,7 @@ export class Forest {
       if (options !== undefined && this.#importRecord(handle) !== null) result.vote = request.info.vote;
       return result;
     } finally {
-      if (owned) request.handle.delete();
+      if (request.owned) request.handle.delete();
     }
   }
 
@@ -164,6 +165,13 @@ export class Forest {
     const handle = live(this, 'Forest');
     const h = haltingOptions(options, 'haltingTable', handle._numTrees(), BUILD_OPTIONS);
     return new HaltingTable(INTERNAL, buildForestTable(handle, h, this));
+  }
+
+  /** Per tally the answer of the `options` table to `question`, from this forest's table cache (04_forest.d.ts). */
+  tallyAnswers(question, tallies, options) {
+    const handle = live(this, 'Forest');
+    const h = haltingOptions(options, 'tallyAnswers', handle._numTrees(), BUILD_OPTIONS);
+    return tallyAnswers(() => this.#tables.table(handle, h, this), question, tallies, 'tallyAnswers');
   }
 
   /** Builds a halting table and stores it with the model (04_forest.d.ts). */
@@ -333,7 +341,24 @@ export class Forest {
     const table = info.table === null ? null : this.#tables.entry(handle, info.table);
     const m = currentModule(); // not null: live() above found this forest's instance current
     const answer = answerOf(m, addressOf(this), addressOf(dataset), request.address, table === null ? 0 : table.address);
-    return readAnswer(m, answer, this.#names(handle), info, (tallies) => this.#sharesOf(info.table, tallies));
+    if (info.path === 'exact' || info.path === 'margin') {
+      return readAnswer(m, answer, this.#names(handle), info, () => this.#softProbabilities(dataset, request.spec));
+    }
+    return readAnswer(m, answer, this.#names(handle), info,
+      request.probabilitiesOf ?? (request.probabilitiesOf = (tallies) => this.#sharesOf(info.table, tallies)));
+  }
+
+  // A soft rule's probabilities: the core's answer to the same request with probabilities (Predict
+  // computes them: the model's own soft probabilities), for `dataset`, still live.
+  #softProbabilities(dataset, spec) {
+    const handle = live(this, 'Forest');
+    live(dataset, 'Dataset');
+    const request = newRequest(handle, { ...spec, probabilities: true }, 'predict');
+    try {
+      return this.#answer(handle, dataset, request).probabilities;
+    } finally {
+      request.handle.delete();
+    }
   }
 
   // The in-place answer of `request` written into the caller's arrays (destination.out).

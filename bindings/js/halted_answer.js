@@ -45,6 +45,45 @@ class HaltedResult {
   }
 }
 
+// The exact early exit's or the margin rule's halted prediction (an imported model's soft vote),
+// plus `probabilities`, asked from the core on first read (a getter of the prototype, as
+// HaltedResult's): the model's own soft probabilities of the rows, which need every tree, so a
+// result whose probabilities are never read keeps the early exit's saving.
+class SoftHaltedResult {
+  #probabilitiesOf;
+  #probabilities = null;
+
+  constructor(labels, classIndex, treesUsed, confidence, haltedEarly, fullClassIndex, fullVotes, disagreement,
+    meanTrees, lambda, info, classNames, probabilities, probabilitiesOf) {
+    this.labels = labels;
+    this.classIndex = classIndex;
+    this.treesUsed = treesUsed;
+    this.confidence = confidence;
+    this.haltedEarly = haltedEarly;
+    this.fullClassIndex = fullClassIndex;
+    this.fullVotes = fullVotes;
+    this.disagreement = disagreement;
+    this.meanTrees = meanTrees;
+    if (lambda !== undefined) this.lambda = lambda;
+    this.trees = info.trees;
+    this.classNames = classNames;
+    this.rule = info.rule;
+    this.alpha = info.alpha;
+    this.vote = info.vote;
+    this.#probabilities = probabilities; // null: not in the answer (asked on first read)
+    this.#probabilitiesOf = probabilitiesOf;
+  }
+
+  /**
+   * Per row the model's own class probabilities (its soft prediction, n x k; docs/api.md): the
+   * prediction the exact exit's label equals and the margin rule's confidence refers to.
+   */
+  get probabilities() {
+    if (this.#probabilities === null) this.#probabilities = this.#probabilitiesOf();
+    return this.#probabilities;
+  }
+}
+
 let layoutModule = null;
 let layout = null;
 
@@ -192,7 +231,7 @@ export function answerInto(m, forestAddress, dataAddress, request, tableAddress,
  * of module instance `m` (the answer answerOf returned last), for class names `names` and the
  * request's `info` (predict_request.js): views of that one buffer for the answer's arrays, copies
  * with buffers of their own for the full vote's. `probabilitiesOf(tallies)` gives a table rule's
- * `probabilities` on first read (HaltedResult).
+ * `probabilities` on first read (HaltedResult), `probabilitiesOf()` a soft rule's (SoftHaltedResult).
  */
 export function readAnswer(m, answer, names, info, probabilitiesOf) {
   const l = layoutOf(m);
@@ -201,33 +240,37 @@ export function readAnswer(m, answer, names, info, probabilitiesOf) {
   const s = sectionsOf(l, u32At(answer, l.header.present));
   const path = l.paths[u32At(answer, l.header.path)];
   const buffer = answer.buffer;
-  const view = (Type, name, length) => (s[name] === undefined ? undefined : new Type(buffer, offset(s[name], n, k), length));
-  const classIndex = view(Int32Array, 'classIndex', n);
+  const classIndex = new Int32Array(buffer, offset(s.classIndex, n, k), n);
   const labels = new Array(n);
   for (let i = 0; i < n; i++) labels[i] = names[classIndex[i]];
   if (path === 'full' || path === 'weighted' || path === 'soft') {
-    const out = { labels, classIndex, votes: view(Uint32Array, 'votes', n * k) ?? new Uint32Array(0), classNames: names.slice() };
-    if (path === 'weighted') out.scores = view(Float64Array, 'scores', n * k);
-    const probabilities = view(Float64Array, 'probabilities', n * k);
+    const out = { labels, classIndex, votes: view(buffer, s.votes, n, k, Uint32Array, n * k) ?? new Uint32Array(0), classNames: names.slice() };
+    if (path === 'weighted') out.scores = view(buffer, s.scores, n, k, Float64Array, n * k);
+    const probabilities = view(buffer, s.probabilities, n, k, Float64Array, n * k);
     if (probabilities !== undefined) out.probabilities = probabilities;
     return out;
   }
   // The full vote's arrays get buffers of their own, as before the answer was packed: callers
   // transfer, e.g., [treesUsed.buffer, fullClassIndex.buffer] to another thread in one message.
-  const fullClassIndex = info.compare ? view(Int32Array, 'fullClassIndex', n).slice() : undefined;
-  const fullVotes = info.compare ? (view(Uint32Array, 'fullVotes', n * k)?.slice() ?? new Uint32Array(0)) : undefined;
+  const fullClassIndex = info.compare ? view(buffer, s.fullClassIndex, n, k, Int32Array, n).slice() : undefined;
+  const fullVotes = info.compare ? (view(buffer, s.fullVotes, n, k, Uint32Array, n * k)?.slice() ?? new Uint32Array(0)) : undefined;
   const disagreement = info.compare ? figures[1] : undefined;
+  const treesUsed = new Int32Array(buffer, offset(s.treesUsed, n, k), n);
+  const confidence = new Float64Array(buffer, offset(s.confidence, n, k), n);
+  const haltedEarly = new Uint8Array(buffer, offset(s.haltedEarly, n, k), n);
   if (path === 'table') {
-    return new HaltedResult(labels, classIndex, view(Int32Array, 'treesUsed', n), view(Float64Array, 'confidence', n),
-      view(Int32Array, 'tallies', n * k), view(Uint8Array, 'haltedEarly', n), fullClassIndex, fullVotes, disagreement,
-      figures[0], info, names.slice(), probabilitiesOf);
+    return new HaltedResult(labels, classIndex, treesUsed, confidence, new Int32Array(buffer, offset(s.tallies, n, k), n * k),
+      haltedEarly, fullClassIndex, fullVotes, disagreement, figures[0], info, names.slice(), probabilitiesOf);
   }
-  return {
-    labels, classIndex, treesUsed: view(Int32Array, 'treesUsed', n), confidence: view(Float64Array, 'confidence', n),
-    haltedEarly: view(Uint8Array, 'haltedEarly', n), fullClassIndex, fullVotes, disagreement, meanTrees: figures[0],
-    ...(path === 'margin' && { lambda: figures[2] }), trees: info.trees, classNames: names.slice(), rule: info.rule,
-    alpha: info.alpha, vote: info.vote,
-  };
+  return new SoftHaltedResult(labels, classIndex, treesUsed, confidence, haltedEarly, fullClassIndex, fullVotes,
+    disagreement, figures[0], path === 'margin' ? figures[2] : undefined, info, names.slice(),
+    view(buffer, s.probabilities, n, k, Float64Array, n * k) ?? null, probabilitiesOf);
+}
+
+// A view of the section at `at` (sectionsOf's [c, r, rk], or undefined when absent: undefined) of
+// `length` elements of `Type` in an answer of n rows and k classes.
+function view(buffer, at, n, k, Type, length) {
+  return at === undefined ? undefined : new Type(buffer, offset(at, n, k), length);
 }
 
 function u32At(bytes, offset) {

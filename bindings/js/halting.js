@@ -140,7 +140,7 @@ export class TableCache {
    * first use. `lastUse` then says what this call cost: {source: 'built' | 'stored' | 'cached', ms}
    * (ms: building or copying the table, in this call; 0 when cached).
    */
-  entry(forestHandle, h) {
+  entry(forestHandle, h, owner) {
     const recent = this.#recent;
     if (recent !== null && recent.rule === h.rule && recent.alpha === h.alpha && recent.trees === h.trees &&
         this.#tables.get(recent.key) === recent.entry) {
@@ -154,7 +154,7 @@ export class TableCache {
       this.#tables.delete(key);
       this.#tables.set(key, entry);
     } else {
-      const { table, fromStore } = buildForestTableReporting(forestHandle, h);
+      const { table, fromStore } = buildForestTableReporting(forestHandle, h, owner);
       entry = { table, address: table._address() };
       this.lastUse = { source: fromStore ? 'stored' : 'built', ms: table._buildMs() };
       this.#tables.set(key, entry);
@@ -168,9 +168,12 @@ export class TableCache {
     return entry;
   }
 
-  /** The internal table handle for `h` (as entry()). */
-  table(forestHandle, h) {
-    return this.entry(forestHandle, h).table;
+  /**
+   * The internal table handle for `h` (as entry(); `owner`, the Forest, stays undisposable while
+   * a build reports progress, when h.extra holds BUILD_OPTIONS).
+   */
+  table(forestHandle, h, owner) {
+    return this.entry(forestHandle, h, owner).table;
   }
 
   /** True when no table is held (for the leak net). */

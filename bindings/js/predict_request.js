@@ -43,7 +43,7 @@ export function probaSpec(vote) {
 }
 
 /**
- * A new request handle for `spec` on the forest of embind `forestHandle`: {handle, address, info}
+ * A new request handle for `spec` on the forest of embind `forestHandle`: {handle, address, info, spec}
  * (info: the core's plan, {path, vote, rule, alpha, trees, compare, inPlace, table}). A refusal
  * throws RangeError (a value out of range), TypeError (an option that does not apply) or
  * UrnforestError (a request this model cannot serve), with the core's message.
@@ -65,7 +65,9 @@ export function newRequest(forestHandle, spec, what) {
     throw errorFromObject(info);
   }
   if (info.table !== null) info.table.extra = NO_EXTRA; // TableCache's halting options
-  return { handle, address: handle._address(), info };
+  // owned: the caller frees it after its one call (RequestCache.request); probabilitiesOf: the
+  // result's probabilities getter, made once per request by its forest (forest.js).
+  return { handle, address: handle._address(), info, spec, owned: false, probabilitiesOf: null };
 }
 
 // The options a kept request is keyed by, in the order of the key's levels (fixedOrder, an array,
@@ -86,6 +88,11 @@ export class RequestCache {
   #byOptions = new Map(); // a trie over KEY_OPTIONS' values; a leaf holds the request under LEAF
   #kept = 0;
   #bySpec = new Map(); // the option-less calls' requests: key -> request
+  // The last kept request found, with its options object and their keyed values then: a call with
+  // the same object, unchanged, skips the walk down the trie.
+  #last = null;
+  #lastOptions = null;
+  #lastValues = new Array(KEY_OPTIONS.length);
 
   /** The kept request of an option-less call (predict(d), predictProba(d, {vote})) named `key`. */
   fixed(forestHandle, key, spec, what) {
@@ -95,26 +102,39 @@ export class RequestCache {
   }
 
   /**
-   * The request for `options` (predict's) on `forestHandle`, and whether the caller must free it
-   * after the call: {request, owned}.
+   * The request for `options` (predict's) on `forestHandle`; when its `owned` is true, the caller
+   * frees it (request.handle.delete()) after the call.
    */
   request(forestHandle, options, numTrees) {
-    if (!isPlainObject(options) || !keyedOnly(options)) {
-      return { request: newRequest(forestHandle, predictSpec(options, numTrees), 'predict'), owned: true };
-    }
+    if (!isPlainObject(options) || !keyedOnly(options)) return ownedRequest(forestHandle, options, numTrees);
+    if (options === this.#lastOptions && this.#sameAsLast(options)) return this.#last;
     let node = this.#byOptions;
     for (const key of KEY_OPTIONS) {
       let next = node.get(options[key]);
       if (next === undefined) node.set(options[key], next = new Map());
       node = next;
     }
-    const kept = node.get(LEAF);
-    if (kept !== undefined) return { request: kept, owned: false };
-    const request = newRequest(forestHandle, predictSpec(options, numTrees), 'predict');
-    if (this.#kept >= KEPT_REQUESTS) return { request, owned: true };
-    node.set(LEAF, request);
-    this.#kept++;
-    return { request, owned: false };
+    let request = node.get(LEAF);
+    if (request === undefined) {
+      if (this.#kept >= KEPT_REQUESTS) return ownedRequest(forestHandle, options, numTrees);
+      request = newRequest(forestHandle, predictSpec(options, numTrees), 'predict');
+      node.set(LEAF, request);
+      this.#kept++;
+    }
+    this.#last = request;
+    this.#lastOptions = options;
+    for (let i = 0; i < KEY_OPTIONS.length; i++) this.#lastValues[i] = options[KEY_OPTIONS[i]];
+    return request;
+  }
+
+  // True when `options` holds the keyed values it held at the last lookup (Map's key equality).
+  #sameAsLast(options) {
+    for (let i = 0; i < KEY_OPTIONS.length; i++) {
+      const value = options[KEY_OPTIONS[i]];
+      const last = this.#lastValues[i];
+      if (value !== last && !(value !== value && last !== last)) return false;
+    }
+    return true;
   }
 
   /** True when no request is held (for the leak net). */
@@ -132,8 +152,17 @@ export class RequestCache {
   forget() {
     this.#byOptions = new Map();
     this.#kept = 0;
+    this.#last = null;
+    this.#lastOptions = null;
     this.#bySpec.clear();
   }
+}
+
+// A request for one call, freed by the caller (owned).
+function ownedRequest(forestHandle, options, numTrees) {
+  const request = newRequest(forestHandle, predictSpec(options, numTrees), 'predict');
+  request.owned = true;
+  return request;
 }
 
 // True when every key of `options` (own enumerable, as rejectUnknown reads them) is a keyed option.

@@ -79,6 +79,18 @@ export class Forest {
    */
   haltingTable(options: HaltingOptions & BuildControl): HaltingTable;
   /**
+   * Per tally the answer of this forest's `options.rule` table (as haltingTable() builds it) to
+   * `question`, each tally read as HaltingTable.halts/confidence/leader read one: 'halts' → Uint8Array
+   * (1 = halts), 'confidence' → Float64Array, 'leader' → Int32Array (-1: no strict leader).
+   * `tallies`: Int32Array, rows × classes, row-major. The table comes from the forest's own cache
+   * (bounded, least recently used out, freed with the forest; options that resolve to the same rule,
+   * alpha and trees share one table), so a sweep over alphas keeps a bounded number of tables.
+   * RangeError for another question, a tally of another length, or one summing over the trees.
+   */
+  tallyAnswers(question: 'halts', tallies: Int32Array, options: HaltingOptions & BuildControl): Uint8Array;
+  tallyAnswers(question: 'confidence', tallies: Int32Array, options: HaltingOptions & BuildControl): Float64Array;
+  tallyAnswers(question: 'leader', tallies: Int32Array, options: HaltingOptions & BuildControl): Int32Array;
+  /**
    * Builds the halting table of `options.rule` at `options.alpha` for `options.trees` queried trees
    * and stores it with the model: toBytes() includes it, and haltingTable()/predict()/
    * trace() use it when rule, alpha (exactly) and trees match. Replaces one with the same key.
@@ -204,6 +216,13 @@ export interface MarginOptions {
 /** Forest.predict's result with the margin rule. */
 export type MarginPrediction = Omit<HaltedPrediction, 'rule' | 'fullClassIndex' | 'fullVotes' | 'disagreement'> & {
   rule: 'margin'; lambda: number;
+  /**
+   * The model's own class probabilities of the rows (its soft prediction, docs/api.md): the
+   * prediction `alpha` is the target agreement with, so a row's label differs from their argmax
+   * where the rule stopped on a leader the remaining trees overturn. Computed by the core on first
+   * read, with every tree (`dataset` must still be live then).
+   */
+  probabilities: Float64Array;
   /** With `compare: true` only. */
   fullClassIndex?: Int32Array; fullVotes?: Uint32Array; disagreement?: number;
 };

@@ -123,7 +123,10 @@ export interface HaltedPrediction {
    * Per row the posterior mean of the final vote shares given the votes drawn, under the rule's
    * prior ([SSM16]; docs/halting.md): (votes drawn + E[votes left | drawn]) / trees; rows ×
    * classes, row-major, each row summing to 1; votes / trees for a row that drew every tree.
-   * Computed on first read (a getter, from `tallies`). Undefined for an imported model's soft vote.
+   * Computed on first read (a getter, from `tallies`). An imported model's soft vote (rule 'alpha1',
+   * the exact early exit): the model's own class probabilities of the rows (its soft prediction,
+   * docs/api.md), which its label always equals; computed by the core on first read, with every
+   * tree, so `dataset` must still be live then.
    */
   probabilities?: Float64Array;
   /** The votes each row drew per class before it stopped, rows × classes, row-major (each row sums to treesUsed). */

@@ -9,6 +9,7 @@
 #include "forest_handle.h"
 #include "memory.h"
 #include "registry.h"
+#include "urnforest/imported_model.h"
 
 namespace urnforest::wasm {
 namespace {
@@ -22,15 +23,6 @@ const char* FaultName(RequestFault fault) {
     case RequestFault::kNone: break;
   }
   return "model";
-}
-
-// The vote kinds' JS names ('soft' | 'hard'), until the core names them.
-const char* VoteName(VoteKind vote) {
-  switch (vote) {
-    case VoteKind::kSoft: return "soft";
-    case VoteKind::kHard: break;
-  }
-  return "hard";
 }
 
 val Refused(const Status& status, RequestFault fault) {
@@ -54,12 +46,9 @@ val PredictRequestHandle::Parse(const ForestHandle& forest, const val& spec) {
   if (spec.hasOwnProperty("fixedOrder")) request.fixed_order = IntVector(spec["fixedOrder"]);
   if (spec.hasOwnProperty("trees")) request.trees = spec["trees"].as<int32_t>();
   if (spec.hasOwnProperty("vote")) {
-    const std::string vote = spec["vote"].as<std::string>();
-    if (vote != "soft" && vote != "hard") {
-      return Refused(Status::Error(StatusCode::kInvalidArgument, "vote must be 'soft' or 'hard', got '" + vote + "'"),
-                     RequestFault::kMisplaced);
-    }
-    request.vote = vote == "soft" ? VoteKind::kSoft : VoteKind::kHard;
+    Result<VoteKind> vote = ParseVoteKind(spec["vote"].as<std::string>());
+    if (!vote.ok()) return Refused(vote.status(), RequestFault::kMisplaced);
+    request.vote = vote.value();
   }
   if (spec.hasOwnProperty("compare")) request.compare = spec["compare"].as<bool>();
   if (spec.hasOwnProperty("probabilities")) request.probabilities = spec["probabilities"].as<bool>();
@@ -70,7 +59,7 @@ val PredictRequestHandle::Parse(const ForestHandle& forest, const val& spec) {
   forest_ = &forest.forest();
   val info = val::object();
   info.set("path", std::string(PredictPathName(plan_.path)));
-  info.set("vote", std::string(VoteName(plan_.vote)));
+  info.set("vote", std::string(VoteKindName(plan_.vote)));
   info.set("rule", request.rule);
   info.set("alpha", plan_.alpha);
   info.set("trees", plan_.trees);

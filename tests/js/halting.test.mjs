@@ -457,3 +457,24 @@ test('halting calls on a disposed forest throw; dispose frees the cached tables'
   assert.throws(() => forest.prior('siba'), /disposed/);
   assert.throws(() => forest.trainLabels(), /disposed/);
 });
+
+test("tallyAnswers answers each tally as the forest's own table of those options does", () => {
+  const options = { rule: 'hyper', alpha: 0.95, trees: 31 };
+  const table = irisForest.haltingTable(options);
+  const rows = [[10, 0, 0], [4, 3, 1], [0, 0, 31], [12, 12, 7], [0, 0, 0]];
+  const tallies = Int32Array.from(rows.flat());
+  const halts = irisForest.tallyAnswers('halts', tallies, options);
+  const confidence = irisForest.tallyAnswers('confidence', tallies, options);
+  const leader = irisForest.tallyAnswers('leader', tallies, options);
+  assert.ok(halts instanceof Uint8Array && confidence instanceof Float64Array && leader instanceof Int32Array);
+  rows.forEach((t, i) => {
+    assert.equal(halts[i], table.halts(t) ? 1 : 0, `halts ${t}`);
+    assert.equal(confidence[i], table.confidence(t), `confidence ${t}`);
+    assert.equal(leader[i], table.leader(t), `leader ${t}`);
+  });
+  table.dispose();
+  assert.throws(() => irisForest.tallyAnswers('ask', tallies, options), RangeError);
+  assert.throws(() => irisForest.tallyAnswers('halts', [1, 2, 3], options), TypeError);
+  assert.throws(() => irisForest.tallyAnswers('halts', Int32Array.from([1, 2]), options), RangeError);
+  assert.throws(() => irisForest.tallyAnswers('halts', Int32Array.from([20, 20, 0]), options), RangeError);
+});

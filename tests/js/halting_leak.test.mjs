@@ -45,3 +45,21 @@ test('the per-forest table cache is bounded', () => {
   assert.ok(mid >= before);
   forest.dispose();
 });
+
+test("a long sweep of alphas through tallyAnswers keeps a bounded number of the forest's tables", () => {
+  const forest = uf.Forest.fromBytes(model);
+  const tallies = new Int32Array([5, 0, 0, 2, 2, 1]);
+  const sweep = () => {
+    for (let i = 0; i < 60; i++) forest.tallyAnswers('halts', tallies, { rule: 'siba', alpha: 0.4 + i / 100 });
+  };
+  sweep();
+  const mid = memoryStats().inUse;
+  sweep();
+  assert.ok(memoryStats().inUse - mid <= 1024, 'sweeping alphas again does not grow the heap');
+  // Options that resolve to the same table share it: the default alpha and trees spelled out build nothing.
+  forest.tallyAnswers('confidence', tallies, { rule: 'hyper' });
+  const one = memoryStats().inUse;
+  forest.tallyAnswers('confidence', tallies, { rule: 'hyper', alpha: 0.99, trees: 21 });
+  assert.equal(memoryStats().inUse, one);
+  forest.dispose();
+});
