@@ -44,7 +44,10 @@ const HaltingTable* Forest::FindStoredTable(HaltingRule rule, double alpha,
                                             int32_t num_trees) const {
   const int32_t t = num_trees > 0 ? num_trees : this->num_trees();
   for (const HaltingTable& stored : stored_tables_) {
-    if (stored.rule() == rule && SameAlpha(stored.alpha(), alpha) && stored.num_trees() == t) {
+    // The lead rule (alpha1) ignores alpha: its table answers for every alpha asked.
+    const bool any_alpha = stored.layout() == TableLayout::kLeadRule;
+    if (stored.rule() == rule && (any_alpha || SameAlpha(stored.alpha(), alpha)) &&
+        stored.num_trees() == t) {
       return &stored;
     }
   }

@@ -75,7 +75,8 @@ class Forest {
   /// kShapeMismatch when its classes differ from num_classes(), kInvalidArgument when its T exceeds
   /// num_trees(). Not thread-safe against concurrent readers of this forest.
   Status StoreTable(HaltingTable table);
-  /// The stored table for (rule, alpha, T) with alpha compared bit for bit, or nullptr. `num_trees`
+  /// The stored table for (rule, alpha, T) with alpha compared bit for bit (any alpha for alpha1,
+  /// whose lead rule ignores it), or nullptr. `num_trees`
   /// 0 means num_trees(). The pointer is invalidated by StoreTable and ClearStoredTables.
   const HaltingTable* FindStoredTable(HaltingRule rule, double alpha, int32_t num_trees = 0) const;
   /// Stored tables in storage order (first stored first; a replacement keeps its position).

@@ -275,6 +275,17 @@ test('train --ensemble adaboost stores tree weights and predicts with them', () 
   assert.equal(wrong.doc.error.code, 'InvalidArgument');
 });
 
+test('table --store with rule alpha1 stores the lead rule and reports it (it ignores alpha)', () => {
+  const out = join(tmp, 'wdbc-alpha1.urnf');
+  const stored = run('table', '--model', model, '--rule', 'alpha1', '--alpha', '0.99', '--store', '--out', out);
+  assert.equal(stored.status, 0, stored.stderr);
+  assert.equal(stored.doc.stored, true);
+  assert.ok(stored.doc.table_bytes > 0);
+  assert.equal(stored.doc.stored_tables, 1);
+  const info = run('info', '--model', out).doc;
+  assert.deepEqual(info.stored_tables.map((t) => t.rule), ['alpha1']);
+});
+
 test('train --store-tables stores halting tables that info lists and predict uses', () => {
   const stored = join(tmp, 'wdbc-tables.urnf');
   const plain = join(tmp, 'wdbc-plain.urnf');
