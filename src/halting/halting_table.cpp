@@ -19,16 +19,6 @@
 namespace urnforest {
 namespace {
 
-// C(T + k, k), the number of tallies of at most T votes over k classes, saturating at 2^62.
-int64_t StatesOf(int32_t T, int32_t k) {
-  double v = 1.0;
-  for (int32_t i = 1; i <= k; ++i) {
-    v = v * (T + i) / i;
-    if (v > 4.6e18) return int64_t{1} << 62;
-  }
-  return static_cast<int64_t>(v + 0.5);
-}
-
 Status Invalid(const std::string& m) { return Status::Error(StatusCode::kInvalidArgument, m); }
 
 }  // namespace
@@ -296,7 +286,7 @@ Result<HaltingTable> BuildHaltingTable(const HaltingTableOptions& o, const Prior
 bool EagerTableFits(HaltingRule rule, int32_t num_trees, int32_t num_classes) {
   const HaltingRuleTraits& traits = RuleTraits(rule);
   return num_classes <= traits.full_table_max_classes &&
-         StatesOf(num_trees, num_classes) <= traits.full_table_max_states;
+         internal::StatesOf(num_trees, num_classes) <= traits.full_table_max_states;
 }
 
 }  // namespace urnforest

@@ -7,19 +7,10 @@
 
 #include "halting/halting_table_builder.h"
 #include "halting/rule_table.h"
+#include "halting/tally_lattice.h"
 
 namespace urnforest::internal {
 namespace {
-
-// C(T + k, k), the number of tallies of at most T votes over k classes, saturating at 2^62.
-int64_t StatesOf(int32_t T, int32_t k) {
-  double v = 1.0;
-  for (int32_t i = 1; i <= k; ++i) {
-    v = v * (T + i) / i;
-    if (v > 4.6e18) return int64_t{1} << 62;
-  }
-  return static_cast<int64_t>(v + 0.5);
-}
 
 // The prior a full table's recursion reads: a tally mixture becomes the dense histogram of the same
 // masses, one per tally; other priors unchanged.

@@ -5,6 +5,16 @@
 
 namespace urnforest::internal {
 
+/// C(T + k, k), the number of tallies of at most T votes over k classes, saturating at 2^62.
+inline int64_t StatesOf(int32_t T, int32_t k) {
+  double v = 1.0;
+  for (int32_t i = 1; i <= k; ++i) {
+    v = v * (T + i) / i;
+    if (v > 4.6e18) return int64_t{1} << 62;
+  }
+  return static_cast<int64_t>(v + 0.5);
+}
+
 /// Compositions of n (0 <= n <= max_n) into k >= 1 ordered non-negative parts, ranked by the
 /// combinatorial number system: with s_i = (p_1 + ... + p_i) + (i - 1) for i = 1..k-1,
 /// rank = sum_i C(s_i, i). For k = 2 the rank of (a, n - a) is a. Count(n) = C(n + k - 1, k - 1).
