@@ -190,7 +190,7 @@ export class Forest {
   expectedCost(options) {
     const handle = live(this, 'Forest');
     const h = haltingOptions(options, 'expectedCost', handle._numTrees(), EXPECTED_COST_EXTRA_OPTIONS);
-    const samples = intOption(h.extra.samples, 'samples', 0, 1e8, optionTables().defaults.costSamples);
+    const samples = intOption(h.extra.samples, 'samples', ...optionTables().limits.costSamples, optionTables().defaults.costSamples);
     const table = this.#tables.table(handle, h);
     return callChecked(() => handle._expectedCost(table, samples, h.seedHi, h.seedLo));
   }

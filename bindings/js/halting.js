@@ -300,10 +300,10 @@ export class HaltingTable {
       const final = countsArg(o.final, 'final', handle._numClasses(), handle._numTrees());
       const sum = final.reduce((a, b) => a + b, 0);
       if (sum !== handle._numTrees()) throw new RangeError(`final must sum to numTrees (${handle._numTrees()}), got ${sum}`);
-      const samples = intOption(o.samples, 'samples', 0, 1e8, 0);
+      const samples = intOption(o.samples, 'samples', ...optionTables().limits.costSamples, 0);
       return callChecked(() => handle._expectedCostFinal(final, samples, seedHi, seedLo));
     }
-    const samples = intOption(o.samples, 'samples', 0, 1e8, optionTables().defaults.costSamples);
+    const samples = intOption(o.samples, 'samples', ...optionTables().limits.costSamples, optionTables().defaults.costSamples);
     return callChecked(() => handle._expectedCostOverPrior(samples, seedHi, seedLo));
   }
 
