@@ -16,7 +16,9 @@ const TALLY_QUESTIONS = {
  * one tally (each tally checked as they check it). TypeError / RangeError naming `what`.
  */
 export function tallyAnswers(tableFor, question, tallies, what) {
-  const asked = Object.hasOwn(TALLY_QUESTIONS, question) ? TALLY_QUESTIONS[question] : undefined;
+  // Only a string names a question (an object key would be converted, and an object without
+  // toString throws an engine TypeError on the way).
+  const asked = typeof question === 'string' && Object.hasOwn(TALLY_QUESTIONS, question) ? TALLY_QUESTIONS[question] : undefined;
   if (asked === undefined) throw new RangeError(`${what}: question must be 'halts', 'confidence' or 'leader', got ${describe(question)}`);
   if (!(tallies instanceof Int32Array)) throw new TypeError(`${what}: tallies must be an Int32Array (rows x classes, row-major)`);
   const table = tableFor();

@@ -474,6 +474,9 @@ test("tallyAnswers answers each tally as the forest's own table of those options
   });
   table.dispose();
   assert.throws(() => irisForest.tallyAnswers('ask', tallies, options), RangeError);
+  // A question that is not a string, even one with no way to become a string, is a RangeError too.
+  assert.throws(() => irisForest.tallyAnswers(Object.create(null), tallies, options), RangeError);
+  assert.throws(() => irisForest.tallyAnswers({ toString: () => 'halts' }, tallies, options), RangeError);
   assert.throws(() => irisForest.tallyAnswers('halts', [1, 2, 3], options), TypeError);
   assert.throws(() => irisForest.tallyAnswers('halts', Int32Array.from([1, 2]), options), RangeError);
   assert.throws(() => irisForest.tallyAnswers('halts', Int32Array.from([20, 20, 0]), options), RangeError);
