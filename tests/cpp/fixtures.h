@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
 #include "urnforest/generators.h"
+#include "urnforest/onnx_import.h"
 #include "urnforest/status.h"
 
 namespace urnforest::test {
@@ -87,5 +90,18 @@ inline std::vector<uint8_t> ResealTable(std::vector<uint8_t> bytes) {
   for (int i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(h >> (8 * i));
   return bytes;
 }
+
+#ifdef URNFOREST_ONNX_FIXTURES_DIR
+/// The ONNX fixture tests/fixtures/onnx/NAME.onnx imported with default options (fails the test
+/// when it is missing or does not import).
+inline Forest ImportFixture(const std::string& name) {
+  std::ifstream in(std::string(URNFOREST_ONNX_FIXTURES_DIR) + "/" + name + ".onnx", std::ios::binary);
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string bytes = text.str();
+  return MustOk(ImportOnnx(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+}
+#endif
 
 }  // namespace urnforest::test

@@ -21,14 +21,7 @@ namespace {
 
 using test::MustOk;
 
-Forest ImportFixture(const std::string& name) {
-  std::ifstream in(std::string(URNFOREST_ONNX_FIXTURES_DIR) + "/" + name + ".onnx", std::ios::binary);
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string bytes = text.str();
-  return MustOk(ImportOnnx(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
-}
+using test::ImportFixture;
 
 // Rows around every threshold of the forest: each split's threshold, one float either side, NaN,
 // on a base of values drawn between the thresholds.

@@ -19,14 +19,7 @@ namespace {
 
 using test::MustOk;
 
-Forest ImportFixture(const std::string& name) {
-  std::ifstream in(std::string(URNFOREST_ONNX_FIXTURES_DIR) + "/" + name + ".onnx", std::ios::binary);
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string bytes = text.str();
-  return MustOk(ImportOnnx(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
-}
+using test::ImportFixture;
 
 // `rows` rows of the forest's width read by position, values drawn from [-3, 3) (deterministic).
 PreparedRows SomeRows(const Forest& forest, size_t rows) {
