@@ -69,6 +69,7 @@ void DatasetHandle::SetData(Dataset data) {
 Status DatasetHandle::PreparedFor(const Forest& forest, PreparedRows* scratch,
                                   const PreparedRows** rows) const {
   if (has_prepared_ && prepared_.Fits(forest)) {
+    prepared_.layout_id = forest.layout_id();  // they fit: later checks for this forest are O(1)
     *rows = &prepared_;
     return Status::Ok();
   }

@@ -1,6 +1,7 @@
 // Forest: single-tree votes and the out-of-bag error (the full vote is in full_vote.cpp).
 #include "urnforest/forest.h"
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -9,6 +10,11 @@
 namespace urnforest {
 
 static_assert(sizeof(Forest::Node) == 16, "nodes are 16 bytes");
+
+uint64_t Forest::NextLayoutId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 void Forest::RebuildCaches() {
   category_counts_.assign(schema_.features.size(), 0u);

@@ -16,7 +16,12 @@ class ForestAccess {
  public:
   static NodeTable& table(Forest& forest) { return forest.table_; }
   static std::vector<uint32_t>& tree_roots(Forest& forest) { return forest.tree_roots_; }
-  static Schema& schema(Forest& forest) { return forest.schema_; }
+  /// The schema, for writing: draws a new layout_id first, so rows prepared for the old schema are
+  /// compared by name again (PreparedRows::Fits).
+  static Schema& schema(Forest& forest) {
+    forest.layout_id_ = Forest::NextLayoutId();
+    return forest.schema_;
+  }
   static TrainOptions& options(Forest& forest) { return forest.options_; }
   static std::vector<uint32_t>& oob_votes(Forest& forest) { return forest.oob_votes_; }
   static std::vector<int32_t>& train_labels(Forest& forest) { return forest.train_labels_; }

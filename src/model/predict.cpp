@@ -62,8 +62,8 @@ Status HaltedInputsFit(const Forest& forest, const PreparedRows& rows, const Hal
 }  // namespace
 
 bool PreparedRows::Fits(const Forest& forest) const {
-  return forest.num_trees() > 0 && forest.num_classes() > 0 &&
-         SameModelLayout(layout, forest.schema().features);
+  if (forest.num_trees() <= 0 || forest.num_classes() <= 0) return false;
+  return (layout_id != 0 && layout_id == forest.layout_id()) || SameModelLayout(layout, forest.schema().features);
 }
 
 Result<PreparedRows> PrepareRows(const Forest& forest, const Dataset& data) {
@@ -75,6 +75,7 @@ Result<PreparedRows> PrepareRows(const Forest& forest, const Dataset& data) {
   rows.without_nan =
       RowsWithoutNaN(rows.values.data(), rows.num_rows, static_cast<size_t>(forest.num_features()));
   rows.layout = forest.schema().features;
+  rows.layout_id = forest.layout_id();
   return rows;
 }
 

@@ -32,6 +32,11 @@ class Forest {
   int32_t num_features() const { return static_cast<int32_t>(schema_.features.size()); }
   const Schema& schema() const { return schema_; }
   const TrainOptions& options() const { return options_; }
+  /// An identity of schema(): never 0, drawn anew (process-wide, never reused) whenever the schema
+  /// is written (training, loading, import, pruning); copies of a forest share it. Two forests with
+  /// the same id have the same features, types and categories, so rows prepared for one fit the
+  /// other without comparing names (PreparedRows::Fits). Different ids say nothing.
+  uint64_t layout_id() const { return layout_id_; }
 
   /// Class index (0..num_classes-1) voted by tree `tree` for one row given as num_features()
   /// floats in schema order (NaN = missing; categorical values are category indices, and an
@@ -111,6 +116,9 @@ class Forest {
   /// Recomputes derived caches (category_counts_) from schema_; called by the trainer and loader.
   void RebuildCaches();
 
+  /// A fresh layout_id: a process-wide counter (thread-safe), starting at 1.
+  static uint64_t NextLayoutId();
+
   /// Nodes of every tree and the bit sets of their categorical splits (a split's bit set is
   /// CategoryWords(feature) words from its offset).
   NodeTable table_;
@@ -125,6 +133,7 @@ class Forest {
   std::vector<ImportedModel> imported_;      ///< See imported(): empty or one record.
   /// Derived from schema_: categories per feature (0 for numeric). Not serialized.
   std::vector<uint32_t> category_counts_;
+  uint64_t layout_id_ = NextLayoutId();  ///< See layout_id(); not serialized.
 };
 
 }  // namespace urnforest

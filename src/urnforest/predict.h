@@ -28,6 +28,9 @@ struct PreparedRows {
   /// The features of the model the rows were converted for: ModelRows reads each feature's name,
   /// type and, for categorical features, its categories.
   std::vector<FeatureInfo> layout;
+  /// Forest::layout_id() of the forest the rows were converted for (0: none). When it equals the
+  /// forest's id, Fits needs no comparison of names and categories.
+  uint64_t layout_id = 0;
   /// True when these rows are valid input for `forest`: it has trees and classes, and its features
   /// have the same names, count, types and categorical categories as `layout`.
   bool Fits(const Forest& forest) const;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ensemble/forest_access.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/dataset.h"
 #include "urnforest/forest.h"
@@ -180,6 +181,28 @@ TEST_CASE("PrepareRows converts once for every model of the same layout", "[pred
   CHECK_FALSE(rows.value().Fits(TrainSmall(iris, 3)));
   CHECK(PrepareRows(Forest(), data).status().code == StatusCode::kInvalidArgument);
   CHECK(PrepareRows(a, iris).status().code == StatusCode::kColumnMismatch);
+}
+
+TEST_CASE("Rows prepared for a forest stop fitting it when its schema is rewritten, though a copy keeps its layout id", "[predict]") {
+  const Dataset iris = ReadDataset("iris.csv");
+  const Forest a = TrainSmall(iris, 5);
+  Result<PreparedRows> rows = PrepareRows(a, iris);
+  REQUIRE(rows.ok());
+  CHECK(rows.value().layout_id == a.layout_id());
+  CHECK(a.layout_id() != 0);
+  Forest copy = a;
+  CHECK(copy.layout_id() == a.layout_id());
+  CHECK(rows.value().Fits(copy));
+  // Renaming a feature through the builders' write access draws a new id: the rows are compared by
+  // name again, and no longer fit.
+  internal::ForestAccess::schema(copy).features[0].name = "renamed";
+  CHECK(copy.layout_id() != a.layout_id());
+  CHECK_FALSE(rows.value().Fits(copy));
+  CHECK(rows.value().Fits(a));
+  // Another forest of the same layout has another id and still fits, by comparison.
+  const Forest b = TrainSmall(iris, 7);
+  CHECK(b.layout_id() != a.layout_id());
+  CHECK(rows.value().Fits(b));
 }
 
 TEST_CASE("PredictHalted and PredictHaltedInto reject a table or rows that do not fit the forest", "[predict]") {
