@@ -156,7 +156,7 @@ export function fmt(x, digits = 3) {
 
 export function pct(x, digits = 1) {
   if (!Number.isFinite(x)) return '—';
-  return `${(100 * x).toFixed(digits)} %`;
+  return `${(100 * x).toFixed(digits)}\u00a0%`; // a no-break space: the % never starts a line on its own
 }
 
 /** Replaces `container` with a note and a button that runs `run` (for pictures that take seconds to compute). */

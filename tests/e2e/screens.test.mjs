@@ -116,7 +116,7 @@ async function classifyLabelled(dataset) {
 test('iris: every view, desktop and phone', async () => {
   await train('iris', 101);
   const line = await page.textContent('#status');
-  assert.match(line, /^Trained 101 random-forest trees in [\d.]+ (ms|s)\. Test accuracy [\d.]+ %, out-of-bag error [\d.]+ %\.$/, line);
+  assert.match(line, /^Trained 101 random-forest trees in [\d.]+ (ms|s)\. Test accuracy [\d.]+\s%, out-of-bag error [\d.]+\s%\.$/, line);
   await settle();
   await page.click('#urn-finish');
   await classifyLabelled('iris');
