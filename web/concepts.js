@@ -57,6 +57,7 @@ export function createConceptsView() {
       (history.length > 1 ? `mean over your last ${history.length} samples: ${pct(mean)}.`
         : 'draw more samples to see their mean.');
     $('bs-readout').dataset.unique = String(unique / n);
+    $('bs-readout').dataset.samples = String(history.length);
   }
 
   $('cj-p').addEventListener('input', condorcet);
