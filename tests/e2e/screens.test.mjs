@@ -95,8 +95,11 @@ async function everyView(tag) {
     await page.waitForTimeout(100);
     for (const id of VIEWS) {
       await checkView(id, `${tag} at ${size.width} px`);
-      // The sticky top bar would be drawn over the middle of a tall view's picture: hidden in these, shown in the next.
-      await page.locator(`#${id}`).screenshot({ path: join(SHOTS, `${tag}-${width}-${id.replace('-view', '')}.png`), style: '#topbar { visibility: hidden; }' });
+      // The sticky top bar would be drawn over the middle of a tall view's picture: hidden in these (through
+      // the CSSOM, which the page's security policy allows), shown in the next.
+      await page.evaluate(() => { document.getElementById('topbar').style.visibility = 'hidden'; });
+      await page.locator(`#${id}`).screenshot({ path: join(SHOTS, `${tag}-${width}-${id.replace('-view', '')}.png`) });
+      await page.evaluate(() => { document.getElementById('topbar').style.visibility = ''; });
     }
     // The screen as a student sees it in the middle of the urn view: the top bar with every view one tap away.
     await page.evaluate(() => document.getElementById('urn-tally').scrollIntoView({ block: 'center' }));
