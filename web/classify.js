@@ -89,7 +89,8 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
       showError($('classify-error'), e, `${name} could not be classified`);
       return;
     }
-    if (!msg || my !== generation) return;
+    if (my !== generation) return;
+    if (!msg) { summary(`Classifying ${name} was stopped (cancelled, or the model changed); ask again to classify it.`); return; }
     const { full, halting, haltingError, numRows } = msg;
     showRuleProblem($('classify-rule-note'), haltingError, opts.rule);
     const truth = trueLabels(csv, numRows);
