@@ -30,10 +30,10 @@ let stopped = '';
 
 function seconds(ms) { return `${Math.floor(ms / 1000)} s`; }
 
-/** Redraws the work bar: the newest job's label and time, or the last cancellation, or nothing. */
+/** Redraws the work bar: the oldest running job's label and time, or the last cancellation, or nothing. */
 function render() {
   const bar = $('work-bar');
-  const job = running.at(-1);
+  const job = running[0];
   document.body.dataset.computing = job ? 'yes' : 'no';
   if (job) {
     const more = running.length > 1 ? ` (and ${running.length - 1} more job${running.length > 2 ? 's' : ''})` : '';

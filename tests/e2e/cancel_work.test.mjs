@@ -44,8 +44,11 @@ test('vehicle with 1,001 trees: the optimal rule\'s work shows its time and can 
   const cancel = page.locator('#work-cancel');
   const box = await cancel.boundingBox();
   assert.ok(box && box.y >= 0 && box.y + box.height <= 844, 'Cancel is on screen (in the top bar) wherever the page is scrolled');
+  const ran = await page.textContent('#work');
+  const clicked = Date.now();
   await cancel.click();
   await page.waitForFunction(() => document.body.dataset.computing === 'no', null, { timeout: 5_000 });
+  console.log(`# cancelled "${ran}" in ${Date.now() - clicked} ms`);
   assert.match(await page.textContent('#work'), /^Cancelled after \d+ s: /);
 
   await page.selectOption('#rule', 'siba');
