@@ -6,19 +6,15 @@ import { h } from './charts.js';
 import { sentence } from './explain.js';
 import { UrnforestWorker } from '/dist/worker.js';
 import { MAX_POSTERIOR_TALLIES, numTallies } from './math.js';
+import { isCancelled, startJob, withSignal } from './work.js';
 
 const $ = (id) => document.getElementById(id);
-
-/** Says what the worker is doing; `label` of the most recent job still running. */
-function showWork(busy, label) {
-  document.body.dataset.computing = busy ? 'yes' : 'no';
-  $('work').textContent = busy ? `Working in the background: ${label}…` : '';
-}
 
 export const app = {
   uf: null,
   text: null, // CSV text of the current data set (bundled, generated or the user's file)
   name: '',
+  dataSource: null, // the bundled or generated data set's name (the dataset list's value); null for a file
   is2d: false,
   forest: null, // the page's copy of the model (metadata and the full vote of the test rows)
   remote: null, // the same model held in the worker (RemoteForest): every halting job runs there
@@ -34,7 +30,6 @@ export const app = {
   trainMs: 0,
   compute: new UrnforestWorker(), // holds the current model (RemoteForest)
   lanes: new Map(), // lane -> {running: boolean, waiting: job | null}
-  busy: [], // labels of the jobs sent and not finished
   modelListeners: [],
   ruleListeners: [],
   /** The rule bar's options as a HaltingOptions object. */
@@ -45,21 +40,18 @@ export const app = {
   },
   /**
    * Runs `job(remote)` (a call on the current model in the worker) and resolves to its result, or to null
-   * when the model changed meanwhile. In a `lane`, one job runs at a time and a newer job replaces one that
-   * is still waiting (which then resolves to null): clicking through rules never queues up stale work.
+   * when the model changed meanwhile or the student cancelled it (the top bar's Cancel, work.js). In a
+   * `lane`, one job runs at a time and a newer job replaces one that is still waiting (which then resolves
+   * to null): clicking through rules never queues up stale work.
    */
   work(label, job, lane = null) {
     const version = this.version;
     const start = () => {
       if (version !== this.version || this.remote === null) return Promise.resolve(null);
-      const remote = this.remote;
-      this.busy.push(label);
-      showWork(true, label);
-      return job(remote).finally(() => {
-        this.busy.splice(this.busy.indexOf(label), 1);
-        showWork(this.busy.length > 0, this.busy.at(-1));
-      }).then((value) => (version === this.version ? value : null), (e) => {
-        if (version !== this.version || e?.code === 'RemoteDisposed') return null;
+      const running = startJob(label); // shown in the top bar, with Cancel (work.js)
+      return job(withSignal(this.remote, running.signal)).finally(() => running.done())
+        .then((value) => (version === this.version ? value : null), (e) => {
+        if (version !== this.version || e?.code === 'RemoteDisposed' || isCancelled(e)) return null;
         throw e;
       });
     };

@@ -12,15 +12,22 @@ import { createByomUrn } from './byom_urn.js';
 const $ = (id) => document.getElementById(id);
 const SHOWN_ROWS = 15;
 
+// What each example is, in words a reader can check (the files' own "made by" field names the project's
+// script that wrote them, which a reader of the page cannot follow).
 const EXAMPLES = {
-  rf: { model: 'examples/sklearn_rf_wdbc.onnx', csv: 'examples/wdbc_heldout.csv', label: 'class' },
-  xgb: { model: 'examples/xgboost_wdbc.onnx', csv: 'examples/wdbc_heldout.csv', label: 'class' },
+  rf: { model: 'examples/sklearn_rf_wdbc.onnx', csv: 'examples/wdbc_heldout.csv', label: 'class',
+    about: 'A small scikit-learn RandomForestClassifier (15 trees, depth at most 6) trained on 419 rows of wdbc, ' +
+      'written in the ONNX form skl2onnx produces (by urnforest, for its tests).' },
+  xgb: { model: 'examples/xgboost_wdbc.onnx', csv: 'examples/wdbc_heldout.csv', label: 'class',
+    about: 'An XGBoost binary classifier (20 boosted trees) trained on the same 419 rows of wdbc, written in the ' +
+      'ONNX form onnxmltools produces (by urnforest, for its tests).' },
 };
 
 export function createByomView(app) {
   const section = $('byom-view');
   const errorBox = $('byom-error');
   const st = {
+    about: null, // what the example model opened is (EXAMPLES), null for a file
     bytes: null, modelName: '', base: null, // the model as opened (default names f0, f1, ...): its facts
     forest: null, namesKey: null, // the model imported with the chosen names: predicts, holds the calibration
     text: null, csvName: '', header: [],
@@ -69,7 +76,7 @@ export function createByomView(app) {
     $('byom-model-info').hidden = !f;
     if (!f) return;
     const info = f.imported;
-    $('byom-source').textContent = info.source || 'not stated in the file';
+    $('byom-source').textContent = st.about ?? (info.source || 'not stated in the file');
     $('byom-kind').textContent = info.kind === 'voting' ? 'voting forest' : 'additive (boosted)';
     $('byom-trees').textContent = String(f.numTrees);
     const classes = st.display.length === f.numClasses ? st.display : f.classNames;
@@ -307,6 +314,7 @@ export function createByomView(app) {
     if (/\.(csv|txt|tsv)$/i.test(file.name) || file.type === 'text/csv') {
       file.text().then((text) => useCSV(text, file.name), (e) => showFriendlyError(errorBox, e, file.name));
     } else {
+      st.about = null;
       file.arrayBuffer().then((buf) => useModel(new Uint8Array(buf), file.name), (e) => showFriendlyError(errorBox, e, file.name));
     }
   }
@@ -328,6 +336,7 @@ export function createByomView(app) {
       disposeData();
       disposeForest();
       useCSV(text, ex.csv.split('/').pop(), ex.label);
+      st.about = ex.about;
       useModel(bytes, ex.model.split('/').pop());
     } catch (e) {
       setState('error');

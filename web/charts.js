@@ -31,6 +31,16 @@ export function svgRoot(w, hgt, title, desc = '') {
   return root;
 }
 
+/**
+ * How much larger than at full size a chart `w` units wide draws its text on this screen (1 on wide
+ * screens): on a narrow one the chart spans about the window's width less the page's padding, and
+ * legible.js keeps its text at least 11 px, i.e. 1 / scale times its size in the chart's units.
+ */
+export function textGrowth(w) {
+  const width = typeof window === 'undefined' ? w : window.innerWidth - 48;
+  return Math.min(1.6, Math.max(1, w / Math.max(1, width)));
+}
+
 /** Linear scale [d0, d1] → [r0, r1]. */
 export function scale(d0, d1, r0, r1) {
   const k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);
@@ -57,7 +67,11 @@ export function ticks(a, b, n = 5) {
 export function frame(opts) {
   const w = opts.w ?? 420;
   const hh = opts.h ?? 240;
-  const m = { l: 48, r: 14, t: 12, b: 40, ...(opts.margin ?? {}) };
+  // On a narrow screen the chart is scaled down and legible.js enlarges its text to keep it at least 11 px:
+  // the left and bottom margins (tick labels, axis labels) grow by as much, so that the texts do not collide.
+  const grow = textGrowth(w);
+  const m0 = { l: 48, r: 14, t: 12, b: 40, ...(opts.margin ?? {}) };
+  const m = { ...m0, l: Math.round(m0.l * grow), b: Math.round(m0.b * grow) };
   const root = svgRoot(w, hh, opts.title, opts.desc);
   const x = scale(opts.x[0], opts.x[1], m.l, w - m.r);
   const y = scale(opts.y[0], opts.y[1], hh - m.b, m.t);
@@ -66,7 +80,7 @@ export function frame(opts) {
   const yf = opts.yFormat ?? ((v) => String(v));
   for (const v of opts.xTicks ?? ticks(opts.x[0], opts.x[1], 5)) {
     axes.append(s('line', { x1: x(v), x2: x(v), y1: hh - m.b, y2: hh - m.b + 4, class: 'tick' }));
-    axes.append(s('text', { x: x(v), y: hh - m.b + 16, 'text-anchor': 'middle' }, xf(v)));
+    axes.append(s('text', { x: x(v), y: hh - m.b + 16 * grow, 'text-anchor': 'middle' }, xf(v)));
   }
   for (const v of opts.yTicks ?? ticks(opts.y[0], opts.y[1], 4)) {
     axes.append(s('line', { x1: m.l, x2: w - m.r, y1: y(v), y2: y(v), class: 'grid' }));
@@ -79,10 +93,11 @@ export function frame(opts) {
     const max = Math.floor(length / 6.6);
     return text.length <= max ? [text] : [`${text.slice(0, max - 1)}…`, s('title', {}, text)];
   };
-  if (opts.xLabel) axes.append(s('text', { x: (m.l + w - m.r) / 2, y: hh - 6, 'text-anchor': 'middle', class: 'label' }, ...fit(opts.xLabel, w - 8)));
+  if (opts.xLabel) axes.append(s('text', { x: (m.l + w - m.r) / 2, y: hh - 6, 'text-anchor': 'middle', class: 'label' }, ...fit(opts.xLabel, (w - 8) / grow)));
   if (opts.yLabel) {
-    axes.append(s('text', { x: 12, y: (m.t + hh - m.b) / 2, 'text-anchor': 'middle', class: 'label',
-      transform: `rotate(-90 12 ${(m.t + hh - m.b) / 2})` }, ...fit(opts.yLabel, hh - m.b - m.t + 24)));
+    const lx = 12 * grow;
+    axes.append(s('text', { x: lx, y: (m.t + hh - m.b) / 2, 'text-anchor': 'middle', class: 'label',
+      transform: `rotate(-90 ${lx} ${(m.t + hh - m.b) / 2})` }, ...fit(opts.yLabel, (hh - m.b - m.t + 24) / grow)));
   }
   root.append(axes);
   const plot = s('g', { class: 'plot' });
@@ -156,7 +171,7 @@ export function fmt(x, digits = 3) {
 
 export function pct(x, digits = 1) {
   if (!Number.isFinite(x)) return '—';
-  return `${(100 * x).toFixed(digits)} %`;
+  return `${(100 * x).toFixed(digits)}\u00a0%`; // a no-break space: the % never starts a line on its own
 }
 
 /** Replaces `container` with a note and a button that runs `run` (for pictures that take seconds to compute). */

@@ -2,6 +2,7 @@
 // predictions and the model bytes are downloaded as blob: URLs made here (no network request).
 import { fmt, h, pct } from './charts.js';
 import { showRuleProblem } from './rule_bar.js';
+import { previewCSV } from './math.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -88,7 +89,8 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
       showError($('classify-error'), e, `${name} could not be classified`);
       return;
     }
-    if (!msg || my !== generation) return;
+    if (my !== generation) return;
+    if (!msg) { summary(`Classifying ${name} was stopped (cancelled, or the model changed); ask again to classify it.`); return; }
     const { full, halting, haltingError, numRows } = msg;
     showRuleProblem($('classify-rule-note'), haltingError, opts.rule);
     const truth = trueLabels(csv, numRows);
@@ -127,7 +129,8 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
       }
       rows.push(row);
     }
-    result = { name: name.replace(/\.[^.]*$/, ''), header, rows };
+    const inputs = inputColumns(csv === null ? app.text : csv, csv === null ? app.testRows : null, numRows);
+    result = { name: name.replace(/\.[^.]*$/, ''), header, rows, inputs };
     const table = h('table', { class: 'data' });
     const head = table.createTHead().insertRow();
     for (const c of shown) head.append(h('th', { scope: 'col', text: c }));
@@ -153,7 +156,7 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
     } else {
       text += ' The file has no label column, so the accuracy cannot be measured.';
     }
-    if (rows.length > 25) text += ' The table shows the first 25 rows; the download has all of them.';
+    if (rows.length > 25) text += ' The table shows the first 25 rows; the download has all of them, with their input columns.';
     summary(text);
   }
 
@@ -161,6 +164,19 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
    * The true class name of each row when the rows carry the model's label column (null when not, and null
    * for a row whose label is missing): the test rows' labels, or the CSV read on this page against the model.
    */
+  /**
+   * The input columns of the rows classified, as read from the CSV `text` (header and cells as strings):
+   * every data line, or the lines `rowIndices` (the test rows, indices among the data lines). null when
+   * the lines do not match the `numRows` rows the model classified (then the download has predictions only).
+   */
+  function inputColumns(text, rowIndices, numRows) {
+    const lines = previewCSV(text, Infinity).filter((r) => r.length > 1 || r[0].trim() !== '');
+    const [head, ...data] = lines;
+    const rows = rowIndices === null ? data : Array.from(rowIndices, (i) => data[i]);
+    if (!head || rows.length !== numRows || rows.some((r) => r === undefined)) return null;
+    return { header: head, rows };
+  }
+
   function trueLabels(csv, numRows) {
     if (csv === null) {
       const names = app.testDs.classNames;
@@ -201,7 +217,11 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
   });
   $('download-preds').addEventListener('click', () => {
     if (!result) return;
-    const text = [result.header, ...result.rows].map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+    // The file's own columns first (as read from it), then the predictions: one line per row.
+    const { header, rows, inputs } = result;
+    const lines = [inputs ? [header[0], ...inputs.header, ...header.slice(1)] : header,
+      ...rows.map((r, i) => (inputs ? [r[0], ...inputs.rows[i], ...r.slice(1)] : r))];
+    const text = lines.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
     download(`${result.name}-predictions.csv`, new Blob([text], { type: 'text/csv' }));
   });
   $('download-model').addEventListener('click', () => {

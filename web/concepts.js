@@ -54,8 +54,10 @@ export function createConceptsView() {
     const mean = history.reduce((a, b) => a + b, 0) / history.length;
     $('bs-readout').textContent = `This sample: ${unique} of ${n} rows (${pct(unique / n)}) drawn at least once; ` +
       `expected 1 − (1 − 1/n)ⁿ = ${pct(expected)}; limit 1 − 1/e = ${pct(1 - Math.exp(-1))}; ` +
-      `mean over your last ${history.length} sample${history.length > 1 ? 's' : ''}: ${pct(mean)}.`;
+      (history.length > 1 ? `mean over your last ${history.length} samples: ${pct(mean)}.`
+        : 'draw more samples to see their mean.');
     $('bs-readout').dataset.unique = String(unique / n);
+    $('bs-readout').dataset.samples = String(history.length);
   }
 
   $('cj-p').addEventListener('input', condorcet);

@@ -4,6 +4,7 @@ import { h } from './charts.js';
 import { GENERATED, generate, previewCSV } from './math.js';
 import { app, clearError, showError } from './app.js';
 import { sentence } from './explain.js';
+import { formChanged } from './train_panel.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -47,6 +48,13 @@ export function describeData() {
   app.all = null;
   try {
     const data = uf.Dataset.fromCSV(text, { target: $('target').value || undefined });
+    if (data.classNames.length < 2) {
+      const only = data.classNames[0];
+      data.dispose();
+      throw Object.assign(new Error(`its target column ${$('target').value ? `"${$('target').value}" ` : ''}` +
+        `holds ${only === undefined ? 'no class' : `only one class ("${only}")`}; a classifier needs rows of at least two classes. ` +
+        'Choose another target column or another file'), { code: 'OneClass' });
+    }
     app.all = data;
     const categorical = data.featureTypes.filter((t) => t === 'categorical').length;
     $('data-summary').textContent = `${app.name}: ${data.numRows} rows, ${data.numFeatures} features` +
@@ -54,7 +62,7 @@ export function describeData() {
       `(${data.classNames.slice(0, 6).join(', ')}${data.classNames.length > 6 ? ', …' : ''})`;
     $('mtry').max = String(data.numFeatures);
     clearError(box);
-    $('train').disabled = false;
+    formChanged();
     app.setStatus('ready', `${app.name} is ready: choose an ensemble and press Train forest.`);
   } catch (e) {
     $('data-summary').textContent = `${app.name}: cannot be read.`;
@@ -67,6 +75,7 @@ export function describeData() {
 /** Loads the data set chosen in the list: a generated 2-D problem or a bundled CSV file. */
 export async function loadChoice(value) {
   $('file').value = '';
+  app.dataSource = value; // a name the page knows: it may go in a shared link (shared_link.js)
   if (value.startsWith('gen:')) {
     const kind = value.slice(4);
     useText(generate(kind, 600, Number($('seed').value) || 1), `${GENERATED[kind].label}`, { is2d: true });
@@ -84,6 +93,7 @@ export async function loadChoice(value) {
 export function readLocalFile(file) {
   const reader = new FileReader();
   reader.onload = () => {
+    app.dataSource = null; // the student's own file: never named in the address
     const text = String(reader.result);
     const head = headerCells(text);
     useText(text, file.name, { is2d: head.length === 3 });

@@ -6,6 +6,7 @@ import { app } from './app.js';
 import { h } from './charts.js';
 import { linkCitations } from './cite.js';
 import { RULE_NAMES, ruleProblem } from './explain.js';
+import { syncRuleMirrors } from './rule_mirror.js';
 import { ruleInfo } from '/dist/index.js';
 
 const $ = (id) => document.getElementById(id);
@@ -19,12 +20,13 @@ let orderForced = false; // the order was switched to random for a model that ne
 export function showRuleHelp() {
   const rule = $('rule').value;
   const info = ruleInfo.find((r) => r.name === rule);
-  let text = info?.description ?? '';
+  let text = info ? `${info.name} (${info.summary}). ${info.description}` : '';
   if (info?.infiniteEnsemble && app.remote?.info.defaultOrder === 'random') {
     text += ' Caution: it models the trees as independent draws, which boosted trees are not (vote-boosting with a = b = 1 excepted).';
   }
   $('rule-help').textContent = text;
   linkCitations($('rule-help'));
+  syncRuleMirrors(); // the copies beside views 3 and 6
 }
 
 /**
@@ -66,8 +68,23 @@ function ruleChanged() {
   for (const fn of app.ruleListeners) fn();
 }
 
+/**
+ * Short glosses for the rule list, so that each option fits a phone's select whole (the library's summary,
+ * longer, opens the rule's explanation below the bar). A rule without one shows its summary when short.
+ */
+const SHORT = {
+  alpha1: 'answer cannot change', siba: 'uniform prior', hyper: 'out-of-bag histogram', '1dir': 'one Dirichlet prior',
+  ndir: 'Dirichlet per class', infinite: 'infinite forest', optimal: 'fewest trees',
+};
+
+/** The option text of rule `r` (an entry of ruleInfo). */
+export function ruleLabel(r) {
+  const gloss = SHORT[r.name] ?? (r.summary.length <= 22 ? r.summary : '');
+  return gloss ? `${r.name}: ${gloss}` : r.name;
+}
+
 export function createRuleBar() {
-  $('rule').replaceChildren(...ruleInfo.map((r) => h('option', { value: r.name, text: `${r.name}: ${r.summary}` })));
+  $('rule').replaceChildren(...ruleInfo.map((r) => h('option', { value: r.name, text: ruleLabel(r) })));
   $('rule').value = FIRST_RULE;
   for (const id of ['rule', 'alpha', 'order']) $(id).addEventListener('change', ruleChanged);
   showRuleHelp();

@@ -100,6 +100,9 @@ export function createTestView(app) {
     for (let i = 0; i < x.length; i += 2) {
       x0 = Math.min(x0, x[i]); x1 = Math.max(x1, x[i]); y0 = Math.min(y0, x[i + 1]); y1 = Math.max(y1, x[i + 1]);
     }
+    // A margin of 5 % around the data, so that the points at the edge are drawn inside the map.
+    const padX = 0.05 * (x1 - x0 || 1); const padY = 0.05 * (y1 - y0 || 1);
+    x0 -= padX; x1 += padX; y0 -= padY; y1 += padY;
     const grid = new Float32Array(GRID * GRID * 2);
     for (let j = 0; j < GRID; j++) {
       for (let i = 0; i < GRID; i++) {
@@ -145,10 +148,14 @@ export function createTestView(app) {
     f.plot.append(s('path', { d: edges.join(''), class: 'boundary' }));
     const test = app.testDs.toRowMajor();
     for (let i = 0; i < test.length; i += 2) {
-      f.plot.append(s('circle', { cx: f.x(test[i]), cy: f.y(test[i + 1]), r: 1.8, class: `pt c${app.testLabels[i / 2] % 2}` }));
+      f.plot.append(s('circle', { cx: f.x(test[i]), cy: f.y(test[i + 1]), r: 3, class: `pt c${app.testLabels[i / 2] % 2}` }));
     }
     const scaleBar = h('div', { class: 'ramp' }, h('span', { text: '1 tree' }), h('span', { class: 'ramp-bar' }), h('span', { text: `${T} trees` }));
-    $('test-heat').replaceChildren(f.root, scaleBar);
+    const names = app.forest.classNames;
+    const points = h('ul', { class: 'legend' },
+      h('li', {}, h('span', { class: 'swatch pt-key c0' }), `test rows of class ${names[0]}`),
+      h('li', {}, h('span', { class: 'swatch pt-key c1' }), `test rows of class ${names[1]}`));
+    $('test-heat').replaceChildren(f.root, scaleBar, points);
     $('test-heat').dataset.cells = String(GRID * GRID);
   }
 

@@ -9,6 +9,7 @@ import { app, clearError, showError } from './app.js';
 import { linkCitations } from './cite.js';
 import { sentence } from './explain.js';
 import { useModelOrder } from './rule_bar.js';
+import { checkForm } from './validate.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,7 +18,7 @@ let training = null; // AbortController of the running training
 
 function finishTraining() {
   training = null;
-  $('train').disabled = false;
+  formChanged();
   $('cancel').hidden = true;
 }
 
@@ -49,6 +50,15 @@ const ENSEMBLE_HELP = {
     'stresses uncertain rows, a < 1 confident ones. Majority vote.',
 };
 
+/**
+ * Re-checks the form's numbers (validate.js) and enables Train only when the data set is readable and every
+ * field can be used as typed.
+ */
+export function formChanged() {
+  const form = checkForm(app.all?.numFeatures ?? 0);
+  $('train').disabled = training !== null || app.all === null || !form.ok;
+}
+
 export function ensembleChanged() {
   const ensemble = $('ensemble').value;
   $('vb-options').hidden = ensemble !== 'voteboost';
@@ -60,6 +70,7 @@ export function ensembleChanged() {
   $('vb-a').setAttribute('aria-valuetext', $('vb-cv').checked ? 'chosen by cross-validation' : `a = b = ${a}`);
   $('ensemble-help').textContent = ENSEMBLE_HELP[ensemble] ?? '';
   linkCitations($('ensemble-help'));
+  formChanged();
 }
 
 const CV_FOLDS = 10; // SelectEmphasisByCV's stratified folds ([SMS18] §4.2)
@@ -131,7 +142,7 @@ async function trainWithCV(data, options, signal, trees) {
   return trainJob(data, options, signal, (fraction) => {
     if (fraction < cvShare) {
       showProgress('cv', fraction, `Cross-validating a = b: ${grid} values × ${CV_FOLDS} folds = ${ensembles} ensembles` +
-        ` of ${trees} trees, ${Math.round((fraction / cvShare) * 100)} % done.`);
+        ` of ${trees} trees, ${Math.round((fraction / cvShare) * 100)}\u00a0% done.`);
     } else {
       const done = Math.round(((fraction - cvShare) / (1 - cvShare)) * trees);
       showProgress('train', fraction, `Training the final forest: ${done} / ${trees} trees`);
@@ -143,12 +154,9 @@ async function trainWithCV(data, options, signal, trees) {
 export async function train() {
   const { all } = app;
   if (!all || training) return;
-  let trees = Math.round(Number($('trees').value) || 101);
-  trees = Math.min(1001, Math.max(1, trees));
-  if (trees % 2 === 0) trees += 1; // odd: no ties between two classes
-  $('trees').value = String(trees);
-  const seed = Math.max(0, Math.round(Number($('seed').value) || 0));
-  const mtry = Math.max(0, Math.min(all.numFeatures, Math.round(Number($('mtry').value) || 0)));
+  const form = checkForm(all.numFeatures); // refused values keep Train disabled; adjusted ones say so
+  if (!form.ok) return;
+  const { trees, seed, mtry } = form;
   const holdout = Number($('holdout').value);
   const n = all.numRows;
   const order = shuffledRows(n, seed + 1);

@@ -60,18 +60,18 @@ test('the scikit-learn example classifies its 150 held-out rows and halts early'
   assert.equal(await page.textContent('#byom-features'), '30');
   assert.equal(await page.textContent('#byom-kind'), 'voting forest');
   assert.equal(await page.$$eval('#byom-table tbody tr', (rows) => rows.length), 15);
-  const accuracy = Number((await metric('accuracy')).match(/^([\d.]+) %/)[1]);
+  const accuracy = Number((await metric('accuracy')).match(/^([\d.]+)\s%/)[1]);
   assert.ok(accuracy > 85 && accuracy <= 100, `accuracy ${accuracy}`);
   const exact = Number(await view('exact-mean-trees'));
   assert.ok(exact >= 1 && exact < 15, `exact early exit: ${exact} trees of 15`);
-  assert.match(await metric('same'), /^100 %/);
+  assert.match(await metric('same'), /^100\s%/);
   assert.equal(await page.isDisabled('#byom-rule'), true);
 
   await page.click('#byom-calibrate');
   await page.waitForFunction(() => document.querySelector('#byom-view').dataset.statMeanTrees !== undefined);
   const hyper = Number(await view('stat-mean-trees'));
   assert.ok(hyper >= 1 && hyper <= exact, `hyper at 0.99 asks ${hyper} trees, the exact rule ${exact}`);
-  assert.match(await metric('disagreement'), /^\d+\.\d %/);
+  assert.match(await metric('disagreement'), /^\d+\.\d\s%/);
   await page.selectOption('#byom-rule', 'margin');
   await page.selectOption('#byom-alpha', '0.9');
   await page.waitForFunction((h) => document.querySelector('#byom-view').dataset.statMeanTrees !== String(h), hyper);

@@ -216,7 +216,8 @@ test('classify privately: predictions and the model download as blobs', async ()
   assert.equal(download.suggestedFilename(), 'patients-predictions.csv');
   const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
   assert.equal(csv.length, 31);
-  assert.match(csv[0], /^row,predicted,trees_used,confidence,full_vote,agrees$/);
+  assert.equal(csv[0], `row,${rows[0]},predicted,trees_used,confidence,full_vote,agrees`, 'the input columns, then the predictions');
+  assert.ok(csv[1].startsWith(`1,${rows[1]},`), 'each line starts with its row\'s input values');
   const [model] = await Promise.all([page.waitForEvent('download'), page.click('#download-model')]);
   assert.equal(model.suggestedFilename(), 'urnforest-model.urnf');
   const bytes = readFileSync(await model.path());
@@ -326,7 +327,7 @@ test('a 4-class table builds in the worker: frames keep coming and clicks are an
   const buildStart = Date.now();
   await page.selectOption('#rule', 'hyper');
   await page.waitForFunction(() => document.querySelector('#urn').dataset.state === 'building');
-  const samples = async () => (await page.textContent('#bs-readout')).match(/last (\d+) sample/)[1];
+  const samples = () => page.getAttribute('#bs-readout', 'data-samples');
   const before = Number(await samples());
   const clickStart = Date.now();
   await page.click('#bs-draw');

@@ -41,7 +41,7 @@ test('the demo trains a forest on iris in Chromium without leaving 127.0.0.1', {
   await page.click('#train');
   await page.waitForFunction(() => ['ok', 'error'].includes(document.querySelector('#status')?.dataset.state));
   const status = await page.textContent('#status');
-  assert.match(status, /^Trained 51 random-forest trees in [\d.]+ m?s\. Test accuracy [\d.]+ %, out-of-bag error [\d.]+ %\.$/, status);
+  assert.match(status, /^Trained 51 random-forest trees in [\d.]+ m?s\. Test accuracy [\d.]+\s%, out-of-bag error [\d.]+\s%\.$/, status);
   const fields = await page.$eval('#status', (el) => ({ ...el.dataset }));
   assert.equal(Number(fields.trees), 51);
   assert.ok(Number(fields.accuracy) >= 0.85, `holdout accuracy ${fields.accuracy}`);

@@ -32,7 +32,7 @@ export function lattice(trace, l) {
 
 function build({ N, c, r, cells, halts, names }) {
   const l = names.length;
-  const xName = l === 2 ? `votes for ${names[0]}` : 'votes for the other classes';
+  const xName = l === 2 ? `votes for ${names[0]}` : `votes for the other ${l - 1} classes`;
   const yName = l === 2 ? `votes for ${names[1]}` : `votes for ${names[c]}`;
   const f = frame({ w: 420, h: 340, x: [0, N + 1], y: [0, N + 1], xLabel: xName, yLabel: yName, title: 'Halting table on the tally lattice',
     margin: { l: 44, b: 40, r: 14 } });
@@ -53,12 +53,16 @@ function build({ N, c, r, cells, halts, names }) {
   // The legend is HTML below the picture, so long class names wrap instead of being cut off.
   const [first, second] = l === 2 ? [0, 1] : [c, r];
   const legend = h('ul', { class: 'legend' },
-    h('li', {}, h('span', { class: 'swatch cell-stop', 'data-color': classColor(first) }), `stop: ${names[first]}`),
+    h('li', {}, h('span', { class: 'swatch cell-stop', 'data-color': classColor(first) }), `stop, ${names[first]} leads`),
     h('li', {}, h('span', { class: 'swatch cell-stop', 'data-color': classColor(second) }),
-      `stop: ${names[second]}${l > 2 ? ' (the other classes\' votes all counted for it)' : ''}`),
+      l > 2 ? 'stop, another class leads' : `stop, ${names[second]} leads`),
     h('li', {}, h('span', { class: 'swatch cell-open' }), 'keep drawing'));
   paintSwatches(legend);
-  const root = h('div', {}, f.root, legend);
+  // With more than two classes the picture is a slice of the table: say which one, in a sentence.
+  const slice = l > 2 ? h('p', { class: 'small muted', text: `With ${l} classes this is a slice of the table: every ` +
+    `vote not for ${names[first]} is counted as a vote for ${names[second]}, the runner-up of the full vote ` +
+    '(the hardest case for an early stop).' }) : null;
+  const root = h('div', {}, f.root, legend, slice);
   return { root, f, path, dot };
 }
 

@@ -12,11 +12,11 @@ export function render(container, { names, tally, fullVotes, drawn, halted }) {
   const list = h('table', { class: 'tally-table' });
   list.append(h('caption', { text: `Running tally after ${drawn} draws` }));
   const head = list.createTHead().insertRow();
-  for (const c of ['class', 'drawn', '', halted ? 'all trees' : '']) head.append(h('th', { scope: 'col', text: c }));
+  for (const c of ['class', 'drawn', 'share', 'all trees']) head.append(h('th', { scope: 'col', text: c }));
   const body = list.createTBody();
   for (const i of order) {
     const tr = body.insertRow();
-    tr.append(h('th', { scope: 'row' }, classSwatch(i), names[i]));
+    tr.append(h('th', { scope: 'row' }, classSwatch(i), h('span', { class: 'name', title: names[i], text: names[i] })));
     tr.append(h('td', { class: 'num', text: String(tally[i]) }));
     const bar = h('span', { class: 'bar', 'data-color': classColor(i) });
     bar.style.width = `${(100 * tally[i]) / max}%`;
