@@ -16,6 +16,9 @@
 #include "urnforest/xgboost_import.h"
 #include "xgboost/json_value.h"
 
+// The libFuzzer target's entry with its oracle (tests/fuzz/fuzz_xgboost.cpp); aborts on a violation.
+extern "C" int UrnforestFuzzXGBoost(const uint8_t* data, size_t size);
+
 namespace urnforest {
 namespace {
 
@@ -172,7 +175,7 @@ TEST_CASE("A model file cut short at every 1 % of its length is refused as corru
 
 TEST_CASE("Random bit flips in a model file never crash the importer: it imports or refuses with a model error",
           "[xgboost_import]") {
-  const std::string original = ReadFile("wdbc_logitraw.model.json");
+  const std::string original = ReadFile(GENERATE("wdbc_logitraw.model.json", "iris_softmax.model.json"));
   uint64_t state = 88172645463325252ull;
   auto next = [&state]() { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state; };
   for (int trial = 0; trial < 300; ++trial) {
@@ -181,6 +184,7 @@ TEST_CASE("Random bit flips in a model file never crash the importer: it imports
       bytes[next() % bytes.size()] ^= static_cast<char>(1u << (next() % 8));
     }
     RequireCleanOutcome(bytes);
+    REQUIRE(UrnforestFuzzXGBoost(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()) == 0);
   }
 }
 
