@@ -54,6 +54,7 @@ struct XGBoostImportOptions {
 /// survival, ...), the `dart` and `gblinear` boosters, categorical splits, vector leaves and
 /// multi-target models; kInvalidArgument for names that do not fit; kLimitExceeded beyond
 /// 100,000 trees, 4,096 classes or 65,536 features, or over the memory budget. Never throws.
-Result<Forest> ImportXGBoost(const uint8_t* data, size_t size, const XGBoostImportOptions& options = {});
+Result<Forest> ImportXGBoost(const uint8_t* data, size_t size,
+                             const XGBoostImportOptions& options = {});
 
 }  // namespace urnforest

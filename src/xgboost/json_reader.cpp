@@ -1,6 +1,5 @@
 // ParseJson (json_value.h): a recursive-descent JSON reader whose depth, memory and input are
 // bounded, so that hostile model files are refused with a message instead of crashing.
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -72,13 +71,19 @@ class JsonParser {
     if (Status s = Charge(2 * sizeof(JsonValue)); !s.ok()) return s;
     if (p_ == end_) return Error("the text ends where a value was expected");
     switch (*p_) {
-      case '{': return ParseObject(out, depth + 1);
-      case '[': return ParseArray(out, depth + 1);
-      case '"': out->kind = JsonValue::Kind::kString; return ParseString(&out->text);
-      case 't': case 'f': case 'n':
+      case '{':
+        return ParseObject(out, depth + 1);
+      case '[':
+        return ParseArray(out, depth + 1);
+      case '"':
+        out->kind = JsonValue::Kind::kString;
+        return ParseString(&out->text);
+      case 't':
+      case 'f':
+      case 'n':
         if (Literal("true") || Literal("false")) {
           out->kind = JsonValue::Kind::kBool;
-          out->boolean = p_[-1] == 'e' && p_[-2] == 'u';
+          out->boolean = p_[-1] == 'e' && p_[-2] == 'u';  // "true" ends in "ue", "false" in "se"
           return Status::Ok();
         }
         if (Literal("null")) return Status::Ok();
@@ -89,29 +94,40 @@ class JsonParser {
   }
 
   Status ParseArray(JsonValue* out, int depth) {
-    if (depth > limits_.max_depth) return Error("nested deeper than " + std::to_string(limits_.max_depth) + " levels");
+    if (depth > limits_.max_depth)
+      return Error("nested deeper than " + std::to_string(limits_.max_depth) + " levels");
     out->kind = JsonValue::Kind::kArray;
     ++p_;
     SkipSpace();
-    if (p_ < end_ && *p_ == ']') { ++p_; return Status::Ok(); }
+    if (p_ < end_ && *p_ == ']') {
+      ++p_;
+      return Status::Ok();
+    }
     while (true) {
       out->items.emplace_back();
       SkipSpace();
       if (Status s = ParseValue(&out->items.back(), depth); !s.ok()) return s;
       SkipSpace();
       if (p_ == end_) return Error("the text ends inside an array");
-      if (*p_ == ']') { ++p_; return Status::Ok(); }
+      if (*p_ == ']') {
+        ++p_;
+        return Status::Ok();
+      }
       if (*p_ != ',') return Error("expected ',' or ']' in an array");
       ++p_;
     }
   }
 
   Status ParseObject(JsonValue* out, int depth) {
-    if (depth > limits_.max_depth) return Error("nested deeper than " + std::to_string(limits_.max_depth) + " levels");
+    if (depth > limits_.max_depth)
+      return Error("nested deeper than " + std::to_string(limits_.max_depth) + " levels");
     out->kind = JsonValue::Kind::kObject;
     ++p_;
     SkipSpace();
-    if (p_ < end_ && *p_ == '}') { ++p_; return Status::Ok(); }
+    if (p_ < end_ && *p_ == '}') {
+      ++p_;
+      return Status::Ok();
+    }
     while (true) {
       SkipSpace();
       if (p_ == end_ || *p_ != '"') return Error("expected a member name in quotes");
@@ -127,7 +143,10 @@ class JsonParser {
       if (Status s = ParseValue(&out->items.back(), depth); !s.ok()) return s;
       SkipSpace();
       if (p_ == end_) return Error("the text ends inside an object");
-      if (*p_ == '}') { ++p_; return Status::Ok(); }
+      if (*p_ == '}') {
+        ++p_;
+        return Status::Ok();
+      }
       if (*p_ != ',') return Error("expected ',' or '}' in an object");
       ++p_;
     }
@@ -139,8 +158,10 @@ class JsonParser {
     uint32_t v = 0;
     for (int i = 0; i < 4; ++i, ++p_) {
       const uint8_t c = *p_;
-      const uint32_t d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 16u;
+      const uint32_t d = c >= '0' && c <= '9'   ? c - '0'
+                         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                : 16u;
       if (d == 16) return false;
       v = v * 16 + d;
     }
@@ -171,23 +192,49 @@ class JsonParser {
     const uint8_t* const start = p_;
     ++p_;
     while (true) {
-      if (p_ == end_) { p_ = start; return Error("a string is not closed"); }
+      if (p_ == end_) {
+        p_ = start;
+        return Error("a string is not closed");
+      }
       const uint8_t c = *p_;
-      if (c == '"') { ++p_; break; }
+      if (c == '"') {
+        ++p_;
+        break;
+      }
       if (c < 0x20) return Error("a control character inside a string");
-      if (c != '\\') { out->push_back(static_cast<char>(c)); ++p_; continue; }
+      if (c != '\\') {
+        out->push_back(static_cast<char>(c));
+        ++p_;
+        continue;
+      }
       ++p_;
       if (p_ == end_) return Error("a string ends in an escape");
       const uint8_t e = *p_++;
       switch (e) {
-        case '"': out->push_back('"'); break;
-        case '\\': out->push_back('\\'); break;
-        case '/': out->push_back('/'); break;
-        case 'b': out->push_back('\b'); break;
-        case 'f': out->push_back('\f'); break;
-        case 'n': out->push_back('\n'); break;
-        case 'r': out->push_back('\r'); break;
-        case 't': out->push_back('\t'); break;
+        case '"':
+          out->push_back('"');
+          break;
+        case '\\':
+          out->push_back('\\');
+          break;
+        case '/':
+          out->push_back('/');
+          break;
+        case 'b':
+          out->push_back('\b');
+          break;
+        case 'f':
+          out->push_back('\f');
+          break;
+        case 'n':
+          out->push_back('\n');
+          break;
+        case 'r':
+          out->push_back('\r');
+          break;
+        case 't':
+          out->push_back('\t');
+          break;
         case 'u': {
           uint32_t cp = 0;
           if (!Hex4(&cp)) return Error("a \\u escape needs four hex digits");
@@ -202,10 +249,14 @@ class JsonParser {
           AppendUtf8(cp, out);
           break;
         }
-        default: return Error("an unknown escape in a string");
+        default:
+          return Error("an unknown escape in a string");
       }
     }
-    if (FirstInvalidUtf8(*out) != out->size()) { p_ = start; return Error("a string is not valid UTF-8"); }
+    if (FirstInvalidUtf8(*out) != out->size()) {
+      p_ = start;
+      return Error("a string is not valid UTF-8");
+    }
     return Charge(out->size());
   }
 
@@ -245,9 +296,11 @@ class JsonParser {
     out->kind = JsonValue::Kind::kNumber;
     out->text.assign(reinterpret_cast<const char*>(start), static_cast<size_t>(p_ - start));
     if (Status s = Charge(out->text.size()); !s.ok()) return s;
-    errno = 0;
     out->number = std::strtod(out->text.c_str(), nullptr);
-    if (std::isinf(out->number)) { p_ = start; return Error("a number out of range"); }
+    if (std::isinf(out->number)) {
+      p_ = start;
+      return Error("a number out of range");
+    }
     return Status::Ok();
   }
 

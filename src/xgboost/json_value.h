@@ -42,11 +42,12 @@ struct JsonLimits {
 
 /// Parses the `size` bytes at `data` (borrowed for the call) as one JSON value, surrounded by
 /// optional whitespace. Beyond RFC 8259, the number tokens NaN, Infinity and -Infinity (which
-/// XGBoost writes for non-finite floats) are read as numbers. Fails with kCorruptModel, naming the byte offset and what was expected,
-/// for text that is not JSON (including invalid UTF-8, control characters in strings, lone
-/// surrogate escapes, numbers out of double range, nesting beyond `limits.max_depth`), and with
-/// kLimitExceeded when the document would take more than `limits.max_bytes`. `what` starts every
-/// message (e.g. "XGBoost JSON"). Recursion depth is bounded by max_depth; never throws.
+/// XGBoost writes for non-finite floats) are read as numbers. Fails with kCorruptModel, naming the
+/// byte offset and what was expected, for text that is not JSON (including invalid UTF-8, control
+/// characters in strings, lone surrogate escapes, numbers out of double range, nesting beyond
+/// `limits.max_depth`), and with kLimitExceeded when the document would take more than
+/// `limits.max_bytes`. `what` starts every message (e.g. "XGBoost JSON"). Recursion depth is
+/// bounded by max_depth; never throws.
 Result<JsonValue> ParseJson(const uint8_t* data, size_t size, const JsonLimits& limits,
                             const std::string& what);
 

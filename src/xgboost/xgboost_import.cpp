@@ -2,6 +2,8 @@
 // (xgboost_model.h), derive the import record (transform, layout, base margins), estimate the
 // forest's memory and refuse it over budget, then write the schema, record, leaf table and trees
 // through a ForestBuilder.
+#include "urnforest/xgboost_import.h"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -11,7 +13,6 @@
 #include "base/utf8.h"
 #include "urnforest/forest_builder.h"
 #include "urnforest/node_table.h"
-#include "urnforest/xgboost_import.h"
 #include "xgboost/json_value.h"
 #include "xgboost/xgboost_model.h"
 
@@ -25,8 +26,9 @@ constexpr size_t kMiB = size_t{1} << 20;
 
 size_t Budget(size_t file_bytes, size_t requested) {
   if (requested != 0) return requested;
-  const size_t scaled = file_bytes > std::numeric_limits<size_t>::max() / 64 ? std::numeric_limits<size_t>::max()
-                                                                            : file_bytes * 64;
+  const size_t scaled = file_bytes > std::numeric_limits<size_t>::max() / 64
+                            ? std::numeric_limits<size_t>::max()
+                            : file_bytes * 64;
   return scaled > 64 * kMiB ? scaled : 64 * kMiB;
 }
 
@@ -35,18 +37,21 @@ bool IsUtf8(const std::string& s) { return internal::FirstInvalidUtf8(s) == s.si
 // `given` names (one distinct, non-empty UTF-8 name each) for `n` things called `what`.
 Status CheckNames(const std::vector<std::string>& given, size_t n, const std::string& what) {
   if (given.size() != n) {
-    return Status::Error(StatusCode::kInvalidArgument, what + " names: the model has " + std::to_string(n) + " " +
-                                                           (what == "class" ? "classes" : what + "s") + ", " +
-                                                           std::to_string(given.size()) + " names were given");
+    return Status::Error(StatusCode::kInvalidArgument,
+                         what + " names: the model has " + std::to_string(n) + " " +
+                             (what == "class" ? "classes" : what + "s") + ", " +
+                             std::to_string(given.size()) + " names were given");
   }
   for (size_t i = 0; i < n; ++i) {
     if (given[i].empty() || !IsUtf8(given[i])) {
-      return Status::Error(StatusCode::kInvalidArgument, what + " name " + std::to_string(i) + " is empty or not UTF-8");
+      return Status::Error(StatusCode::kInvalidArgument,
+                           what + " name " + std::to_string(i) + " is empty or not UTF-8");
     }
     for (size_t j = 0; j < i; ++j) {
       if (given[j] == given[i]) {
-        return Status::Error(StatusCode::kInvalidArgument,
-                             what + " name " + internal::QuoteForMessage(given[i]) + " appears twice");
+        return Status::Error(
+            StatusCode::kInvalidArgument,
+            what + " name " + internal::QuoteForMessage(given[i]) + " appears twice");
       }
     }
   }
@@ -115,10 +120,11 @@ size_t EstimateBytes(const XGBoostModel& m, size_t outputs) {
     for (int32_t l : t.left) leaves += l == -1;
   }
   const double trees = static_cast<double>(m.trees.size());
-  const double bytes = (leaves * outputs + (trees + 1) * outputs * 5) * sizeof(double) + leaves * sizeof(uint32_t) +
-                       nodes * (sizeof(TreeNode) + 1);
-  return bytes >= static_cast<double>(std::numeric_limits<size_t>::max()) ? std::numeric_limits<size_t>::max()
-                                                                          : static_cast<size_t>(bytes);
+  const double bytes = (leaves * outputs + (trees + 1) * outputs * 5) * sizeof(double) +
+                       leaves * sizeof(uint32_t) + nodes * (sizeof(TreeNode) + 1);
+  return bytes >= static_cast<double>(std::numeric_limits<size_t>::max())
+             ? std::numeric_limits<size_t>::max()
+             : static_cast<size_t>(bytes);
 }
 
 // The leaf table (one row per leaf node, trees in order, nodes by index; row_base[t] is tree t's
@@ -179,8 +185,8 @@ Status WriteTree(const XGBoostTree& tree, size_t t, uint32_t row_base, ForestBui
     const auto [slot, i] = work.back();
     work.pop_back();
     if ((*seen)[i]) {
-      return internal::XGBoostCorrupt("tree " + std::to_string(t) + " reaches node " + std::to_string(i) +
-                                      " twice (not a tree)");
+      return internal::XGBoostCorrupt("tree " + std::to_string(t) + " reaches node " +
+                                      std::to_string(i) + " twice (not a tree)");
     }
     (*seen)[i] = 1;
     if (tree.left[i] == -1) {
@@ -189,8 +195,8 @@ Status WriteTree(const XGBoostTree& tree, size_t t, uint32_t row_base, ForestBui
     }
     Result<uint32_t> kids = out->AddNodes(2);
     if (!kids.ok()) return kids.status();
-    if (Status s = out->SetSplit(slot, tree.split_index[i], BelowFloat(tree.split_condition[i]), kids.value(),
-                                 tree.default_left[i] != 0);
+    if (Status s = out->SetSplit(slot, tree.split_index[i], BelowFloat(tree.split_condition[i]),
+                                 kids.value(), tree.default_left[i] != 0);
         !s.ok()) {
       return s;
     }
@@ -202,7 +208,8 @@ Status WriteTree(const XGBoostTree& tree, size_t t, uint32_t row_base, ForestBui
 
 }  // namespace
 
-Result<Forest> ImportXGBoost(const uint8_t* data, size_t size, const XGBoostImportOptions& options) {
+Result<Forest> ImportXGBoost(const uint8_t* data, size_t size,
+                             const XGBoostImportOptions& options) {
   const size_t budget = Budget(size, options.max_memory_bytes);
   Result<XGBoostModel> read = Status::Ok();
   {
@@ -219,18 +226,21 @@ Result<Forest> ImportXGBoost(const uint8_t* data, size_t size, const XGBoostImpo
   ImportedModel record = MakeRecord(m);
   const size_t estimate = EstimateBytes(m, static_cast<size_t>(record.outputs));
   if (estimate > budget) {
-    return Status::Error(StatusCode::kLimitExceeded,
-                         "XGBoost JSON: the imported model would take about " + std::to_string((estimate + kMiB - 1) / kMiB) +
-                             " MiB (" + std::to_string(m.trees.size()) + " trees, " + std::to_string(record.outputs) +
-                             " values per leaf), over the limit of " + std::to_string(budget / kMiB) +
-                             " MiB for this file (raise max_memory_bytes to allow it)");
+    return Status::Error(
+        StatusCode::kLimitExceeded,
+        "XGBoost JSON: the imported model would take about " +
+            std::to_string((estimate + kMiB - 1) / kMiB) + " MiB (" +
+            std::to_string(m.trees.size()) + " trees, " + std::to_string(record.outputs) +
+            " values per leaf), over the limit of " + std::to_string(budget / kMiB) +
+            " MiB for this file (raise max_memory_bytes to allow it)");
   }
   LeafTable leaves = MakeLeaves(m, record);
   ForestBuilder builder;
   if (Status s = builder.SetSchema(std::move(schema).value()); !s.ok()) return s;
   if (Status s = builder.SetImported(std::move(record)); !s.ok()) return s;
   std::vector<uint32_t> row_base = std::move(leaves.row_base);
-  if (Status s = builder.SetLeaves(std::move(leaves.values), std::move(leaves.votes)); !s.ok()) return s;
+  if (Status s = builder.SetLeaves(std::move(leaves.values), std::move(leaves.votes)); !s.ok())
+    return s;
   std::vector<uint8_t> seen;
   for (size_t t = 0; t < m.trees.size(); ++t) {
     if (Status s = WriteTree(m.trees[t], t, row_base[t], &builder, &seen); !s.ok()) return s;

@@ -32,8 +32,8 @@ struct XGBoostModel {
   int32_t num_features = 0;                ///< learner_model_param.num_feature, 1..65,536.
   std::vector<std::string> feature_names;  ///< Empty, or one per feature, as stored.
   std::vector<XGBoostTree> trees;          ///< In boosting order.
-  std::vector<int32_t> tree_class;         ///< Per tree: the class whose margin it adds to (tree_info).
-  std::string version;                     ///< "xgboost 1.7.4" from the file's version, or "xgboost".
+  std::vector<int32_t> tree_class;  ///< Per tree: the class whose margin it adds to (tree_info).
+  std::string version;              ///< "xgboost 1.7.4" from the file's version, or "xgboost".
 };
 
 /// The model in `doc` (XGBoost's JSON model). Errors (see ImportXGBoost): kCorruptModel naming

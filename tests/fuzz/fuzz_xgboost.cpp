@@ -37,7 +37,8 @@ void CheckPredictions(const Forest& forest) {
   Result<urnforest::ScorePrediction> soft =
       urnforest::PredictScoresRows(forest, rows.data(), 2, urnforest::VoteKind::kSoft);
   if (!soft.ok()) Fail("PredictScoresRows(kSoft): " + soft.status().ToString());
-  if (soft.value().scores.size() != 2 * static_cast<size_t>(forest.num_classes())) Fail("score matrix shape");
+  if (soft.value().scores.size() != 2 * static_cast<size_t>(forest.num_classes()))
+    Fail("score matrix shape");
   for (int32_t label : soft.value().labels) {
     if (label < 0 || label >= forest.num_classes()) Fail("label out of range");
   }
@@ -69,7 +70,8 @@ extern "C" int URNFOREST_FUZZ_ENTRY(const uint8_t* data, size_t size) {
   if (forest.num_trees() < 1 || forest.num_classes() < 2 || forest.num_features() < 1) {
     Fail("an imported model without trees, classes or features");
   }
-  if (forest.imported() == nullptr || forest.imported()->kind != urnforest::ImportedKind::kAdditive) {
+  if (forest.imported() == nullptr ||
+      forest.imported()->kind != urnforest::ImportedKind::kAdditive) {
     Fail("an imported XGBoost model that is not additive");
   }
   const std::vector<uint8_t> bytes = urnforest::SerializeForest(forest);
