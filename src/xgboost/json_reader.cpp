@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "base/utf8.h"
+#include "data/decimal_to_float.h"
 #include "xgboost/json_value.h"
 
 namespace urnforest {
@@ -17,6 +18,18 @@ const JsonValue* JsonValue::Find(std::string_view key) const {
     if (keys[i] == key) return &items[i];
   }
   return nullptr;
+}
+
+bool JsonValue::NumberAt(size_t i, double* out, float* out32) const {
+  if (i < numbers.size()) {
+    *out = numbers[i];
+    *out32 = numbers32[i];
+    return true;
+  }
+  if (i >= items.size() || items[i].kind != Kind::kNumber) return false;
+  *out = items[i].number;
+  *out32 = items[i].number32;
+  return true;
 }
 
 namespace {
@@ -89,8 +102,13 @@ class JsonParser {
         if (Literal("null")) return Status::Ok();
         return Error("unknown literal (expected true, false or null)");
       default:
-        return ParseNumber(out);
+        out->kind = JsonValue::Kind::kNumber;
+        return ParseNumber(&out->number, &out->number32);
     }
+  }
+
+  bool AtNumber() const {
+    return p_ < end_ && ((*p_ >= '0' && *p_ <= '9') || *p_ == '-' || *p_ == 'N' || *p_ == 'I');
   }
 
   Status ParseArray(JsonValue* out, int depth) {
@@ -103,10 +121,26 @@ class JsonParser {
       ++p_;
       return Status::Ok();
     }
+    // Numbers go to the compact numbers / numbers32 while every element is one; the first other
+    // value moves them into items.
+    bool numeric = true;
     while (true) {
-      out->items.emplace_back();
       SkipSpace();
-      if (Status s = ParseValue(&out->items.back(), depth); !s.ok()) return s;
+      if (numeric && AtNumber()) {
+        double number = 0.0;
+        float number32 = 0.0f;
+        if (Status s = ParseNumber(&number, &number32); !s.ok()) return s;
+        if (Status s = Charge(2 * (sizeof(double) + sizeof(float))); !s.ok()) return s;
+        out->numbers.push_back(number);
+        out->numbers32.push_back(number32);
+      } else {
+        if (numeric) {
+          numeric = false;
+          if (Status s = MoveNumbersToItems(out); !s.ok()) return s;
+        }
+        out->items.emplace_back();
+        if (Status s = ParseValue(&out->items.back(), depth); !s.ok()) return s;
+      }
       SkipSpace();
       if (p_ == end_) return Error("the text ends inside an array");
       if (*p_ == ']') {
@@ -116,6 +150,20 @@ class JsonParser {
       if (*p_ != ',') return Error("expected ',' or ']' in an array");
       ++p_;
     }
+  }
+
+  // An array's numbers so far become number items (a value that is not a number follows).
+  Status MoveNumbersToItems(JsonValue* array) {
+    if (Status s = Charge(2 * sizeof(JsonValue) * array->numbers.size()); !s.ok()) return s;
+    array->items.resize(array->numbers.size());
+    for (size_t i = 0; i < array->numbers.size(); ++i) {
+      array->items[i].kind = JsonValue::Kind::kNumber;
+      array->items[i].number = array->numbers[i];
+      array->items[i].number32 = array->numbers32[i];
+    }
+    array->numbers = {};
+    array->numbers32 = {};
+    return Status::Ok();
   }
 
   Status ParseObject(JsonValue* out, int depth) {
@@ -261,14 +309,14 @@ class JsonParser {
   }
 
   // A number per RFC 8259's grammar, or one of the tokens NaN, Infinity, -Infinity that XGBoost
-  // writes for non-finite floats; the literal kept in text, its double in number.
-  Status ParseNumber(JsonValue* out) {
+  // writes for non-finite floats, into *number (the nearest double) and *number32 (the nearest
+  // float32 to the literal itself, as XGBoost reads its floats).
+  Status ParseNumber(double* number, float* number32) {
     const uint8_t* const start = p_;
     for (const char* token : {"NaN", "Infinity", "-Infinity"}) {
       if (Literal(token)) {
-        out->kind = JsonValue::Kind::kNumber;
-        out->text = token;
-        out->number = token[0] == 'N' ? std::nan("") : token[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+        *number = token[0] == 'N' ? std::nan("") : token[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+        *number32 = static_cast<float>(*number);
         return Status::Ok();
       }
     }
@@ -293,14 +341,13 @@ class JsonParser {
       if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
       if (digits() == 0) return Error("a number needs digits in its exponent");
     }
-    out->kind = JsonValue::Kind::kNumber;
-    out->text.assign(reinterpret_cast<const char*>(start), static_cast<size_t>(p_ - start));
-    if (Status s = Charge(out->text.size()); !s.ok()) return s;
-    out->number = std::strtod(out->text.c_str(), nullptr);
-    if (std::isinf(out->number)) {
+    literal_.assign(reinterpret_cast<const char*>(start), static_cast<size_t>(p_ - start));
+    *number = std::strtod(literal_.c_str(), nullptr);
+    if (std::isinf(*number)) {
       p_ = start;
       return Error("a number out of range");
     }
+    if (!DecimalToFloatFast(literal_, number32)) *number32 = std::strtof(literal_.c_str(), nullptr);
     return Status::Ok();
   }
 
@@ -310,6 +357,7 @@ class JsonParser {
   const JsonLimits& limits_;
   const std::string& what_;
   size_t used_ = 0;
+  std::string literal_;  // the number being read, NUL-terminated for strtod and strtof
 };
 
 }  // namespace

@@ -15,20 +15,29 @@ namespace urnforest {
 namespace internal {
 
 /// One JSON value. Which members hold it follows `kind`: `boolean` for kBool; `number` (the
-/// nearest double) and `text` (the literal as written, for exact float32 conversion) for kNumber;
-/// `text` (decoded, valid UTF-8) for kString; `items` for kArray; `keys` and `items` (the values,
-/// in file order, keys possibly repeated) for kObject.
+/// nearest double) and `number32` (the nearest float32 to the literal, not to the double) for
+/// kNumber; `text` (decoded, valid UTF-8) for kString; for kArray either `numbers` and `numbers32`
+/// (an array of numbers only, stored compactly: 12 bytes per element) or `items` (any other
+/// array); `keys` and `items` (the values, in file order, keys possibly repeated) for kObject.
 struct JsonValue {
   enum class Kind : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
   Kind kind = Kind::kNull;
   bool boolean = false;
+  float number32 = 0.0f;
   double number = 0.0;
   std::string text;
   std::vector<JsonValue> items;
   std::vector<std::string> keys;
+  std::vector<double> numbers;
+  std::vector<float> numbers32;
 
   /// The value of the first member named `key` of an object; null when absent or not an object.
   const JsonValue* Find(std::string_view key) const;
+  /// The number of elements of an array (0 for other kinds).
+  size_t size() const { return kind == Kind::kArray ? numbers.size() + items.size() : 0; }
+  /// Element `i` (< size()) of an array as a number: true and *number, *number32 set when it is
+  /// one; false otherwise.
+  bool NumberAt(size_t i, double* number, float* number32) const;
 };
 
 /// Limits of ParseJson.

@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "base/utf8.h"
-#include "data/decimal_to_float.h"
 #include "urnforest/dataset.h"
 #include "urnforest/train.h"
 
@@ -39,15 +38,6 @@ Result<const JsonValue*> Member(const JsonValue& v, const char* key, Kind kind,
                           ", not " + kKindNames[static_cast<int>(kind)]);
   }
   return m;
-}
-
-// The float32 nearest to a decimal literal (XGBoost reads its numbers as float32).
-float ToFloat(const JsonValue& v) {
-  const std::string& text = v.text;
-  if (!std::isfinite(v.number)) return static_cast<float>(v.number);  // NaN, Infinity, -Infinity
-  float f = 0.0f;
-  if (DecimalToFloatFast(text, &f)) return f;
-  return std::strtof(text.c_str(), nullptr);
 }
 
 // An integer written as a JSON number (`v`) or, as XGBoost writes its parameters, as a string.
@@ -97,24 +87,28 @@ Result<std::vector<int32_t>> IntArray(const JsonValue& tree, const char* key, in
                                       int64_t hi, const std::string& where) {
   Result<const JsonValue*> a = Member(tree, key, Kind::kArray, where);
   if (!a.ok()) return a.status();
-  const std::vector<JsonValue>& items = a.value()->items;
-  if (n >= 0 && items.size() != static_cast<size_t>(n)) {
-    return XGBoostCorrupt(where + "." + key + " has " + std::to_string(items.size()) +
+  const JsonValue& array = *a.value();
+  if (n >= 0 && array.size() != static_cast<size_t>(n)) {
+    return XGBoostCorrupt(where + "." + key + " has " + std::to_string(array.size()) +
                           " entries, not " + std::to_string(n));
   }
-  std::vector<int32_t> out(items.size());
-  for (size_t i = 0; i < items.size(); ++i) {
-    const JsonValue& v = items[i];
-    if (v.kind == Kind::kBool) {
-      out[i] = v.boolean;
+  std::vector<int32_t> out(array.size());
+  for (size_t i = 0; i < array.size(); ++i) {
+    const std::string element = where + "." + key + "[" + std::to_string(i) + "]";
+    double d = 0.0;
+    float unused = 0.0f;
+    if (array.NumberAt(i, &d, &unused)) {
+      if (!(std::fabs(d) <= 2147483647.0) || d != std::floor(d)) {
+        return XGBoostCorrupt(element + " is not a 32-bit integer");
+      }
+      out[i] = static_cast<int32_t>(d);
+    } else if (array.items[i].kind == Kind::kBool) {  // default_left as booleans
+      out[i] = array.items[i].boolean;
     } else {
-      Result<int64_t> x = Integer(v, where + "." + key + "[" + std::to_string(i) + "]");
-      if (!x.ok()) return x.status();
-      out[i] = static_cast<int32_t>(x.value());
+      return XGBoostCorrupt(element + " is not an integer");
     }
     if (out[i] < lo || out[i] > hi) {
-      return XGBoostCorrupt(where + "." + key + "[" + std::to_string(i) +
-                            "] = " + std::to_string(out[i]) + " is out of range");
+      return XGBoostCorrupt(element + " = " + std::to_string(out[i]) + " is out of range");
     }
   }
   return out;
@@ -132,7 +126,7 @@ Result<XGBoostTree> ReadTree(const JsonValue& tree, size_t t, int32_t num_featur
   }
   Result<const JsonValue*> left_json = Member(tree, "left_children", Kind::kArray, where);
   if (!left_json.ok()) return left_json.status();
-  const int64_t n = static_cast<int64_t>(left_json.value()->items.size());
+  const int64_t n = static_cast<int64_t>(left_json.value()->size());
   if (n < 1 || n > int64_t{1} << 30)
     return XGBoostCorrupt(where + " has " + std::to_string(n) + " nodes");
   XGBoostTree out;
@@ -156,16 +150,15 @@ Result<XGBoostTree> ReadTree(const JsonValue& tree, size_t t, int32_t num_featur
   }
   Result<const JsonValue*> cond = Member(tree, "split_conditions", Kind::kArray, where);
   if (!cond.ok()) return cond.status();
-  if (cond.value()->items.size() != static_cast<size_t>(n)) {
-    return XGBoostCorrupt(where + ".split_conditions has " +
-                          std::to_string(cond.value()->items.size()) + " entries, not " +
-                          std::to_string(n));
+  if (cond.value()->size() != static_cast<size_t>(n)) {
+    return XGBoostCorrupt(where + ".split_conditions has " + std::to_string(cond.value()->size()) +
+                          " entries, not " + std::to_string(n));
   }
   out.split_condition.resize(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
-    const JsonValue& v = cond.value()->items[i];
-    const float f = v.kind == Kind::kNumber ? ToFloat(v) : NAN;
-    if (!std::isfinite(f)) {
+    double unused = 0.0;
+    float f = NAN;
+    if (!cond.value()->NumberAt(static_cast<size_t>(i), &unused, &f) || !std::isfinite(f)) {
       return XGBoostCorrupt(where + ".split_conditions[" + std::to_string(i) +
                             "] is not a finite float32 number");
     }
@@ -315,15 +308,16 @@ Result<XGBoostModel> ReadXGBoostModel(const JsonValue& doc, size_t max_bytes) {
   XGBoostModel m;
   m.version = "xgboost";
   if (const JsonValue* v = doc.Find("version");
-      v != nullptr && v->kind == Kind::kArray && v->items.size() == 3) {
+      v != nullptr && v->kind == Kind::kArray && v->size() == 3) {
     std::string text;
-    for (const JsonValue& part : v->items) {
-      if (part.kind != Kind::kNumber || part.number < 0 || part.number > 1e6 ||
-          part.number != std::floor(part.number)) {
+    for (size_t i = 0; i < 3; ++i) {
+      double part = 0.0;
+      float unused = 0.0f;
+      if (!v->NumberAt(i, &part, &unused) || part < 0 || part > 1e6 || part != std::floor(part)) {
         text.clear();
         break;
       }
-      text += (text.empty() ? "" : ".") + std::to_string(static_cast<int64_t>(part.number));
+      text += (text.empty() ? "" : ".") + std::to_string(static_cast<int64_t>(part));
     }
     if (!text.empty()) m.version += " " + text;
   }

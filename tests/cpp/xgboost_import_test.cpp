@@ -51,9 +51,11 @@ Expected ReadExpected(const std::string& fixture) {
   e.doc = MustOk(internal::ParseJson(reinterpret_cast<const uint8_t*>(text.data()), text.size(), {},
                                      "fixture"));
   for (const JsonValue& row : e.doc.Find("rows")->items) {
-    for (const JsonValue& v : row.items) {
-      e.rows.push_back(v.kind == JsonValue::Kind::kNull ? std::numeric_limits<float>::quiet_NaN()
-                                                        : static_cast<float>(v.number));
+    for (size_t i = 0; i < row.size(); ++i) {
+      double v = 0.0;
+      float unused = 0.0f;
+      e.rows.push_back(row.NumberAt(i, &v, &unused) ? static_cast<float>(v)
+                                                    : std::numeric_limits<float>::quiet_NaN());
     }
     ++e.num_rows;
   }
@@ -84,11 +86,11 @@ TEST_CASE(
   double worst = 0.0;
   for (size_t r = 0; r < e.num_rows; ++r) {
     INFO("row " << r);
-    REQUIRE(p.labels[r] == static_cast<int32_t>(source.Find("predict")->items[r].number));
+    REQUIRE(p.labels[r] == static_cast<int32_t>(source.Find("predict")->numbers[r]));
     const JsonValue& proba = source.Find("predict_proba")->items[r];
-    REQUIRE(proba.items.size() == k);
+    REQUIRE(proba.numbers.size() == k);
     for (size_t c = 0; c < k; ++c)
-      worst = std::max(worst, std::fabs(p.scores[r * k + c] - proba.items[c].number));
+      worst = std::max(worst, std::fabs(p.scores[r * k + c] - proba.numbers[c]));
   }
   INFO("largest difference " << worst);
   CHECK(worst <= 1e-6);
@@ -276,6 +278,41 @@ TEST_CASE(
   CHECK(p.labels == std::vector<int32_t>{0, 1, 1, 0, 1});
   CHECK(p.scores[0] == 1.0);
   CHECK(p.scores[1] == -1.0);
+}
+
+}  // namespace
+}  // namespace urnforest
+
+namespace urnforest {
+namespace {
+
+internal::JsonValue MustParse(const std::string& text) {
+  return test::MustOk(internal::ParseJson(reinterpret_cast<const uint8_t*>(text.data()),
+                                          text.size(), {}, "test"));
+}
+
+TEST_CASE("The JSON reader keeps arrays of numbers compact, with each literal's nearest float32",
+          "[xgboost_import]") {
+  const internal::JsonValue numbers = MustParse("[0.1, -2, 1e-3, NaN, -Infinity]");
+  REQUIRE(numbers.size() == 5);
+  CHECK(numbers.items.empty());
+  CHECK(numbers.numbers32[0] == 0.1f);
+  CHECK(numbers.numbers[0] == 0.1);
+  CHECK(numbers.numbers32[2] == 1e-3f);
+  CHECK(std::isnan(numbers.numbers32[3]));
+  CHECK(numbers.numbers32[4] == -std::numeric_limits<float>::infinity());
+  // A value that is not a number turns the array into items, the numbers before it kept.
+  const internal::JsonValue mixed = MustParse(R"([1, 2, null, true, "x\u00e9\ud83d\ude00", {"k": [3]}])");
+  REQUIRE(mixed.size() == 6);
+  CHECK(mixed.numbers.empty());
+  double d = 0.0;
+  float f = 0.0f;
+  CHECK(mixed.NumberAt(1, &d, &f));
+  CHECK(d == 2.0);
+  CHECK_FALSE(mixed.NumberAt(2, &d, &f));
+  CHECK(mixed.items[3].boolean);
+  CHECK(mixed.items[4].text == "x\xC3\xA9\xF0\x9F\x98\x80");
+  CHECK(mixed.items[5].Find("k")->numbers == std::vector<double>{3.0});
 }
 
 }  // namespace
