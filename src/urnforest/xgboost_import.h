@@ -25,10 +25,12 @@ struct XGBoostImportOptions {
   std::vector<std::string> class_names;
   /// Name recorded for the target column.
   std::string target_name = "class";
-  /// The most memory, in bytes, the import may take: the parsed document while it is read, then
-  /// the forest (its leaf table with every class of every leaf, per-tree bounds and node table,
-  /// estimated before it is built). 0 = the larger of 64 MiB and 64 bytes per byte of the file; a
-  /// larger need is refused with kLimitExceeded naming both.
+  /// The most memory, in bytes, each step of the import may take: the parsed document (counted
+  /// as it is read), the trees read from it (while the document is still held, so the peak is at
+  /// most about twice this), then the forest (its leaf table with every class of every leaf,
+  /// per-tree bounds and node table, estimated before it is built, after the document is freed).
+  /// 0 = the larger of 64 MiB and 64 bytes per byte of the file; a larger need is refused with
+  /// kLimitExceeded.
   size_t max_memory_bytes = 0;
 };
 
