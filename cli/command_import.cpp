@@ -1,4 +1,4 @@
-// `import` (an ONNX tree ensemble becomes an urnforest model) and `calibrate` (an imported voting
+// `import` (an ONNX tree ensemble or XGBoost's JSON model becomes an urnforest model) and `calibrate` (an imported voting
 // model's halting priors from unlabeled rows, with each rule's measured savings on those rows).
 #include <cmath>
 #include <cstdio>
@@ -16,6 +16,7 @@
 #include "urnforest/onnx_import.h"
 #include "urnforest/predict_request.h"
 #include "urnforest/serialize.h"
+#include "urnforest/xgboost_import.h"
 
 namespace urnforest::cli {
 namespace {
@@ -36,37 +37,70 @@ void WriteImported(const Forest& f, Output& out) {
   out.json.Key("calibrated").Bool(m.calibrated);
 }
 
-}  // namespace
+// The source model's file: --onnx FILE or --xgboost FILE (exactly one; the option names the format,
+// so that a damaged file is reported by its own reader rather than guessed).
+Result<std::pair<std::string, bool>> SourceFile(const Args& args) {
+  if (args.Has("onnx") == args.Has("xgboost")) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "give the model to import as --onnx FILE.onnx or --xgboost FILE.json (one of them)");
+  }
+  const bool xgboost = args.Has("xgboost");
+  Result<std::string> path = args.Required(xgboost ? "xgboost" : "onnx");
+  if (!path.ok()) return path.status();
+  return std::make_pair(path.value(), xgboost);
+}
 
-Status RunImport(int argc, char** argv, Output& out) {
-  Result<Args> parsed = Args::Parse(argc, argv, 2, {"onnx", "out", "features", "classes", "target"}, {"json"});
-  if (!parsed.ok()) return parsed.status();
-  const Args& args = parsed.value();
-  Result<std::string> onnx_path = args.Required("onnx");
-  if (!onnx_path.ok()) return onnx_path.status();
-  Result<std::string> out_path = args.Required("out");
-  if (!out_path.ok()) return out_path.status();
-  OnnxImportOptions options;
+// The file's model imported with the names given (--features, --classes, --target).
+Result<Forest> ImportFile(const Args& args, const std::string& path, bool xgboost) {
+  std::vector<std::string> features, classes;
   if (args.Has("features")) {
     Result<std::vector<std::string>> names = args.List("features");
     if (!names.ok()) return names.status();
-    options.feature_names = names.value();
+    features = names.value();
   }
   if (args.Has("classes")) {
     Result<std::vector<std::string>> names = args.List("classes");
     if (!names.ok()) return names.status();
-    options.class_names = names.value();
+    classes = names.value();
   }
-  options.target_name = args.Get("target", options.target_name);
-  Result<std::string> bytes = ReadFile(onnx_path.value());
+  Result<std::string> bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.status();
-  Result<Forest> forest = ImportOnnx(reinterpret_cast<const uint8_t*>(bytes.value().data()),
-                                     bytes.value().size(), options);
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.value().data());
+  Result<Forest> forest = Status::Ok();
+  if (xgboost) {
+    XGBoostImportOptions options;
+    options.feature_names = std::move(features);
+    options.class_names = std::move(classes);
+    options.target_name = args.Get("target", options.target_name);
+    forest = ImportXGBoost(data, bytes.value().size(), options);
+  } else {
+    OnnxImportOptions options;
+    options.feature_names = std::move(features);
+    options.class_names = std::move(classes);
+    options.target_name = args.Get("target", options.target_name);
+    forest = ImportOnnx(data, bytes.value().size(), options);
+  }
   if (!forest.ok()) {
     Status s = forest.status();
-    s.message = onnx_path.value() + ": " + s.message;
+    s.message = path + ": " + s.message;
     return s;
   }
+  return forest;
+}
+
+}  // namespace
+
+Status RunImport(int argc, char** argv, Output& out) {
+  Result<Args> parsed =
+      Args::Parse(argc, argv, 2, {"onnx", "xgboost", "out", "features", "classes", "target"}, {"json"});
+  if (!parsed.ok()) return parsed.status();
+  const Args& args = parsed.value();
+  Result<std::pair<std::string, bool>> source = SourceFile(args);
+  if (!source.ok()) return source.status();
+  Result<std::string> out_path = args.Required("out");
+  if (!out_path.ok()) return out_path.status();
+  Result<Forest> forest = ImportFile(args, source.value().first, source.value().second);
+  if (!forest.ok()) return forest.status();
   Status written = WriteFile(out_path.value(), SerializeForest(forest.value()));
   if (!written.ok()) return written;
   out.json.BeginObject();

@@ -32,7 +32,7 @@ const CommandEntry kCommands[] = {
     {"predict", nullptr, "  [--vote soft|hard] [--proba]  (imported forests: --rule margin too; with a table rule, --proba"},
     {"predict", nullptr, "  gives the halted probabilities: the posterior mean of the final vote shares)"},
     {"info", urnforest::cli::RunInfo, "--model MODEL"},
-    {"import", urnforest::cli::RunImport, "--onnx FILE.onnx --out MODEL [--features a,b,c] [--classes x,y,z] [--target NAME]"},
+    {"import", urnforest::cli::RunImport, "(--onnx FILE.onnx | --xgboost FILE.json) --out MODEL [--features a,b,c] [--classes x,y,z] [--target NAME]"},
     {"calibrate", urnforest::cli::RunCalibrate, "--model MODEL --data ROWS.csv --out MODEL2 [--alpha A]"},
     {"calibrate", nullptr, "  (reports the papers' rules on the rows: those `urnforest rules` lists with from_papers)"},
     {"export", urnforest::cli::RunExport, "--model MODEL --onnx OUT.onnx"},

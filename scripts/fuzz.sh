@@ -5,7 +5,7 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #     SECONDS_PER_TARGET  default 60 (CI); use 600 for a release-quality run
-#     TARGET              fuzz_csv, fuzz_model, fuzz_train, fuzz_onnx, js_boundary (default: all five)
+#     TARGET              fuzz_csv, fuzz_model, fuzz_train, fuzz_onnx, fuzz_xgboost, js_boundary (default: all six)
 #
 # js_boundary is the JS-boundary fuzzer (tests/fuzz/js_boundary.mjs: random arguments against every public
 # function of dist/, in Node; needs `scripts/build.sh wasm` first); it runs for SECONDS_PER_TARGET too
@@ -16,7 +16,8 @@
 #              FUZZ_ARGS (extra libFuzzer flags, e.g. "-seed=1").
 # Each target runs in one process on one core, starting from the checked-in seed corpus
 # tests/fuzz/corpus/<target>/ (fuzz_onnx: the ONNX fixtures tests/fixtures/onnx/*.onnx, copied to
-# build-fuzz/seeds/fuzz_onnx/); inputs it discovers go to build-fuzz/corpus/<target>/ (kept between
+# build-fuzz/seeds/fuzz_onnx/; fuzz_xgboost: the model files of tests/fixtures/xgboost/ under 64 KB,
+# copied to build-fuzz/seeds/fuzz_xgboost/); inputs it discovers go to build-fuzz/corpus/<target>/ (kept between
 # runs, never committed). Logs: build-fuzz/logs/<target>.log. A crashing input is written to
 # build-fuzz/artifacts/<target>/crash-* and the script prints the command that reproduces it.
 set -euo pipefail
@@ -25,7 +26,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_csv fuzz_model fuzz_train fuzz_onnx js_boundary)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_csv fuzz_model fuzz_train fuzz_onnx fuzz_xgboost js_boundary)
 build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
 jobs="${FUZZ_JOBS:-2}"
 
@@ -34,7 +35,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [[ "$seconds" -lt 1 ]]; then
   exit 2
 fi
 for t in "${targets[@]}"; do
-  case "$t" in fuzz_csv|fuzz_model|fuzz_train|fuzz_onnx|js_boundary) ;; *) echo "fuzz.sh: unknown target '$t'" >&2; exit 2;; esac
+  case "$t" in fuzz_csv|fuzz_model|fuzz_train|fuzz_onnx|fuzz_xgboost|js_boundary) ;; *) echo "fuzz.sh: unknown target '$t'" >&2; exit 2;; esac
 done
 native=()
 for t in "${targets[@]}"; do [[ $t == js_boundary ]] || native+=("$t"); done
@@ -75,6 +76,11 @@ for t in "${targets[@]}"; do
     seeds="$build/seeds/$t"
     mkdir -p "$seeds"
     cp "$root"/tests/fixtures/onnx/*.onnx "$seeds/"
+  fi
+  if [[ $t == fuzz_xgboost ]]; then  # the XGBoost fixtures' model files within -max_len are its seeds
+    seeds="$build/seeds/$t"
+    mkdir -p "$seeds"
+    find "$root/tests/fixtures/xgboost" -name '*.model.json' -size -64k -exec cp {} "$seeds/" \;
   fi
   work="$build/corpus/$t"
   artifacts="$build/artifacts/$t/"

@@ -11,10 +11,12 @@
 //   emphasis.js emphasisWeights, emphasisGrid   metrics.js  confusionMatrix
 //   table.js    input shapes (arrays, objects) for Dataset
 //   wasm_source.js init({wasm}): the separate wasm asset (URL, Response, bytes, WebAssembly.Module)
+//   xgboost_import.js Forest.fromXGBoost (XGBoost's JSON model, installed on Forest below)
 // Keep in sync with bindings/wasm/*.cpp and bindings/types/*.d.ts (concatenated into dist/index.d.ts).
 import { UrnforestError } from './errors.js';
 import { Dataset } from './dataset.js';
 import { Forest, orderings } from './forest.js';
+import { installFromXGBoost } from './xgboost_import.js';
 import { HaltingTable, haltingTable, pstar, ruleInfo, rules } from './halting.js';
 import { generators, runExperiment } from './experiment.js';
 import { emphasisGridOf, emphasisWeights } from './emphasis.js';
@@ -24,6 +26,8 @@ import { optionsObject, rejectUnknown } from './validate.js';
 import { confusionMatrix } from './metrics.js';
 import { trainForest, trainForestPart } from './train.js';
 import { defaultKeep } from './options.js';
+
+installFromXGBoost();
 
 export {
   UrnforestError, Dataset, Forest, orderings, trainForest, trainForestPart, rules, ruleInfo, HaltingTable, haltingTable, pstar,

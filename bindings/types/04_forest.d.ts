@@ -13,7 +13,19 @@ export class Forest {
    * 'CorruptModel' (not valid ONNX) or 'UnsupportedModel' (regressor, preprocessing, unknown op).
    */
   static fromONNX(bytes: Uint8Array, options?: { featureNames?: string[]; classNames?: string[]; target?: string }): Forest;
-  /** The import record of a forest from fromONNX(); null for forests trained here. */
+  /**
+   * Imports XGBoost's own JSON model (Booster.save_model('model.json'), XGBoost 1.x), no converter
+   * needed: a gbtree classifier with objective binary:logistic, binary:logitraw, multi:softprob or
+   * multi:softmax. `model` is the file's bytes or its text. Predictions equal xgboost's (labels,
+   * and predict_proba within float rounding); the forest is additive and halts with the exact
+   * early exit (rule 'alpha1'). Columns are named by `featureNames`, else the names the file
+   * stores, else 'f0', 'f1', ...; classes by `classNames`, else '0'..'K-1'. Throws UrnforestError
+   * 'CorruptModel' (not JSON, or not an XGBoost model), 'UnsupportedModel' (another objective,
+   * the dart or gblinear booster, categorical splits), 'LimitExceeded' (over the memory budget),
+   * 'InvalidArgument' (names that do not fit). docs/import.md.
+   */
+  static fromXGBoost(model: Uint8Array | string, options?: { featureNames?: string[]; classNames?: string[]; target?: string }): Forest;
+  /** The import record of a forest from fromONNX() or fromXGBoost(); null for forests trained here. */
   readonly imported: ImportedInfo | null;
   /**
    * Calibrates an imported voting forest for halting from the votes of its trees on the rows of
@@ -185,7 +197,7 @@ export interface ImportedInfo {
   kind: 'voting' | 'additive';
   /** The full prediction's default vote ('soft' for imported models). */
   vote: Vote;
-  /** Producer of the ONNX file, e.g. 'skl2onnx 1.16.0' ('' when the file does not say). */
+  /** Producer of the ONNX file, e.g. 'skl2onnx 1.16.0' ('' when the file does not say); 'xgboost 1.7.4' for fromXGBoost. */
   source: string;
   /** True after calibrate(): the halting rules' priors are fitted from those votes. */
   calibrated: boolean;

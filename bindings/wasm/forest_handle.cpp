@@ -322,6 +322,7 @@ void RegisterForest() {
       .function("_mergeParts", &ForestHandle::MergeParts)
       .function("_load", &ForestHandle::Load)
       .function("_loadOnnx", &ForestHandle::LoadOnnx)
+      .function("_loadXGBoost", &ForestHandle::LoadXGBoost)
       .function("_imported", &ForestHandle::Imported)
       .function("_calibrate", &ForestHandle::Calibrate)
       .function("_toOnnx", &ForestHandle::ToOnnx)

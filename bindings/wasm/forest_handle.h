@@ -47,6 +47,10 @@ class ForestHandle {
   /// called `feature_names` (array of strings, or undefined for f0, f1, ...); undefined or an
   /// error object. `class_names`: array of strings renaming the classes, or undefined.
   val LoadOnnx(const val& bytes, const val& feature_names, const val& class_names, const std::string& target);
+  /// Replaces the forest with the XGBoost JSON model in `bytes` (Uint8Array of the file's UTF-8
+  /// text; ImportXGBoost); names as LoadOnnx (undefined: the names the file stores, else f0, f1,
+  /// ... and classes 0..K-1). Undefined or an error object.
+  val LoadXGBoost(const val& bytes, const val& feature_names, const val& class_names, const std::string& target);
   /// {kind, vote, source, calibrated, calibrationRows} of an imported forest, or null.
   val Imported() const;
   /// CalibrateForest on the rows of `data`: undefined or an error object.

@@ -1,4 +1,4 @@
-// ForestHandle's imported-model members: ONNX import, calibration, soft scores and the exact soft
+// ForestHandle's imported-model members: ONNX and XGBoost JSON import, calibration, soft scores and the exact soft
 // early exit (registered with the rest of ForestHandle in forest_handle.cpp).
 #include <utility>
 #include <vector>
@@ -12,6 +12,7 @@
 #include "urnforest/onnx_import.h"
 #include "urnforest/predict.h"
 #include "urnforest/predict_scores.h"
+#include "urnforest/xgboost_import.h"
 
 namespace urnforest::wasm {
 
@@ -23,6 +24,19 @@ val ForestHandle::LoadOnnx(const val& bytes, const val& feature_names, const val
   options.class_names = StringVector(class_names);
   if (!target.empty()) options.target_name = target;
   Result<Forest> result = ImportOnnx(data.data(), data.size(), options);
+  if (!result.ok()) return ErrorObject(result.status());
+  forest_ = std::move(result).value();
+  return val::undefined();
+}
+
+val ForestHandle::LoadXGBoost(const val& bytes, const val& feature_names, const val& class_names,
+                              const std::string& target) {
+  std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+  XGBoostImportOptions options;
+  options.feature_names = StringVector(feature_names);
+  options.class_names = StringVector(class_names);
+  if (!target.empty()) options.target_name = target;
+  Result<Forest> result = ImportXGBoost(data.data(), data.size(), options);
   if (!result.ok()) return ErrorObject(result.status());
   forest_ = std::move(result).value();
   return val::undefined();

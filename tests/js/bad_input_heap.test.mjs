@@ -44,6 +44,7 @@ test('1,000 failed calls (every error row of the bad-input matrix in turn) keep 
 test('1,000 cycles of every public call, succeeding and failing, keep the wasm heap flat', () => {
   const small = 'a,b,class\n1,5,x\n2,6,x\n3,7,y\n4,8,y\n5,1,x\n6,2,y\n7,3,z\n8,4,z\n';
   const onnx = readFileSync(new URL('../fixtures/onnx/sk_rf_iris_nozipmap.onnx', import.meta.url));
+  const xgboost = readFileSync(new URL('../fixtures/xgboost/wdbc_logitraw.model.json', import.meta.url));
   const model = baseModelBytes(uf);
   const fails = (fn) => assert.throws(fn, (e) => e instanceof uf.UrnforestError || e instanceof TypeError || e instanceof RangeError);
   assertFlatHeap((i) => {
@@ -80,12 +81,14 @@ test('1,000 cycles of every public call, succeeding and failing, keep the wasm h
     uf.emphasisWeights([2, 1, 0, 3], 2, { a: 1, b: 2 });
     const imported = uf.Forest.fromONNX(onnx);
     imported.toONNX();
+    const boosted = uf.Forest.fromXGBoost(xgboost);
     if (i % 10 === 0) uf.runExperiment({ data, trees: 3, folds: 2, repeats: 1, samples: 10, rules: ['siba'] });
     // The failing calls: core errors, argument errors, cancellations, use after dispose.
     fails(() => uf.Dataset.fromCSV('a,b\n1,"x\n'));
     fails(() => uf.Dataset.fromArrays(new Float32Array([1, Infinity]), { rows: 1, cols: 2 }));
     fails(() => uf.Forest.fromBytes(model.subarray(0, 40)));
     fails(() => uf.Forest.fromONNX(model));
+    fails(() => uf.Forest.fromXGBoost(xgboost.subarray(0, 1000 + i)));
     fails(() => uf.HaltingTable.fromBytes(model));
     fails(() => uf.trainForest(unlabeled, { trees: 3 }));
     const empty = data.subset([]);
@@ -99,7 +102,7 @@ test('1,000 cycles of every public call, succeeding and failing, keep the wasm h
     fails(() => uf.runExperiment({ data: unlabeled }));
     fails(() => uf.pstar({ rule: 'hyper', trees: 3, votes: [1, 0] }));
     fails(() => table.expectedCost({ final: [1, 1, 0] }));
-    for (const d of [wrong, empty, imported, priorless, copy, table, pruned, loaded, forest, unlabeled, part, arrays, bytesData, data]) d.dispose();
+    for (const d of [wrong, empty, imported, boosted, priorless, copy, table, pruned, loaded, forest, unlabeled, part, arrays, bytesData, data]) d.dispose();
     assert.throws(() => data.numRows, /disposed/);
   });
 });

@@ -10,6 +10,7 @@ import { readDataset } from './helpers.mjs';
 const uf = await init();
 const small = 'a,b,class\n1,5,x\n2,6,x\n3,7,y\n4,8,y\n5,1,x\n6,2,y\n';
 const onnx = readFileSync(new URL('../fixtures/onnx/sk_rf_iris_nozipmap.onnx', import.meta.url));
+const xgboost = readFileSync(new URL('../fixtures/xgboost/iris_softmax.model.json', import.meta.url));
 
 // Datasets that take the whole heap: as large as they fit, halving down to one row; then the
 // smallest Dataset there is (one cell, a subset of a one-cell dataset) into the holes a loader's
@@ -52,6 +53,7 @@ test('every constructor and factory throws UrnforestError OutOfMemory at the hea
     trainForest: () => uf.trainForest(data, { trees: 3 }),
     'Forest.fromBytes': () => uf.Forest.fromBytes(model),
     'Forest.fromONNX': () => uf.Forest.fromONNX(onnx),
+    'Forest.fromXGBoost': () => uf.Forest.fromXGBoost(xgboost),
     'forest.prune': () => forest.prune([0, 1, 2], 2),
     haltingTable: () => uf.haltingTable({ rule: 'siba', trees: 51 }),
     'forest.haltingTable': () => forest.haltingTable({ rule: 'hyper' }),

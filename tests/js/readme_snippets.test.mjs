@@ -24,6 +24,7 @@ blocks.forEach((code, i) => {
     try {
       copyFileSync(fileURLToPath(new URL('datasets/iris.csv', root)), join(dir, 'iris.csv'));
       copyFileSync(fileURLToPath(new URL('tests/fixtures/onnx/sk_rf_iris_nozipmap.onnx', root)), join(dir, 'model.onnx'));
+      copyFileSync(fileURLToPath(new URL('tests/fixtures/xgboost/iris_softmax.model.json', root)), join(dir, 'model.json'));
       const program = code
         .replace(/from 'urnforest\/worker'/g, `from '${dist('worker.js')}'`)
         .replace(/from 'urnforest'/g, `from '${dist('index.js')}'`);

@@ -38,6 +38,11 @@ const probabilities: Float64Array = proba.probabilities;
 const softHalted = imported.predict(Dataset.fromCSV('a,b\n1,2\n', { target: null }), { rule: 'alpha1', vote: 'soft' });
 const softVote: Vote | undefined = softHalted.vote;
 console.log(info, vote, probabilities, softVote);
+const fromXgbBytes: Forest = Forest.fromXGBoost(new Uint8Array(0), { featureNames: ['a'], classNames: ['x', 'y'], target: 'y' });
+const fromXgbText: Forest = Forest.fromXGBoost('{}');
+console.log(fromXgbBytes.imported, fromXgbText.numTrees);
+// @ts-expect-error the model is bytes or the JSON text, not a parsed object
+Forest.fromXGBoost({ learner: {} });
 const report: OrderReport = forest.orderReport(data, { ordering: 'boosting', on: 'oob' });
 const reportWarnings: string[] = report.warnings;
 const reportOn: 'data' | 'oob' = report.on;
