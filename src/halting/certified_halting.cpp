@@ -160,6 +160,20 @@ std::string Format(double x) {
   return buf;
 }
 
+// TableLadder, or every third rung of it where a full table has more than kLargeTableStates
+// tallies (each build then takes about a second): a bound on the work that depends on T and K only.
+constexpr double kLargeTableStates = 1e6;
+
+std::vector<double> FamilyLadder(int32_t trees, int32_t classes, double alpha) {
+  const std::vector<double> full = TableLadder(alpha);
+  double states = 1.0;  // C(T + K, K)
+  for (int32_t i = 1; i <= classes; ++i) states = states * (trees + i) / i;
+  if (states <= kLargeTableStates) return full;
+  std::vector<double> out;
+  for (size_t i = 1; i < full.size(); i += 3) out.push_back(full[i]);
+  return out;
+}
+
 // The candidates of one table rule (siba: uniform prior; hyper: prior fitted on the fit rows).
 void AddTableFamily(HaltingRule rule, const Prior* prior, const CalibrationRows& certify,
                     const DistinctRows& distinct, const CertifyOptions& options, std::vector<RiskFamily>* families,
@@ -173,7 +187,7 @@ void AddTableFamily(HaltingRule rule, const Prior* prior, const CalibrationRows&
               std::to_string(states) + " states exceeds the budget).";
     return;
   }
-  for (double alpha : TableLadder(options.alpha)) {
+  for (double alpha : FamilyLadder(certify.num_trees, certify.num_classes, options.alpha)) {
     HaltingTableOptions o;
     o.rule = rule;
     o.num_trees = certify.num_trees;

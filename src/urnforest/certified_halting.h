@@ -100,7 +100,9 @@ struct CertifyOptions {
 
 /// Internal alphas of the table candidates for target disagreement epsilon = 1 - alpha, safest
 /// first: 1 - m epsilon for m in {0.01, 0.03, 0.1, 0.2, 0.35, 0.5, 0.7, 1, 1.5, 2, 3, 5}
-/// (kept in [0.5, 1), duplicates dropped). Empty for alpha = 1.
+/// (kept in [0.5, 1), duplicates dropped). Empty for alpha = 1. Where a full table of T trees and
+/// K classes has more than 10^6 tallies (C(T + K, K), e.g. K = 4 at T = 101), CertifyStrategy tests
+/// every third rung from the second (m = 0.03, 0.35, 1, 3) to bound its work.
 std::vector<double> TableLadder(double alpha);
 
 /// Target disagreements of the LP candidates, safest first: m epsilon for m in {0.05, 0.1, 0.2,
