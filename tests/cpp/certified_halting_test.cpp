@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "fixtures.h"
+#include "model/predict_stopping.h"
 #include "urnforest/calibrate.h"
 #include "urnforest/certified_halting.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/expected_cost.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/full_vote.h"
+#include "urnforest/predict.h"
 #include "urnforest/predict_request.h"
 #include "urnforest/risk_certificate.h"
 #include "urnforest/train.h"
@@ -263,7 +265,31 @@ TEST_CASE("On wdbc with plentiful calibration rows the certified strategy saves 
   }
   CHECK(expected_loss / test.num_rows() <= 0.05);
   CHECK(expected_trees / test.num_rows() < 0.5 * forest.num_trees());
-  CHECK(full.labels.size() == test.num_rows());
+  // Realised, in the random order of seed 11, as Predict runs the strategy.
+  const PreparedRows rows = MustOk(PrepareRows(forest, test));
+  PredictPlan plan;
+  plan.path = PredictPath::kCertified;
+  plan.alpha = 0.95;
+  plan.trees = forest.num_trees();
+  plan.order.order = QueryOrder::kRandomPerRow;
+  plan.order.seed = 11;
+  Prediction realised;
+  if (s.table.has_value()) {
+    SequentialVoteOptions order = plan.order;
+    const HaltedPrediction h = MustOk(PredictHalted(forest, rows, *s.table, order, false));
+    realised.labels = h.halted.labels;
+    realised.trees_used = h.halted.trees_used;
+  } else {
+    REQUIRE(internal::PredictStopping(forest, rows, plan, *s.lp, &realised).ok());
+  }
+  size_t differ = 0;
+  double trees = 0.0;
+  for (size_t r = 0; r < test.num_rows(); ++r) {
+    differ += realised.labels[r] != full.labels[r] ? 1 : 0;
+    trees += realised.trees_used[r];
+  }
+  CHECK(static_cast<double>(differ) / test.num_rows() <= 0.05);
+  CHECK(trees / test.num_rows() < 0.5 * forest.num_trees());
 }
 
 TEST_CASE("Predict with rule auto on a calibrated imported forest carries the certificate and keeps its disagreement", "[certified]") {
