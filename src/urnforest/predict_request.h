@@ -81,7 +81,10 @@ enum class RequestFault : uint8_t {
 /// trees other than the fixed order's length, a seed with a fixed order; trees outside 1..T;
 /// the margin rule on a model that is not an imported voting forest, asked for the hard vote, or
 /// not calibrated; an additive model (its trees do not vote) with a rule other than alpha1 on
-/// its soft prediction, or asked for the hard vote; a forest without trees.
+/// its soft prediction, or asked for the hard vote; a forest without trees; delta outside (0, 1)
+/// (CheckDelta) or with a rule other than "auto"; trees, a fixed order or probabilities with
+/// "auto" or "lp"; "lp" on more than two classes, more than kMaxBinaryStoppingTrees trees or an
+/// imported forest not calibrated.
 Status CheckPredictRequest(const Forest& forest, const PredictRequest& request,
                            RequestFault* fault = nullptr);
 
