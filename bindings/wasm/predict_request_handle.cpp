@@ -80,9 +80,10 @@ val PredictRequestHandle::Parse(const ForestHandle& forest, const val& spec) {
 
 val PredictRequestHandle::Certificate() const {
   if (forest_ == nullptr || plan_.path != PredictPath::kCertified) return val::null();
-  Result<CertifiedStrategy> made = CertifyForest(*forest_, plan_.alpha, plan_.delta, plan_.vote, plan_.order.order);
+  Result<std::shared_ptr<const CertifiedStrategy>> made =
+      CertifyForest(*forest_, plan_.alpha, plan_.delta, plan_.vote, plan_.order.order);
   if (!made.ok()) return ErrorObject(made.status());
-  const urnforest::Certificate& c = made.value().certificate;
+  const urnforest::Certificate& c = made.value()->certificate;
   val out = val::object();
   out.set("strategy", c.strategy);
   out.set("parameter", c.parameter);

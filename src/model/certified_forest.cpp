@@ -21,19 +21,17 @@ Status Invalid(const std::string& message) {
   return Status::Error(StatusCode::kInvalidArgument, message);
 }
 
-// What a cached strategy was computed from: the rows themselves (compared in full, so that no two
-// forests' rows can collide) and the parameters.
+// What a cached strategy was computed from: the forest's stored votes and, for a reference other
+// than the plurality, its stored labels (compared in full, so that no two forests' rows can
+// collide, and in place, so that a hit copies nothing), and the parameters.
 struct CacheKey {
   int kind = 0;  // 0: certified strategy, 1: minimean
   int32_t classes = 0, trees = 0;
   uint64_t alpha_bits = 0, delta_bits = 0;
   int vote = 0;
-  std::vector<uint32_t> tallies;
-  std::vector<int32_t> references;
-  bool operator==(const CacheKey& o) const {
-    return kind == o.kind && classes == o.classes && trees == o.trees && alpha_bits == o.alpha_bits &&
-           delta_bits == o.delta_bits && vote == o.vote && tallies == o.tallies && references == o.references;
-  }
+  bool imported = false;  // calibration votes (all trees) or out-of-bag votes
+  std::vector<uint32_t> votes;
+  std::vector<int32_t> labels;  // empty unless the references are the stored labels
 };
 
 struct CacheEntry {
@@ -61,36 +59,46 @@ uint64_t Bits(double x) {
   return bits;
 }
 
-const CacheEntry* Find(const CacheKey& key) {
+// The key of `forest`'s rows without its vectors (Matches compares those in place).
+CacheKey Parameters(int kind, const Forest& forest, double alpha, double delta, VoteKind vote) {
+  CacheKey key;
+  key.kind = kind;
+  key.classes = forest.num_classes();
+  key.trees = forest.num_trees();
+  key.alpha_bits = Bits(alpha);
+  key.delta_bits = Bits(delta);
+  key.vote = static_cast<int>(vote);
+  key.imported = forest.imported() != nullptr;
+  return key;
+}
+
+bool Matches(const CacheKey& stored, const CacheKey& asked, const Forest& forest, bool with_labels) {
+  return stored.kind == asked.kind && stored.classes == asked.classes && stored.trees == asked.trees &&
+         stored.alpha_bits == asked.alpha_bits && stored.delta_bits == asked.delta_bits &&
+         stored.vote == asked.vote && stored.imported == asked.imported && stored.votes == forest.oob_votes() &&
+         (with_labels ? stored.labels == forest.train_labels() : stored.labels.empty());
+}
+
+const CacheEntry* Find(const CacheKey& asked, const Forest& forest, bool with_labels) {
   for (const CacheEntry& e : Cache()) {
-    if (e.key == key) return &e;
+    if (Matches(e.key, asked, forest, with_labels)) return &e;
   }
   return nullptr;
 }
 
-void Insert(CacheEntry entry) {
+void Insert(CacheKey key, const Forest& forest, bool with_labels, CacheEntry entry) {
+  key.votes = forest.oob_votes();
+  if (with_labels) key.labels = forest.train_labels();
+  entry.key = std::move(key);
   Cache().push_back(std::move(entry));
   while (Cache().size() > kCapacity) Cache().pop_front();
 }
 
-CacheKey KeyOf(int kind, const CalibrationRows& rows, double alpha, double delta, VoteKind vote) {
-  CacheKey key;
-  key.kind = kind;
-  key.classes = rows.num_classes;
-  key.trees = rows.num_trees;
-  key.alpha_bits = Bits(alpha);
-  key.delta_bits = Bits(delta);
-  key.vote = static_cast<int>(vote);
-  key.tallies = rows.tallies;
-  key.references = rows.references;
-  return key;
-}
-
-CertifiedStrategy ExactWithReason(double alpha, double delta, std::string reason) {
-  CertifiedStrategy out;
-  out.certificate.alpha = alpha;
-  out.certificate.delta = delta;
-  out.certificate.reason = std::move(reason);
+std::shared_ptr<const CertifiedStrategy> ExactWithReason(double alpha, double delta, std::string reason) {
+  auto out = std::make_shared<CertifiedStrategy>();
+  out->certificate.alpha = alpha;
+  out->certificate.delta = delta;
+  out->certificate.reason = std::move(reason);
   return out;
 }
 
@@ -128,8 +136,8 @@ Result<CalibrationRows> ForestCalibrationRows(const Forest& forest, VoteKind vot
   return rows;
 }
 
-Result<CertifiedStrategy> CertifyForest(const Forest& forest, double alpha, double delta, VoteKind vote,
-                                        QueryOrder order) {
+Result<std::shared_ptr<const CertifiedStrategy>> CertifyForest(const Forest& forest, double alpha, double delta,
+                                                                VoteKind vote, QueryOrder order) {
   if (Status s = CheckAlpha(alpha); !s.ok()) return s;
   if (Status s = CheckDelta(delta); !s.ok()) return s;
   if (order != QueryOrder::kRandomPerRow) {
@@ -137,28 +145,28 @@ Result<CertifiedStrategy> CertifyForest(const Forest& forest, double alpha, doub
                            std::string("the certificate holds for the random query order only; order '") +
                                QueryOrderName(order) + "' answers with the exact exit");
   }
-  Result<CalibrationRows> rows = ForestCalibrationRows(forest, vote);
-  if (!rows.ok()) return ExactWithReason(alpha, delta, rows.status().message);
-  CacheKey key = KeyOf(0, rows.value(), alpha, delta, vote);
+  const bool with_labels = vote != VoteKind::kHard;
+  const CacheKey asked = Parameters(0, forest, alpha, delta, vote);
   {
     std::lock_guard<std::mutex> lock(CacheMutex());
-    if (const CacheEntry* hit = Find(key)) return *hit->certified;
+    if (const CacheEntry* hit = Find(asked, forest, with_labels)) return hit->certified;
   }
+  Result<CalibrationRows> rows = ForestCalibrationRows(forest, vote);
+  if (!rows.ok()) return ExactWithReason(alpha, delta, rows.status().message);
   CertifyOptions options;
   options.alpha = alpha;
   options.delta = delta;
   options.hard_reference = vote == VoteKind::kHard;
   Result<CertifiedStrategy> made = CertifyStrategy(rows.value(), options);
   if (!made.ok()) return made.status();
-  std::lock_guard<std::mutex> lock(CacheMutex());
   CacheEntry entry;
-  entry.key = std::move(key);
-  entry.certified = std::make_shared<const CertifiedStrategy>(made.value());
-  Insert(std::move(entry));
-  return made;
+  entry.certified = std::make_shared<const CertifiedStrategy>(std::move(made).value());
+  std::lock_guard<std::mutex> lock(CacheMutex());
+  Insert(asked, forest, with_labels, entry);
+  return entry.certified;
 }
 
-Result<BinaryStoppingStrategy> ForestMinimean(const Forest& forest, double alpha) {
+Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimean(const Forest& forest, double alpha) {
   if (Status s = CheckAlpha(alpha); !s.ok()) return s;
   if (forest.num_classes() != 2) {
     return Invalid("rule 'lp' is for two classes; this model has " + std::to_string(forest.num_classes()) +
@@ -167,38 +175,35 @@ Result<BinaryStoppingStrategy> ForestMinimean(const Forest& forest, double alpha
   if (forest.num_trees() > kMaxBinaryStoppingTrees) {
     return Invalid("rule 'lp' is for at most " + std::to_string(kMaxBinaryStoppingTrees) + " trees");
   }
-  CalibrationRows rows;
-  rows.num_classes = 2;
-  rows.num_trees = forest.num_trees();
+  const CacheKey asked = Parameters(1, forest, alpha, 0.0, VoteKind::kHard);
+  {
+    std::lock_guard<std::mutex> lock(CacheMutex());
+    if (const CacheEntry* hit = Find(asked, forest, false)) return hit->minimean;
+  }
+  std::vector<uint32_t> tallies;
   const ImportedModel* imported = forest.imported();
   if (imported != nullptr) {
     if (imported->kind == ImportedKind::kAdditive || !imported->calibrated || forest.oob_votes().empty()) {
       return Invalid("rule 'lp' needs a calibrated voting forest: calibrate it on unlabeled rows first");
     }
-    rows.tallies = forest.oob_votes();
+    tallies = forest.oob_votes();
   } else {
     Result<std::vector<int32_t>> rescaled = RescaledOobTallies(forest.oob_votes(), 2, forest.num_trees());
     if (!rescaled.ok()) return Invalid("rule 'lp' needs out-of-bag votes: " + rescaled.status().message);
-    rows.tallies.assign(rescaled.value().begin(), rescaled.value().end());
-  }
-  CacheKey key = KeyOf(1, rows, alpha, 0.0, VoteKind::kHard);
-  {
-    std::lock_guard<std::mutex> lock(CacheMutex());
-    if (const CacheEntry* hit = Find(key)) return *hit->minimean;
+    tallies.assign(rescaled.value().begin(), rescaled.value().end());
   }
   MinimeanProblem problem;
-  problem.num_trees = rows.num_trees;
-  problem.final_count_weights.assign(static_cast<size_t>(rows.num_trees) + 1, 0.0);
-  for (size_t r = 0; r + 1 < rows.tallies.size(); r += 2) problem.final_count_weights[rows.tallies[r + 1]] += 1.0;
+  problem.num_trees = forest.num_trees();
+  problem.final_count_weights.assign(static_cast<size_t>(forest.num_trees()) + 1, 0.0);
+  for (size_t r = 0; r + 1 < tallies.size(); r += 2) problem.final_count_weights[tallies[r + 1]] += 1.0;
   problem.max_disagreement = 1.0 - alpha;
   Result<BinaryStoppingStrategy> lp = SolveMinimean(problem);
   if (!lp.ok()) return lp.status();
-  std::lock_guard<std::mutex> lock(CacheMutex());
   CacheEntry entry;
-  entry.key = std::move(key);
-  entry.minimean = std::make_shared<const BinaryStoppingStrategy>(lp.value());
-  Insert(std::move(entry));
-  return lp;
+  entry.minimean = std::make_shared<const BinaryStoppingStrategy>(std::move(lp).value());
+  std::lock_guard<std::mutex> lock(CacheMutex());
+  Insert(asked, forest, false, entry);
+  return entry.minimean;
 }
 
 }  // namespace urnforest

@@ -147,9 +147,9 @@ Status PredictSoftPath(const Forest& forest, const PreparedRows& rows, const Pre
 
 // Rule "lp": the minimean strategy solved for the forest (cached) at 1 - alpha.
 Status PredictLpPath(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan, Prediction* out) {
-  Result<BinaryStoppingStrategy> lp = ForestMinimean(forest, plan.alpha);
+  Result<std::shared_ptr<const BinaryStoppingStrategy>> lp = ForestMinimean(forest, plan.alpha);
   if (!lp.ok()) return lp.status();
-  return internal::PredictStopping(forest, rows, plan, lp.value(), out);
+  return internal::PredictStopping(forest, rows, plan, *lp.value(), out);
 }
 
 // Rule "auto": the certified strategy (cached) run as its own path would run it, or the exact
@@ -157,9 +157,10 @@ Status PredictLpPath(const Forest& forest, const PreparedRows& rows, const Predi
 // the certificate in the answer.
 Status PredictCertifiedPath(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
                             Prediction* out) {
-  Result<CertifiedStrategy> chosen = CertifyForest(forest, plan.alpha, plan.delta, plan.vote, plan.order.order);
+  Result<std::shared_ptr<const CertifiedStrategy>> chosen =
+      CertifyForest(forest, plan.alpha, plan.delta, plan.vote, plan.order.order);
   if (!chosen.ok()) return chosen.status();
-  const CertifiedStrategy& c = chosen.value();
+  const CertifiedStrategy& c = *chosen.value();
   out->certificate = c.certificate;
   if (c.lp.has_value()) return internal::PredictStopping(forest, rows, plan, *c.lp, out);
   PredictPlan run = plan;

@@ -16,6 +16,7 @@
 // The candidates and their order are fixed before any row is read (CandidateLadder). The argument
 // is in docs/halting.md, "Certified halting".
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -126,18 +127,20 @@ Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const Cer
 Result<CalibrationRows> ForestCalibrationRows(const Forest& forest, VoteKind vote);
 
 /// CertifyStrategy on ForestCalibrationRows(forest, vote), cached per (calibration rows, alpha,
-/// delta, vote) process-wide (a bounded cache, thread-safe; the same rows give the same strategy).
+/// delta, vote) process-wide (a bounded cache, thread-safe; the same rows give the same strategy;
+/// a hit compares the forest's stored votes in place and copies nothing). The strategy is shared
+/// (immutable) with the cache.
 /// When the forest has no usable calibration rows, or `order` is not random (the certificate
 /// holds for the random query order only), the exact exit with the reason. Fails only like
 /// CertifyStrategy on malformed input.
-Result<CertifiedStrategy> CertifyForest(const Forest& forest, double alpha, double delta,
-                                        VoteKind vote, QueryOrder order);
+Result<std::shared_ptr<const CertifiedStrategy>> CertifyForest(const Forest& forest, double alpha, double delta,
+                                                                VoteKind vote, QueryOrder order);
 
 /// [KM26]'s minimean strategy at target disagreement 1 - alpha for a two-class forest, solved
 /// once per (rows, alpha) and cached like CertifyForest: from an imported forest's calibration
 /// rows, or a forest trained here's out-of-bag tallies rescaled to T (RescaledOobTallies). Fails
 /// with kInvalidArgument for more than two classes, a forest without calibration or out-of-bag
 /// rows, or T > kMaxBinaryStoppingTrees.
-Result<BinaryStoppingStrategy> ForestMinimean(const Forest& forest, double alpha);
+Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimean(const Forest& forest, double alpha);
 
 }  // namespace urnforest
