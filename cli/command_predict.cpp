@@ -30,6 +30,12 @@ Result<PredictRequest> RequestFromArgs(const Args& args) {
     if (Status range = CheckAlpha(alpha.value()); !range.ok()) return OptionError("alpha", range);
     request.alpha = alpha.value();
   }
+  if (args.Has("delta")) {
+    Result<double> delta = args.Real("delta", kDefaultDelta, -HUGE_VAL, HUGE_VAL);
+    if (!delta.ok()) return delta.status();
+    if (Status range = CheckDelta(delta.value()); !range.ok()) return OptionError("delta", range);
+    request.delta = delta.value();
+  }
   Result<QueryOrder> order = ParseOption(args, "order", QueryOrder::kGeneration, ParseQueryOrder);
   if (!order.ok()) return order.status();
   if (args.Has("order")) request.order = order.value();
@@ -49,6 +55,27 @@ Result<PredictRequest> RequestFromArgs(const Args& args) {
   if (!threads.ok()) return threads.status();
   request.execution.threads = static_cast<int32_t>(threads.value());
   return request;
+}
+
+// Rule auto's certificate as predict's "certificate" object (docs/halting.md, "Certified halting").
+void WriteCertificate(const Certificate& c, JsonWriter& json) {
+  json.Key("certificate").BeginObject();
+  json.Key("strategy").String(c.strategy);
+  json.Key("parameter").Double(c.parameter);
+  json.Key("certified").Bool(c.certified);
+  json.Key("bound").Double(c.bound);
+  json.Key("alpha").Double(c.alpha);
+  json.Key("delta").Double(c.delta);
+  json.Key("fit_rows").Int(c.fit_rows);
+  json.Key("certify_rows").Int(c.certify_rows);
+  json.Key("reason").String(c.reason);
+  json.Key("rows_needed");
+  if (c.rows_needed.has_value()) {
+    json.Int(*c.rows_needed);
+  } else {
+    json.Null();
+  }
+  json.EndObject();
 }
 
 // The answer's per-row arrays and figures as predict's JSON fields (and the text: one label per line).
@@ -86,6 +113,7 @@ void WritePrediction(const Forest& f, const Dataset& d, const Prediction& p, con
     out.json.Key("halted_ms").Double(predict_ms);
     out.json.Key("table_ms").Double(p.table_ms);
     out.json.Key("path").String(PredictPathName(p.path));
+    if (p.certificate.has_value()) WriteCertificate(*p.certificate, out.json);
   }
   for (const std::string& name : names) out.text += name + "\n";
   if (d.has_labels()) {
@@ -104,7 +132,7 @@ void WritePrediction(const Forest& f, const Dataset& d, const Prediction& p, con
 
 Status RunPredict(int argc, char** argv, Output& out) {
   Result<Args> parsed =
-      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "order", "seed", "vote", "threads",
+      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "delta", "order", "seed", "vote", "threads",
                                   URNFOREST_CSV_FORMAT_OPTIONS}, {"json", "proba", "compare"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();

@@ -1,7 +1,6 @@
 // Forest: a trained ensemble of classification trees held in wasm memory, with its predictions
-// (requests parsed and answered by the core: predict_request.js, halted_answer.js), traces,
-// halting tables, priors, expected costs and static pruning (pruning.js). Method docs:
-// bindings/types/04_forest.d.ts (the one place for them).
+// (requests parsed and answered by the core: predict_request.js, halted_answer.js), traces, halting
+// tables, priors, expected costs and static pruning (pruning.js). Method docs: 04_forest.d.ts.
 import { callChecked } from './errors.js';
 import { answerInto, answerOf, outArrays, readAnswer } from './halted_answer.js';
 import {
@@ -12,7 +11,7 @@ import { Dataset } from './dataset.js';
 import { learnerFromWasm } from './learner.js';
 import { currentModule, requireModule } from './module.js';
 import { namesOf, optionTables } from './options.js';
-import { RequestCache, newRequest, probaSpec, requireInPlace } from './predict_request.js';
+import { RequestCache, certificateOf, newRequest, probaSpec, requireInPlace } from './predict_request.js';
 import { errorCurveOf, orderOf, orderReportOf, prunedHandle } from './pruning.js';
 import { tallyAnswers } from './tally_answers.js';
 import {
@@ -125,6 +124,7 @@ export class Forest {
       const result = this.#answer(handle, dataset, request);
       if (request.info.table !== null) result.table = this.#tables.lastUse;
       if (options !== undefined && this.#importRecord(handle) !== null) result.vote = request.info.vote;
+      if (request.info.path === 'auto') result.certificate = certificateOf(request);
       return result;
     } finally {
       if (request.owned) request.handle.delete();

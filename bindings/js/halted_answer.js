@@ -1,5 +1,5 @@
 // The packed answer: calling the one plain C entry point urnforest_predict and reading its answer,
-// of any path (full, weighted, soft, table rule, exact exit, margin). The layout is defined once, in
+// of any path (full, weighted, soft, table rule, exact exit, margin, lp, auto). The layout is defined once, in
 // bindings/wasm/predict_abi.h; it is asked from each module instance once (_haltedAnswerLayout) and
 // every offset here is computed from it. Every figure is the core's; this module only decodes.
 import { callChecked } from './errors.js';
@@ -258,6 +258,14 @@ export function readAnswer(m, answer, names, info, probabilitiesOf) {
   const treesUsed = new Int32Array(buffer, offset(s.treesUsed, n, k), n);
   const confidence = new Float64Array(buffer, offset(s.confidence, n, k), n);
   const haltedEarly = new Uint8Array(buffer, offset(s.haltedEarly, n, k), n);
+  if (path === 'lp' || path === 'auto') {
+    // Rules 'lp' and 'auto': the halted answer without probabilities (no prior backs their stops).
+    const out = { labels, classIndex, treesUsed, confidence, haltedEarly, fullClassIndex, fullVotes, disagreement };
+    const tallies = view(buffer, s.tallies, n, k, Int32Array, n * k);
+    if (tallies !== undefined) out.tallies = tallies;
+    Object.assign(out, { meanTrees: figures[0], trees: info.trees, classNames: names.slice(), rule: info.rule, alpha: info.alpha });
+    return out;
+  }
   if (path === 'table') {
     return new HaltedResult(labels, classIndex, treesUsed, confidence, new Int32Array(buffer, offset(s.tallies, n, k), n * k),
       haltedEarly, fullClassIndex, fullVotes, disagreement, figures[0], info, names.slice(), probabilitiesOf);

@@ -9,9 +9,9 @@ let tables = null;
 
 /**
  * {names: {rules, orderings, ensembles, mtryRules, boostingVariants, treePrunings, voteBoostBases,
- * queryOrders, prunedQueryOrders, generators}, defaults: {trees, alpha, classes, costSamples, rules},
+ * queryOrders, prunedQueryOrders, generators}, defaults: {trees, alpha, delta, classes, costSamples, rules},
  * limits: {maxTrees, maxClasses (of a halting table), maxRows, maxFeatures, maxLabelClasses (of a
- * dataset), and [min, max] of trees, maxDepth, minLeaf, cvTrees, treeFolds, treeSe, emphasis, repeats,
+ * dataset), and [min, max] of trees, delta (rule 'auto''s, exclusive at both ends), maxDepth, minLeaf, cvTrees, treeFolds, treeSe, emphasis, repeats,
  * samples, costSamples (expectedCost's), backfit, maxWork, trainRows, testRows}} of the
  * current module instance (bindings/wasm/options.h OptionTables; frozen; throws as requireModule
  * when none).

@@ -5,7 +5,7 @@ import { callTranslated, errorFromObject } from './errors.js';
 import { currentModule } from './module.js';
 import { describe, isPlainObject, rejectUnknown, seedHalves, treeIds } from './validate.js';
 
-const PREDICT_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder'];
+const PREDICT_OPTIONS = ['rule', 'alpha', 'delta', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder'];
 const NO_EXTRA = Object.freeze({});
 
 function typeChecked(value, type, name) {
@@ -14,7 +14,7 @@ function typeChecked(value, type, name) {
 }
 
 /**
- * The spec of predict()'s `options` (HaltingOptions plus compare, vote, fixedOrder) after type
+ * The spec of predict()'s `options` (HaltingOptions plus delta, compare, vote, fixedOrder) after type
  * checks; `numTrees` bounds fixedOrder's ids. Values are checked by the core.
  */
 export function predictSpec(options, numTrees) {
@@ -23,6 +23,7 @@ export function predictSpec(options, numTrees) {
   if (options.rule === undefined) throw new TypeError("predict: option 'rule' is required");
   const spec = { rule: typeChecked(options.rule, 'string', 'rule') };
   if (options.alpha !== undefined) spec.alpha = typeChecked(options.alpha, 'number', 'alpha');
+  if (options.delta !== undefined) spec.delta = typeChecked(options.delta, 'number', 'delta');
   if (options.order !== undefined) spec.order = typeChecked(options.order, 'string', 'order');
   if (options.seed !== undefined) [spec.seedHi, spec.seedLo] = seedHalves(options.seed);
   if (options.trees !== undefined) {
@@ -33,6 +34,17 @@ export function predictSpec(options, numTrees) {
   if (options.vote !== undefined) spec.vote = typeChecked(options.vote, 'string', 'vote');
   if (options.fixedOrder !== undefined) spec.fixedOrder = treeIds(options.fixedOrder, 'fixedOrder', numTrees);
   return spec;
+}
+
+/**
+ * Rule 'auto''s certificate of the prediction `request` just answered (the core's, cached with the
+ * strategy it chose): {strategy, parameter, certified, bound, alpha, delta, fitRows, certifyRows,
+ * reason, rowsNeeded}.
+ */
+export function certificateOf(request) {
+  const certificate = callTranslated(() => request.handle._certificate());
+  if (certificate !== null && certificate.code !== undefined) throw errorFromObject(certificate);
+  return certificate;
 }
 
 /** The spec of predictProba()'s options ({vote}). */
@@ -72,7 +84,7 @@ export function newRequest(forestHandle, spec, what) {
 
 // The options a kept request is keyed by, in the order of the key's levels (fixedOrder, an array,
 // is never kept).
-const KEY_OPTIONS = ['rule', 'alpha', 'order', 'seed', 'trees', 'compare', 'vote'];
+const KEY_OPTIONS = ['rule', 'alpha', 'delta', 'order', 'seed', 'trees', 'compare', 'vote'];
 const KEYED = new Set(KEY_OPTIONS);
 const LEAF = Symbol('request');
 // At most this many requests are kept per forest: a caller sweeping alpha or seeds must not grow

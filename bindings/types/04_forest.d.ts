@@ -83,6 +83,15 @@ export class Forest {
    * exit was certified on the calibration rows). `disagreement` is against the soft prediction.
    */
   predict(dataset: Dataset, options: MarginOptions): MarginPrediction;
+  /**
+   * Certified halting, the rule to use when asking for halting without naming one (docs/halting.md,
+   * "Certified halting"): the stopping strategy with the fewest trees whose disagreement with the full
+   * prediction is certified <= 1 - alpha with probability >= 1 - delta, from the calibration rows;
+   * the exact exit when nothing that saves trees is certified. `certificate` says which and why.
+   */
+  predict(dataset: Dataset, options: AutoOptions): StoppedPrediction & { rule: 'auto'; certificate: Certificate };
+  /** Two classes: [KM26]'s minimean stopping strategy at expected disagreement 1 - alpha (not certified). */
+  predict(dataset: Dataset, options: LpOptions): StoppedPrediction & { rule: 'lp' };
   /** Every vote of row `row` (0-based index into `dataset`) in query order, with the stop point. */
   trace(dataset: Dataset, row: number, options: HaltingOptions): VoteTrace;
   /**
@@ -224,6 +233,53 @@ export interface MarginOptions {
   compare?: boolean;
   vote?: 'soft';
 }
+
+/** Forest.predict's options for rule 'auto' (certified halting). */
+export interface AutoOptions {
+  rule: 'auto';
+  /** Target agreement with the full prediction, in (0, 1]; default 0.99. */
+  alpha?: number;
+  /** Probability that the certificate is wrong, in (0, 1); default 0.05. */
+  delta?: number;
+  /** Query order: 'random' (default; the certificate holds for it) or 'generation' (exact exit). */
+  order?: 'random' | 'generation';
+  seed?: number | bigint;
+  compare?: boolean;
+  vote?: Vote;
+}
+
+/** Forest.predict's options for rule 'lp' (two classes). */
+export type LpOptions = Omit<AutoOptions, 'rule' | 'delta'> & { rule: 'lp' };
+
+/** What rule 'auto' certified (the CLI's "certificate" object, camelCase). */
+export interface Certificate {
+  /** 'siba' or 'hyper' (a halting table at an internal alpha), 'lp', or 'exact' (the exact exit). */
+  strategy: 'siba' | 'hyper' | 'lp' | 'exact';
+  /** A table's internal alpha, the LP's target disagreement; 1 for 'exact'. */
+  parameter: number;
+  /** True when a strategy that saves trees was certified. */
+  certified: boolean;
+  /** Upper confidence bound on the strategy's disagreement on future rows (0 for 'exact'). */
+  bound: number;
+  alpha: number;
+  delta: number;
+  /** Calibration rows the priors and the LP were fitted on, and those the bound was computed on. */
+  fitRows: number;
+  certifyRows: number;
+  /** Why nothing was certified; '' when certified. */
+  reason: string;
+  /** The calibration rows that would be needed, when too few were given; else null. */
+  rowsNeeded: number | null;
+}
+
+/** Forest.predict's result with rules 'auto' and 'lp' (no probabilities). */
+export type StoppedPrediction = Omit<HaltedPrediction, 'rule' | 'probabilities' | 'tallies' | 'fullClassIndex' |
+  'fullVotes' | 'disagreement'> & {
+  /** Absent when the exact exit on an imported model's soft vote answered. */
+  tallies?: Int32Array;
+  /** With `compare: true` only. */
+  fullClassIndex?: Int32Array; fullVotes?: Uint32Array; disagreement?: number;
+};
 
 /** Forest.predict's result with the margin rule. */
 export type MarginPrediction = Omit<HaltedPrediction, 'rule' | 'fullClassIndex' | 'fullVotes' | 'disagreement'> & {

@@ -8,6 +8,7 @@
 
 #include "convert.h"
 #include "registry.h"
+#include "urnforest/certified_halting.h"
 #include "urnforest/double_pruning.h"
 #include "urnforest/experiment.h"
 #include "urnforest/forest_halting.h"
@@ -87,6 +88,7 @@ val OptionTables() {
   val defaults = val::object();
   defaults.set("trees", train.num_trees);
   defaults.set("alpha", table.alpha);
+  defaults.set("delta", kDefaultDelta);  // rule 'auto' (CheckDelta: the open interval of limits.delta)
   defaults.set("classes", table.num_classes);
   defaults.set("costSamples", static_cast<double>(kDefaultCostSamples));
   defaults.set("rules", StringArray(RuleNamesOf(ExperimentOptions().rules)));
@@ -97,6 +99,7 @@ val OptionTables() {
   limits.set("maxFeatures", static_cast<double>(DatasetLimits::kMaxFeatures));
   limits.set("maxLabelClasses", static_cast<double>(DatasetLimits::kMaxClasses));
   limits.set("trees", Range(1, TrainOptions::kMaxTrees));
+  limits.set("delta", Range(0, 1));
   limits.set("maxDepth", Range(0, TrainOptions::kMaxDepth));
   limits.set("minLeaf", Range(1, TrainOptions::kMaxMinLeaf));
   limits.set("cvTrees", Range(0, TrainOptions::kMaxTrees));

@@ -150,7 +150,8 @@ val HaltedAnswerLayoutObject() {
   }
   val paths = val::array();
   for (PredictPath path : {PredictPath::kFullVote, PredictPath::kWeightedVote, PredictPath::kSoftScores,
-                           PredictPath::kTableRule, PredictPath::kExactExit, PredictPath::kMargin}) {
+                           PredictPath::kTableRule, PredictPath::kExactExit, PredictPath::kMargin,
+                           PredictPath::kLp, PredictPath::kCertified}) {
     paths.set(static_cast<size_t>(path), std::string(PredictPathName(path)));
   }
   val out = val::object();

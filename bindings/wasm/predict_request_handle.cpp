@@ -37,6 +37,7 @@ val PredictRequestHandle::Parse(const ForestHandle& forest, const val& spec) {
   PredictRequest request;
   if (spec.hasOwnProperty("rule")) request.rule = spec["rule"].as<std::string>();
   if (spec.hasOwnProperty("alpha")) request.alpha = spec["alpha"].as<double>();
+  if (spec.hasOwnProperty("delta")) request.delta = spec["delta"].as<double>();
   if (spec.hasOwnProperty("order")) {
     Result<QueryOrder> order = ParseQueryOrder(spec["order"].as<std::string>());
     if (!order.ok()) return Refused(order.status(), RequestFault::kOutOfRange);
@@ -77,10 +78,31 @@ val PredictRequestHandle::Parse(const ForestHandle& forest, const val& spec) {
   return info;
 }
 
+val PredictRequestHandle::Certificate() const {
+  if (forest_ == nullptr || plan_.path != PredictPath::kCertified) return val::null();
+  Result<std::shared_ptr<const CertifiedStrategy>> made =
+      CertifyForest(*forest_, plan_.alpha, plan_.delta, plan_.vote, plan_.order.order);
+  if (!made.ok()) return ErrorObject(made.status());
+  const urnforest::Certificate& c = made.value()->certificate;
+  val out = val::object();
+  out.set("strategy", c.strategy);
+  out.set("parameter", c.parameter);
+  out.set("certified", c.certified);
+  out.set("bound", c.bound);
+  out.set("alpha", c.alpha);
+  out.set("delta", c.delta);
+  out.set("fitRows", static_cast<double>(c.fit_rows));
+  out.set("certifyRows", static_cast<double>(c.certify_rows));
+  out.set("reason", c.reason);
+  out.set("rowsNeeded", c.rows_needed.has_value() ? val(static_cast<double>(*c.rows_needed)) : val::null());
+  return out;
+}
+
 void RegisterPredictRequest() {
   emscripten::class_<PredictRequestHandle>("_PredictRequestHandle")
       .constructor<>()
       .function("_parse", &PredictRequestHandle::Parse)
+      .function("_certificate", &PredictRequestHandle::Certificate)
       .function("_address", &AddressOf<PredictRequestHandle>);
 }
 

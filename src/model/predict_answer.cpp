@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/predict_stopping.h"
+#include "urnforest/certified_halting.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/margin_rule.h"
 #include "urnforest/predict_request.h"
@@ -143,6 +145,47 @@ Status PredictSoftPath(const Forest& forest, const PreparedRows& rows, const Pre
   return Status::Ok();
 }
 
+// Rule "lp": the minimean strategy solved for the forest (cached) at 1 - alpha.
+Status PredictLpPath(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan, Prediction* out) {
+  Result<std::shared_ptr<const BinaryStoppingStrategy>> lp = ForestMinimean(forest, plan.alpha);
+  if (!lp.ok()) return lp.status();
+  return internal::PredictStopping(forest, rows, plan, *lp.value(), out);
+}
+
+// Rule "auto": the certified strategy (cached) run as its own path would run it, or the exact
+// exit (the soft exact exit for an imported model's soft vote, else the lead rule alpha1), with
+// the certificate in the answer.
+Status PredictCertifiedPath(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
+                            Prediction* out) {
+  Result<std::shared_ptr<const CertifiedStrategy>> chosen =
+      CertifyForest(forest, plan.alpha, plan.delta, plan.vote, plan.order.order);
+  if (!chosen.ok()) return chosen.status();
+  const CertifiedStrategy& c = *chosen.value();
+  out->certificate = c.certificate;
+  if (c.lp.has_value()) return internal::PredictStopping(forest, rows, plan, *c.lp, out);
+  PredictPlan run = plan;
+  if (c.table.has_value()) {
+    run.path = PredictPath::kTableRule;
+    run.rule = c.table->rule();
+    const GivenTable given{&*c.table, nullptr};
+    return PredictTablePath(forest, rows, run, &given, out);
+  }
+  if (forest.imported() != nullptr && plan.vote == VoteKind::kSoft) {
+    run.path = PredictPath::kExactExit;
+    return PredictSoftPath(forest, rows, run, out);
+  }
+  HaltingTableOptions lead;
+  lead.rule = HaltingRule::kAlpha1;
+  lead.num_trees = forest.num_trees();
+  lead.num_classes = forest.num_classes();
+  Result<HaltingTable> table = BuildHaltingTable(lead);
+  if (!table.ok()) return table.status();
+  run.path = PredictPath::kTableRule;
+  run.rule = HaltingRule::kAlpha1;
+  const GivenTable given{&table.value(), nullptr};
+  return PredictTablePath(forest, rows, run, &given, out);
+}
+
 }  // namespace
 
 Result<ClassProbabilities> PredictClassProbabilities(const Forest& forest, const float* rows,
@@ -200,6 +243,8 @@ Result<Prediction> Predict(const Forest& forest, const PreparedRows& rows, const
     case PredictPath::kTableRule: s = PredictTablePath(forest, rows, plan, given, &out); break;
     case PredictPath::kExactExit:
     case PredictPath::kMargin: s = PredictSoftPath(forest, rows, plan, &out); break;
+    case PredictPath::kLp: s = PredictLpPath(forest, rows, plan, &out); break;
+    case PredictPath::kCertified: s = PredictCertifiedPath(forest, rows, plan, &out); break;
   }
   if (!s.ok()) return s;
   return out;

@@ -20,6 +20,7 @@ Status Refuse(RequestFault kind, const std::string& message, RequestFault* fault
 const char* OptionNeedingRule(const PredictRequest& request) {
   if (request.compare) return "compare";
   if (request.alpha.has_value()) return "alpha";
+  if (request.delta.has_value()) return "delta";
   if (request.order.has_value()) return "order";
   if (request.seed.has_value()) return "seed";
   if (request.trees.has_value()) return "trees";
@@ -95,8 +96,53 @@ Status PlanSoftRule(const Forest& forest, const PredictRequest& request, bool ma
   return Status::Ok();
 }
 
+// The plan of rule "auto" or "lp": random (default) or generation order over every tree.
+Status PlanStoppingStrategy(const Forest& forest, const PredictRequest& request, bool certified,
+                            PredictPlan* plan, RequestFault* fault) {
+  const std::string rule = certified ? kAutoRuleName : kLpRuleName;
+  const ImportedModel* imported = forest.imported();
+  if (imported != nullptr && imported->kind == ImportedKind::kAdditive) {
+    return Refuse(RequestFault::kModel, "an additive model (boosted trees) halts with rule 'alpha1' (the exact early "
+                  "exit) only, not '" + rule + "': its trees add margins, they do not vote", fault);
+  }
+  if (request.trees.has_value() || !request.fixed_order.empty() || request.probabilities ||
+      (request.order.has_value() && *request.order == QueryOrder::kFixed)) {
+    const char* option = request.trees.has_value() ? "trees" : request.probabilities ? "probabilities" : "fixedOrder";
+    return Refuse(RequestFault::kMisplaced, "rule '" + rule + "' queries all trees in random or generation order: "
+                  "option " + option + " does not apply", fault);
+  }
+  if (request.delta.has_value() && !certified) {
+    return Refuse(RequestFault::kMisplaced, "delta applies to rule 'auto' (its certificate), not 'lp'", fault);
+  }
+  if (!certified && forest.num_classes() != 2) {
+    return Refuse(RequestFault::kModel, "rule 'lp' is for two classes; this model has " +
+                  std::to_string(forest.num_classes()) + " (rule 'auto' serves any number)", fault);
+  }
+  if (!certified && forest.num_trees() > kMaxBinaryStoppingTrees) {
+    return Refuse(RequestFault::kModel, "rule 'lp' is for at most " + std::to_string(kMaxBinaryStoppingTrees) +
+                  " trees", fault);
+  }
+  if (!certified && imported != nullptr && !imported->calibrated) {
+    return Refuse(RequestFault::kModel, "rule 'lp' needs a calibrated forest: calibrate it on unlabeled rows first",
+                  fault);
+  }
+  plan->delta = request.delta.value_or(kDefaultDelta);
+  if (Status d = CheckDelta(plan->delta); !d.ok()) return Refuse(RequestFault::kOutOfRange, d.message, fault);
+  plan->path = certified ? PredictPath::kCertified : PredictPath::kLp;
+  plan->order.order = request.order.value_or(QueryOrder::kRandomPerRow);
+  plan->order.seed = request.seed.value_or(1);
+  plan->trees = forest.num_trees();
+  return Status::Ok();
+}
+
 Status PlanRule(const Forest& forest, const PredictRequest& request, PredictPlan* plan,
                 RequestFault* fault) {
+  if (request.rule == kAutoRuleName || request.rule == kLpRuleName) {
+    return PlanStoppingStrategy(forest, request, request.rule == kAutoRuleName, plan, fault);
+  }
+  if (request.delta.has_value()) {
+    return Refuse(RequestFault::kMisplaced, "delta applies to rule 'auto' (its certificate) only", fault);
+  }
   const ImportedModel* imported = forest.imported();
   const bool soft = imported != nullptr && plan->vote == VoteKind::kSoft;
   const bool additive = imported != nullptr && imported->kind == ImportedKind::kAdditive;
@@ -118,7 +164,8 @@ Status PlanRule(const Forest& forest, const PredictRequest& request, PredictPlan
   if (!rule.ok()) {
     std::string names;
     for (const std::string& name : RuleNames()) names += name + ", ";
-    return Refuse(RequestFault::kOutOfRange, "rule must be one of " + names + kMarginRuleName + ", got '" +
+    return Refuse(RequestFault::kOutOfRange, "rule must be one of " + names + kMarginRuleName + ", " +
+                                                 kLpRuleName + ", " + kAutoRuleName + ", got '" +
                                                  request.rule + "'", fault);
   }
   plan->rule = rule.value();
@@ -142,6 +189,8 @@ const char* PredictPathName(PredictPath path) {
     case PredictPath::kTableRule: return "table";
     case PredictPath::kExactExit: return "exact";
     case PredictPath::kMargin: return "margin";
+    case PredictPath::kLp: return "lp";
+    case PredictPath::kCertified: return "auto";
   }
   return "full";
 }
@@ -194,7 +243,7 @@ Result<PredictPlan> PlanPredict(const Forest& forest, const PredictRequest& requ
 
 bool Prediction::Halted() const {
   return path == PredictPath::kTableRule || path == PredictPath::kExactExit ||
-         path == PredictPath::kMargin;
+         path == PredictPath::kMargin || path == PredictPath::kLp || path == PredictPath::kCertified;
 }
 
 }  // namespace urnforest

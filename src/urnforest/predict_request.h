@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "urnforest/alpha.h"
+#include "urnforest/certified_halting.h"
 #include "urnforest/forest.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/halting_table.h"
@@ -24,6 +25,12 @@ namespace urnforest {
 
 /// The rule name of the calibrated margin rule (urnforest/margin_rule.h), which is not a table rule.
 inline constexpr const char* kMarginRuleName = "margin";
+/// The rule name of certified halting (CertifyForest): the strategy with the fewest trees whose
+/// disagreement is certified <= 1 - alpha, or the exact exit; the answer carries the certificate.
+inline constexpr const char* kAutoRuleName = "auto";
+/// The rule name of [KM26]'s two-class minimean strategy at target disagreement 1 - alpha
+/// (ForestMinimean).
+inline constexpr const char* kLpRuleName = "lp";
 
 /// What a caller asks of a prediction. Unset optionals take the defaults their comments name.
 struct PredictRequest {
@@ -31,8 +38,11 @@ struct PredictRequest {
   std::string rule;
   /// Target confidence of a rule, in (0, 1]; unset = kDefaultAlpha. Needs a rule.
   std::optional<double> alpha;
+  /// Rule "auto": the probability, in (0, 1), that its certificate is wrong; unset =
+  /// kDefaultDelta. Only with rule "auto".
+  std::optional<double> delta;
   /// Query order of a table rule; unset = DefaultQueryOrder(forest). kFixed needs fixed_order.
-  /// Needs a table rule.
+  /// Needs a table rule, "auto" or "lp" (their default: kRandomPerRow; random or generation).
   std::optional<QueryOrder> order;
   /// Seed of QueryOrder::kRandomPerRow; unset = 1. Needs a rule, and not a fixed order.
   std::optional<uint64_t> seed;
@@ -71,7 +81,10 @@ enum class RequestFault : uint8_t {
 /// trees other than the fixed order's length, a seed with a fixed order; trees outside 1..T;
 /// the margin rule on a model that is not an imported voting forest, asked for the hard vote, or
 /// not calibrated; an additive model (its trees do not vote) with a rule other than alpha1 on
-/// its soft prediction, or asked for the hard vote; a forest without trees.
+/// its soft prediction, or asked for the hard vote; a forest without trees; delta outside (0, 1)
+/// (CheckDelta) or with a rule other than "auto"; trees, a fixed order or probabilities with
+/// "auto" or "lp"; "lp" on more than two classes, more than kMaxBinaryStoppingTrees trees or an
+/// imported forest not calibrated.
 Status CheckPredictRequest(const Forest& forest, const PredictRequest& request,
                            RequestFault* fault = nullptr);
 
@@ -83,9 +96,11 @@ enum class PredictPath : uint8_t {
   kTableRule = 3,     ///< A halting table's rule on the trees' votes (sequential voting).
   kExactExit = 4,     ///< An imported model's soft prediction, stopped once it cannot change.
   kMargin = 5,        ///< The calibrated margin rule on an imported voting model's soft vote.
+  kLp = 6,            ///< [KM26]'s minimean stopping strategy (two classes; ForestMinimean).
+  kCertified = 7,     ///< Rule "auto": the certified strategy (CertifyForest) or the exact exit.
 };
 
-/// "full", "weighted", "soft", "table", "exact", "margin".
+/// "full", "weighted", "soft", "table", "exact", "margin", "lp", "auto".
 const char* PredictPathName(PredictPath path);
 
 /// Where the halting table of a table rule came from.
@@ -106,8 +121,9 @@ struct PredictPlan {
   VoteKind vote = VoteKind::kHard;  ///< The vote used (resolved).
   HaltingRule rule = HaltingRule::kAlpha1;  ///< kTableRule: the table's rule.
   double alpha = kDefaultAlpha;
+  double delta = kDefaultDelta;  ///< kCertified: the certificate's delta.
   int32_t trees = 0;  ///< Trees a rule queries (T of the table; the forest's trees otherwise).
-  SequentialVoteOptions order;  ///< kTableRule: query order, seed, fixed order.
+  SequentialVoteOptions order;  ///< kTableRule, kLp, kCertified: query order, seed, fixed order.
   bool compare = false;
   bool probabilities = false;
   PredictExecution execution;
@@ -120,7 +136,8 @@ struct PredictPlan {
 
 /// CheckPredictRequest, then the plan: the path (no rule: kSoftScores for an imported model's
 /// soft vote, kWeightedVote for a forest with tree weights, else kFullVote; "margin": kMargin;
-/// alpha1 on an imported model's soft vote: kExactExit; any other rule: kTableRule), the vote,
+/// alpha1 on an imported model's soft vote: kExactExit; "lp": kLp; "auto": kCertified; any other
+/// rule: kTableRule), the vote,
 /// alpha, T and the query order resolved.
 Result<PredictPlan> PlanPredict(const Forest& forest, const PredictRequest& request,
                                 RequestFault* fault = nullptr);
@@ -166,7 +183,9 @@ struct Prediction {
   double lambda = 0.0;      ///< kMargin: the threshold used (+inf: exact exit only); else NaN.
   TableSource table_source = TableSource::kNone;
   double table_ms = 0.0;  ///< kTableRule: milliseconds spent building or copying the table.
-  /// True for the halted paths (kTableRule, kExactExit, kMargin).
+  /// kCertified: what was certified and the strategy used (CertifyForest); else unset.
+  std::optional<Certificate> certificate;
+  /// True for the halted paths (kTableRule, kExactExit, kMargin, kLp, kCertified).
   bool Halted() const;
 };
 

@@ -3,7 +3,7 @@
 // type-check as documented.
 import {
   init, Dataset, Forest, trainForest, type OrderReport, haltingTable, emphasisWeights, emphasisGrid, confusionMatrix, defaultKeep,
-  ruleInfo, type RuleInfo, type RuleName,
+  ruleInfo, type RuleInfo, type RuleName, type Certificate, type StoppedPrediction,
   type ConfusionMatrix, type ForestSummary, type DatasetSummary, type UrnforestErrorCode,
   type ImportedInfo, type ProbabilityPrediction, type Vote, type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
 } from 'urnforest';
@@ -101,4 +101,14 @@ console.log(keep, pure);
   const needsPrior: boolean = info[0].needsPrior;
   const viaApi: readonly RuleInfo[] = uf.ruleInfo;
   console.log(first, needsPrior, viaApi, info[0].description, info[0].fullTableMaxClasses);
+}
+{
+  const auto = forest.predict(data, { rule: 'auto', alpha: 0.95, delta: 0.05, order: 'random', compare: true });
+  const certificate: Certificate = auto.certificate;
+  const rowsNeeded: number | null = certificate.rowsNeeded;
+  const strategy: 'siba' | 'hyper' | 'lp' | 'exact' = certificate.strategy;
+  const lp: StoppedPrediction = forest.predict(data, { rule: 'lp', alpha: 0.99, seed: 3 });
+  console.log(rowsNeeded, strategy, certificate.fitRows, certificate.certifyRows, auto.treesUsed, lp.meanTrees);
+  // @ts-expect-error delta is rule 'auto''s
+  forest.predict(data, { rule: 'lp', delta: 0.1 });
 }

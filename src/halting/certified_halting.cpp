@@ -1,0 +1,350 @@
+// CertifyStrategy: candidate stopping strategies measured exactly on calibration rows and certified
+// by Learn-then-Test (urnforest/certified_halting.h, docs/halting.md "Certified halting").
+#include "urnforest/certified_halting.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "urnforest/alpha.h"
+#include "urnforest/expected_cost.h"
+#include "urnforest/halting_rule.h"
+#include "urnforest/prior.h"
+#include "urnforest/risk_certificate.h"
+#include "urnforest/vote.h"
+
+namespace urnforest {
+namespace {
+
+// The LP family is solved for forests up to this many trees (each solve is O(T^3)).
+constexpr int32_t kMaxLpFamilyTrees = 301;
+
+Status Invalid(const std::string& message) {
+  return Status::Error(StatusCode::kInvalidArgument, message);
+}
+
+// The rows at even positions (fit) or odd positions (certify) of the calibration order.
+CalibrationRows Half(const CalibrationRows& rows, int parity) {
+  CalibrationRows out;
+  out.num_classes = rows.num_classes;
+  out.num_trees = rows.num_trees;
+  const size_t k = static_cast<size_t>(rows.num_classes);
+  for (size_t r = static_cast<size_t>(parity); r < rows.references.size(); r += 2) {
+    out.tallies.insert(out.tallies.end(), rows.tallies.begin() + r * k, rows.tallies.begin() + (r + 1) * k);
+    out.references.push_back(rows.references[r]);
+  }
+  return out;
+}
+
+Status CheckRows(const CalibrationRows& rows) {
+  const int32_t k = rows.num_classes;
+  if (k < 2 || rows.num_trees < 1) return Invalid("calibration rows need at least 2 classes and 1 tree");
+  if (rows.tallies.size() != rows.references.size() * static_cast<size_t>(k)) {
+    return Invalid("calibration tallies must hold one tally of the classes per reference label");
+  }
+  for (size_t r = 0; r < rows.references.size(); ++r) {
+    uint64_t sum = 0;
+    for (int32_t c = 0; c < k; ++c) sum += rows.tallies[r * k + c];
+    if (sum != static_cast<uint64_t>(rows.num_trees)) return Invalid("a calibration tally does not sum to T");
+    if (rows.references[r] < 0 || rows.references[r] >= k) return Invalid("a reference label is out of range");
+  }
+  return Status::Ok();
+}
+
+// Distinct (tally, reference) pairs of `rows`, and per row the index of its pair.
+struct DistinctRows {
+  std::vector<std::pair<std::vector<int32_t>, int32_t>> keys;
+  std::vector<size_t> row_key;
+};
+
+DistinctRows Distinct(const CalibrationRows& rows) {
+  DistinctRows out;
+  std::map<std::pair<std::vector<int32_t>, int32_t>, size_t> index;
+  const size_t k = static_cast<size_t>(rows.num_classes);
+  for (size_t r = 0; r < rows.references.size(); ++r) {
+    std::pair<std::vector<int32_t>, int32_t> key(
+        std::vector<int32_t>(rows.tallies.begin() + r * k, rows.tallies.begin() + (r + 1) * k),
+        rows.references[r]);
+    auto it = index.emplace(key, out.keys.size());
+    if (it.second) out.keys.push_back(std::move(key));
+    out.row_key.push_back(it.first->second);
+  }
+  return out;
+}
+
+int32_t PluralityOf(const std::vector<int32_t>& tally) {
+  return static_cast<int32_t>(std::max_element(tally.begin(), tally.end()) - tally.begin());
+}
+
+// Lattice states ExactCostForFinalTally visits for a tally: prod (F_c + 1), saturating.
+int64_t StatesOf(const std::vector<int32_t>& tally) {
+  double states = 1.0;
+  for (int32_t f : tally) states *= static_cast<double>(f) + 1.0;
+  return states > 9e18 ? INT64_MAX : static_cast<int64_t>(states);
+}
+
+// One candidate table: the exact loss and trees of every certify row, or an error when the exact
+// evaluation fails (work limits).
+Result<RiskCandidate> TableCandidate(const HaltingTable& table, const DistinctRows& rows, bool hard_reference,
+                                     const std::string& name) {
+  std::vector<double> loss(rows.keys.size()), trees(rows.keys.size());
+  for (size_t i = 0; i < rows.keys.size(); ++i) {
+    const std::vector<int32_t>& tally = rows.keys[i].first;
+    Result<CostEstimate> cost = ExactCostForFinalTally(table, tally);
+    if (!cost.ok()) return cost.status();
+    trees[i] = cost.value().expected_trees;
+    const bool matches = hard_reference || rows.keys[i].second == PluralityOf(tally);
+    // Against another reference: with two classes, differing from it is agreeing with the
+    // plurality; with more, 1 bounds the loss.
+    loss[i] = matches ? cost.value().disagreement
+                      : tally.size() == 2 ? 1.0 - cost.value().disagreement : 1.0;
+    loss[i] = std::min(1.0, std::max(0.0, loss[i]));
+  }
+  RiskCandidate c;
+  c.name = name;
+  for (size_t key : rows.row_key) {
+    c.loss.push_back(loss[key]);
+    c.trees.push_back(trees[key]);
+  }
+  return c;
+}
+
+// The class-1 count of every row of a two-class set, as final-count weights D(n).
+std::vector<double> FinalCountWeights(const CalibrationRows& rows) {
+  std::vector<double> weights(static_cast<size_t>(rows.num_trees) + 1, 0.0);
+  for (size_t r = 0; r < rows.references.size(); ++r) weights[rows.tallies[r * 2 + 1]] += 1.0;
+  return weights;
+}
+
+Result<RiskCandidate> LpCandidate(const BinaryStoppingStrategy& lp, const CalibrationRows& rows,
+                                  const std::string& name) {
+  Result<std::vector<BinaryOutcome>> first = ExactBinaryOutcomes(lp.first);
+  if (!first.ok()) return first.status();
+  Result<std::vector<BinaryOutcome>> second = ExactBinaryOutcomes(lp.second);
+  if (!second.ok()) return second.status();
+  RiskCandidate c;
+  c.name = name;
+  const double share = lp.first_share;
+  for (size_t r = 0; r < rows.references.size(); ++r) {
+    const uint32_t n = rows.tallies[r * 2 + 1];
+    const BinaryOutcome& a = first.value()[n];
+    const BinaryOutcome& b = second.value()[n];
+    const double one = share * a.answer_one + (1.0 - share) * b.answer_one;
+    const double loss = rows.references[r] == 1 ? 1.0 - one : one;
+    c.loss.push_back(std::min(1.0, std::max(0.0, loss)));
+    c.trees.push_back(share * a.trees + (1.0 - share) * b.trees);
+  }
+  return c;
+}
+
+// The smallest number of certify rows with which a candidate that never disagreed is certified at
+// max_risk and `level` (HoeffdingBentkusPValue(0, n, max_risk) <= level).
+int64_t CertifyRowsNeeded(double max_risk, double level) {
+  int64_t hi = 1;
+  while (HoeffdingBentkusPValue(0.0, static_cast<size_t>(hi), max_risk) > level && hi < (int64_t{1} << 40)) hi *= 2;
+  int64_t lo = hi / 2;  // lo fails (or is 0), hi passes
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    (HoeffdingBentkusPValue(0.0, static_cast<size_t>(mid), max_risk) <= level ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+std::string Format(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+// TableLadder, or every third rung of it where a full table has more than kLargeTableStates
+// tallies (each build then takes about a second): a bound on the work that depends on T and K only.
+constexpr double kLargeTableStates = 1e6;
+
+std::vector<double> FamilyLadder(int32_t trees, int32_t classes, double alpha) {
+  const std::vector<double> full = TableLadder(alpha);
+  double states = 1.0;  // C(T + K, K)
+  for (int32_t i = 1; i <= classes; ++i) states = states * (trees + i) / i;
+  if (states <= kLargeTableStates) return full;
+  std::vector<double> out;
+  for (size_t i = 1; i < full.size(); i += 3) out.push_back(full[i]);
+  return out;
+}
+
+// The candidates of one table rule (siba: uniform prior; hyper: prior fitted on the fit rows).
+void AddTableFamily(HaltingRule rule, const Prior* prior, const CalibrationRows& certify,
+                    const DistinctRows& distinct, const CertifyOptions& options, std::vector<RiskFamily>* families,
+                    std::vector<std::vector<HaltingTable>>* tables, std::string* notes) {
+  families->emplace_back();
+  tables->emplace_back();
+  int64_t states = 0;
+  for (const auto& key : distinct.keys) states = std::min<int64_t>(INT64_MAX / 2, states + StatesOf(key.first));
+  if (states > options.max_states) {
+    *notes += std::string(" The ") + RuleName(rule) + " family was left out (exact evaluation over " +
+              std::to_string(states) + " states exceeds the budget).";
+    return;
+  }
+  for (double alpha : FamilyLadder(certify.num_trees, certify.num_classes, options.alpha)) {
+    HaltingTableOptions o;
+    o.rule = rule;
+    o.num_trees = certify.num_trees;
+    o.num_classes = certify.num_classes;
+    o.alpha = alpha;
+    Result<HaltingTable> table = BuildHaltingTable(o, prior);
+    Result<RiskCandidate> c = table.ok() ? TableCandidate(table.value(), distinct, options.hard_reference,
+                                                          std::string(RuleName(rule)) + " " + Format(alpha))
+                                         : Result<RiskCandidate>(table.status());
+    if (!c.ok()) {
+      *notes += std::string(" The ") + RuleName(rule) + " family stopped at alpha " + Format(alpha) + ": " +
+                c.status().message + ".";
+      return;
+    }
+    families->back().push_back(std::move(c).value());
+    tables->back().push_back(std::move(table).value());
+  }
+}
+
+// Mean trees of the exact exit of the hard vote (stop when the leader cannot be caught) on the
+// certify rows; T when the reference is not the hard vote (the soft exact exit's trees depend on
+// leaf values, not on the tally) or the evaluation fails.
+double ExactExitTrees(const CalibrationRows& certify, const DistinctRows& distinct, bool hard_reference) {
+  const double all = static_cast<double>(certify.num_trees);
+  if (!hard_reference || certify.references.empty()) return all;
+  HaltingTableOptions o;
+  o.rule = HaltingRule::kAlpha1;
+  o.num_trees = certify.num_trees;
+  o.num_classes = certify.num_classes;
+  Result<HaltingTable> table = BuildHaltingTable(o);
+  if (!table.ok()) return all;
+  Result<RiskCandidate> c = TableCandidate(table.value(), distinct, true, "alpha1");
+  if (!c.ok()) return all;
+  double sum = 0.0;
+  for (double t : c.value().trees) sum += t;
+  return sum / static_cast<double>(c.value().trees.size());
+}
+
+}  // namespace
+
+Status CheckDelta(double delta) {
+  if (delta > 0.0 && delta < 1.0) return Status::Ok();
+  return Invalid("delta must be in (0, 1)");
+}
+
+std::vector<double> TableLadder(double alpha) {
+  std::vector<double> out;
+  const double eps = 1.0 - alpha;
+  if (!(eps > 0.0)) return out;
+  for (double m : {0.01, 0.03, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0}) {
+    const double a = std::max(0.5, 1.0 - m * eps);
+    if (a < 1.0 && (out.empty() || a < out.back())) out.push_back(a);
+  }
+  return out;
+}
+
+std::vector<double> LpLadder(double alpha) {
+  std::vector<double> out;
+  const double eps = 1.0 - alpha;
+  if (!(eps > 0.0)) return out;
+  for (double m : {0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 1.0}) out.push_back(m * eps);
+  return out;
+}
+
+Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const CertifyOptions& options) {
+  if (Status s = CheckAlpha(options.alpha); !s.ok()) return s;
+  if (Status s = CheckDelta(options.delta); !s.ok()) return s;
+  if (Status s = CheckRows(rows); !s.ok()) return s;
+  const CalibrationRows fit = Half(rows, 0);
+  const CalibrationRows certify = Half(rows, 1);
+  CertifiedStrategy out;
+  Certificate& cert = out.certificate;
+  cert.alpha = options.alpha;
+  cert.delta = options.delta;
+  cert.fit_rows = static_cast<int64_t>(fit.references.size());
+  cert.certify_rows = static_cast<int64_t>(certify.references.size());
+  const double eps = 1.0 - options.alpha;
+  if (!(eps > 0.0)) {
+    cert.reason = "alpha = 1 asks for no disagreement at all: only the exact exit guarantees it";
+    return out;
+  }
+  const bool binary = rows.num_classes == 2 && rows.num_trees <= kMaxLpFamilyTrees;
+  // The families are fixed before any row is read: their number sets the Bonferroni split.
+  const size_t planned = binary ? 3 : 2;
+  const double level = options.delta / static_cast<double>(planned);
+  const int64_t needed = CertifyRowsNeeded(eps, level);
+  if (cert.certify_rows < needed) {
+    cert.rows_needed = 2 * needed;
+    cert.reason = "too few calibration rows: " + std::to_string(rows.references.size()) + " given, " +
+                  std::to_string(2 * needed) + " needed (half fit, half certify) to certify alpha " +
+                  Format(options.alpha) + " at delta " + Format(options.delta);
+    return out;
+  }
+  const DistinctRows distinct = Distinct(certify);
+  std::vector<RiskFamily> families;
+  std::vector<std::vector<HaltingTable>> tables;
+  std::string notes;
+  AddTableFamily(HaltingRule::kSiba, nullptr, certify, distinct, options, &families, &tables, &notes);
+  Result<Prior> prior = PriorForRule(HaltingRule::kHyper, fit.tallies, fit.references, rows.num_classes,
+                                     rows.num_trees);
+  if (prior.ok()) {
+    AddTableFamily(HaltingRule::kHyper, &prior.value(), certify, distinct, options, &families, &tables, &notes);
+  } else {
+    families.emplace_back();
+    tables.emplace_back();
+    notes += " The hyper family was left out (its prior: " + prior.status().message + ").";
+  }
+  std::vector<BinaryStoppingStrategy> lps;
+  if (binary) {
+    families.emplace_back();
+    MinimeanProblem problem;
+    problem.num_trees = rows.num_trees;
+    problem.final_count_weights = FinalCountWeights(fit);
+    for (double target : LpLadder(options.alpha)) {
+      problem.max_disagreement = target;
+      Result<BinaryStoppingStrategy> lp = SolveMinimean(problem);
+      Result<RiskCandidate> c = lp.ok() ? LpCandidate(lp.value(), certify, "lp " + Format(target))
+                                        : Result<RiskCandidate>(lp.status());
+      if (!c.ok()) return c.status();
+      families.back().push_back(std::move(c).value());
+      lps.push_back(std::move(lp).value());
+    }
+  }
+  bool any = false;
+  for (const RiskFamily& family : families) any = any || !family.empty();
+  if (!any) {
+    cert.reason = "no candidate strategy could be evaluated exactly on these rows." + notes;
+    return out;
+  }
+  // families.size() == planned, so each family is tested at level delta / planned.
+  Result<RiskCertificate> risk = CertifyRisk(families, eps, options.delta);
+  if (!risk.ok()) return risk.status();
+  const RiskCertificate& r = risk.value();
+  if (!r.certified) {
+    cert.reason = "no strategy that saves trees had its disagreement bound below " + Format(eps) + " on " +
+                  std::to_string(cert.certify_rows) + " certify rows (the rows' votes are too close to ties " +
+                  "for this alpha; more rows or a lower alpha may certify)." + notes;
+    return out;
+  }
+  if (r.mean_trees >= ExactExitTrees(certify, distinct, options.hard_reference)) {
+    cert.reason = "the certified strategies use no fewer trees than the exact exit";
+    return out;
+  }
+  cert.certified = true;
+  cert.bound = r.bound;
+  cert.mean_trees = r.mean_trees;
+  const size_t f = static_cast<size_t>(r.family), i = static_cast<size_t>(r.index);
+  if (f < tables.size()) {
+    cert.strategy = f == 0 ? "siba" : "hyper";
+    cert.parameter = tables[f][i].alpha();
+    out.table = tables[f][i];
+  } else {
+    cert.strategy = "lp";
+    cert.parameter = LpLadder(options.alpha)[i];
+    out.lp = lps[i];
+  }
+  return out;
+}
+
+}  // namespace urnforest

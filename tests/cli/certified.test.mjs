@@ -1,0 +1,100 @@
+// `urnforest predict --rule auto|lp`: certified halting's certificate in the JSON (docs/halting.md,
+// "Certified halting"), [KM26]'s minimean rule, and their refusals with stable codes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = join(root, 'build', 'urnforest');
+const tmp = mkdtempSync(join(tmpdir(), 'urnforest-certified-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+function run(...args) {
+  const out = spawnSync(cli, [...args, '--json'], { encoding: 'utf8' });
+  return { status: out.status, json: JSON.parse(out.stdout || 'null'), stderr: out.stderr };
+}
+function ok(...args) {
+  const out = run(...args);
+  assert.equal(out.status, 0, out.stderr + JSON.stringify(out.json));
+  return out.json;
+}
+
+// wdbc's feature columns (no label), rows at even positions for calibration and odd ones to predict.
+const lines = readFileSync(join(root, 'datasets', 'wdbc.csv'), 'utf8').trim().split('\n').map((l) => l.split(',').slice(0, 30).join(','));
+const calibrationCsv = join(tmp, 'cal.csv');
+const testCsv = join(tmp, 'test.csv');
+writeFileSync(calibrationCsv, [lines[0], ...lines.slice(1).filter((_, i) => i % 2 === 0)].join('\n') + '\n');
+writeFileSync(testCsv, [lines[0], ...lines.slice(1).filter((_, i) => i % 2 === 1)].join('\n') + '\n');
+const fixture = join(root, 'tests', 'fixtures', 'onnx', 'sk_rf_wdbc_binary_zipmap');
+const features = JSON.parse(readFileSync(`${fixture}.json`, 'utf8')).feature_names.join(',');
+const imported = join(tmp, 'wdbc.urnf');
+const calibrated = join(tmp, 'wdbc_cal.urnf');
+ok('import', '--onnx', `${fixture}.onnx`, '--out', imported, '--features', features);
+ok('calibrate', '--model', imported, '--data', calibrationCsv, '--out', calibrated);
+const trained = join(tmp, 'trained.urnf');
+ok('train', '--data', join(root, 'datasets', 'wdbc.csv'), '--trees', '31', '--out', trained);
+
+const CERTIFICATE_KEYS = ['strategy', 'parameter', 'certified', 'bound', 'alpha', 'delta', 'fit_rows', 'certify_rows', 'reason', 'rows_needed'];
+
+test('rule auto prints trees_used per row and a certificate with exactly its keys', () => {
+  const p = ok('predict', '--model', calibrated, '--data', testCsv, '--rule', 'auto', '--alpha', '0.95', '--compare');
+  assert.deepEqual(Object.keys(p.certificate), CERTIFICATE_KEYS);
+  const c = p.certificate;
+  assert.equal(c.certified, true);
+  assert.notEqual(c.strategy, 'exact');
+  assert.equal(c.alpha, 0.95);
+  assert.equal(c.delta, 0.05);
+  assert.equal(c.fit_rows + c.certify_rows, lines.length - 1 - Math.floor((lines.length - 1) / 2));
+  assert.ok(c.bound <= 0.05);
+  assert.equal(c.reason, '');
+  assert.equal(c.rows_needed, null);
+  assert.equal(p.path, 'auto');
+  assert.equal(p.trees_used.length, p.rows);
+  assert.ok(p.mean_trees < 15);
+  assert.ok(p.disagreement <= 0.05);
+});
+
+test('rule auto with too few rows for alpha answers with the exact exit and says how many rows it needs', () => {
+  const p = ok('predict', '--model', calibrated, '--data', testCsv, '--rule', 'auto', '--alpha', '0.99', '--delta', '0.05', '--compare');
+  assert.equal(p.certificate.certified, false);
+  assert.equal(p.certificate.strategy, 'exact');
+  assert.equal(p.certificate.rows_needed, 816);
+  assert.match(p.certificate.reason, /too few calibration rows/);
+  assert.equal(p.disagreement, 0);
+});
+
+test('rule auto on a forest trained here answers with the exact exit and says why', () => {
+  const p = ok('predict', '--model', trained, '--data', join(root, 'datasets', 'wdbc.csv'), '--rule', 'auto', '--compare');
+  assert.equal(p.certificate.certified, false);
+  assert.match(p.certificate.reason, /calibration rows/);
+  assert.equal(p.disagreement, 0);
+});
+
+test('rule lp halts a two-class forest with fewer trees, deterministic per seed', () => {
+  const a = ok('predict', '--model', trained, '--data', join(root, 'datasets', 'wdbc.csv'), '--rule', 'lp', '--alpha', '0.99', '--seed', '4', '--compare');
+  const b = ok('predict', '--model', trained, '--data', join(root, 'datasets', 'wdbc.csv'), '--rule', 'lp', '--alpha', '0.99', '--seed', '4', '--compare');
+  assert.equal(a.path, 'lp');
+  assert.ok(a.mean_trees < 31);
+  assert.deepEqual(a.trees_used, b.trees_used);
+  assert.ok(!('certificate' in a));
+});
+
+test('rules auto and lp refuse what does not apply with stable codes', () => {
+  const iris = join(tmp, 'iris.urnf');
+  ok('train', '--data', join(root, 'datasets', 'iris.csv'), '--trees', '11', '--out', iris);
+  const data = join(root, 'datasets', 'iris.csv');
+  const refused = (...args) => run('predict', '--model', iris, '--data', data, ...args).json.error;
+  assert.equal(refused('--rule', 'lp').code, 'InvalidArgument');
+  assert.match(refused('--rule', 'lp').message, /two classes/);
+  assert.equal(refused('--rule', 'auto', '--delta', '0').code, 'InvalidArgument');
+  assert.equal(refused('--rule', 'auto', '--delta', '1.5').code, 'InvalidArgument');
+  assert.match(refused('--rule', 'hyper', '--delta', '0.1').message, /delta/);
+  assert.match(refused('--rule', 'auto', '--order', 'fixed').message, /fixed/i);
+  const uncalibrated = run('predict', '--model', imported, '--data', testCsv, '--rule', 'lp').json.error;
+  assert.equal(uncalibrated.code, 'InvalidArgument');
+  assert.match(uncalibrated.message, /calibrat/);
+});

@@ -1,0 +1,420 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fixtures.h"
+#include "model/predict_stopping.h"
+#include "urnforest/calibrate.h"
+#include "urnforest/certified_halting.h"
+#include "urnforest/csv_reader.h"
+#include "urnforest/expected_cost.h"
+#include "urnforest/forest_halting.h"
+#include "urnforest/full_vote.h"
+#include "urnforest/predict.h"
+#include "urnforest/predict_request.h"
+#include "urnforest/risk_certificate.h"
+#include "urnforest/train.h"
+#include "urnforest/vote.h"
+
+namespace urnforest {
+namespace {
+
+using test::ImportFixture;
+using test::MustOk;
+
+Dataset LoadDataset(const std::string& file) {
+  std::ifstream in(std::string(URNFOREST_DATASETS_DIR) + "/" + file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return MustOk(ReadCsv(text.str()));
+}
+
+std::vector<size_t> RowsWithRemainder(size_t n, size_t modulus, size_t remainder) {
+  std::vector<size_t> rows;
+  for (size_t r = remainder; r < n; r += modulus) rows.push_back(r);
+  return rows;
+}
+
+// Rows `rows` of `data` in `forest`'s layout, by column position (an imported model's features
+// are named by its file, not by the CSV).
+PreparedRows RowsByPosition(const Forest& forest, const Dataset& data, const std::vector<size_t>& rows) {
+  PreparedRows out;
+  const size_t m = static_cast<size_t>(forest.num_features());
+  for (size_t r : rows) {
+    for (size_t f = 0; f < m; ++f) out.values.push_back(data.column(f)[r]);
+  }
+  out.num_rows = rows.size();
+  out.without_nan = RowsWithoutNaN(out.values.data(), out.num_rows, m);
+  out.layout = forest.schema().features;
+  return out;
+}
+
+// Calibration rows from the full votes of `forest` on `data` (references: the plurality).
+CalibrationRows FullVoteRows(const Forest& forest, const Dataset& data) {
+  const FullVote full = MustOk(PredictFull(forest, data));
+  CalibrationRows rows;
+  rows.num_classes = forest.num_classes();
+  rows.num_trees = forest.num_trees();
+  rows.tallies = full.votes;
+  rows.references = full.labels;
+  return rows;
+}
+
+// Every distinct order of a final tally's votes is equally likely under a random order of the
+// trees; visits each with the votes in sequence.
+template <typename Visit>
+void EveryOrder(std::vector<int32_t> left, std::vector<int32_t>* sequence, size_t total, const Visit& visit) {
+  if (sequence->size() == total) {
+    visit(*sequence);
+    return;
+  }
+  for (size_t c = 0; c < left.size(); ++c) {
+    if (left[c] == 0) continue;
+    --left[c];
+    sequence->push_back(static_cast<int32_t>(c));
+    EveryOrder(left, sequence, total, visit);
+    sequence->pop_back();
+    ++left[c];
+  }
+}
+
+// Brute force: the probability, over every order of the tally's votes, that sequential voting with
+// `table` answers other than `reference`.
+double BruteForceLoss(const HaltingTable& table, const std::vector<int32_t>& tally, int32_t reference) {
+  double orders = 0.0, wrong = 0.0;
+  std::vector<int32_t> sequence;
+  EveryOrder(tally, &sequence, static_cast<size_t>(table.num_trees()), [&](const std::vector<int32_t>& votes) {
+    std::vector<int32_t> seen(tally.size(), 0);
+    int32_t answer = -1;
+    for (int32_t v : votes) {
+      ++seen[static_cast<size_t>(v)];
+      if (table.Halts(seen.data())) {
+        answer = table.Leader(seen.data());
+        break;
+      }
+    }
+    if (answer < 0) answer = Plurality(seen);
+    orders += 1.0;
+    wrong += answer != reference ? 1.0 : 0.0;
+  });
+  return wrong / orders;
+}
+
+// `copies` rows of each of `tallies` (K counts each), references: the plurality, in an interleaved
+// order.
+CalibrationRows Repeated(const std::vector<std::vector<uint32_t>>& tallies, int copies, int32_t trees) {
+  CalibrationRows rows;
+  rows.num_classes = static_cast<int32_t>(tallies[0].size());
+  rows.num_trees = trees;
+  for (int i = 0; i < copies; ++i) {
+    for (const std::vector<uint32_t>& t : tallies) {
+      rows.tallies.insert(rows.tallies.end(), t.begin(), t.end());
+      rows.references.push_back(Plurality(t));
+    }
+  }
+  return rows;
+}
+
+TEST_CASE("The certificate's bound is the Hoeffding-Bentkus bound of the brute-force mean loss of the certify rows", "[certified]") {
+  for (int32_t classes : {2, 3}) {
+    CAPTURE(classes);
+    const std::vector<std::vector<uint32_t>> kinds =
+        classes == 2 ? std::vector<std::vector<uint32_t>>{{6, 0}, {0, 6}, {5, 1}, {1, 5}, {4, 2}}
+                     : std::vector<std::vector<uint32_t>>{{6, 0, 0}, {0, 6, 0}, {0, 0, 6}, {5, 1, 0}, {2, 3, 1}};
+    const CalibrationRows rows = Repeated(kinds, 60, 6);
+    CertifyOptions options;
+    options.alpha = 0.9;
+    const CertifiedStrategy s = MustOk(CertifyStrategy(rows, options));
+    REQUIRE(s.certificate.certified);
+    CHECK(s.certificate.fit_rows == 150);
+    CHECK(s.certificate.certify_rows == 150);
+    CHECK(s.certificate.bound <= 0.1);
+    CHECK(s.certificate.reason.empty());
+    CHECK_FALSE(s.certificate.rows_needed.has_value());
+    if (!s.table.has_value()) continue;  // the LP's bound is checked by the binary test below
+    double sum = 0.0;
+    for (size_t r = 1; r < rows.references.size(); r += 2) {
+      const std::vector<int32_t> tally(rows.tallies.begin() + r * classes, rows.tallies.begin() + (r + 1) * classes);
+      sum += BruteForceLoss(*s.table, tally, rows.references[r]);
+    }
+    const double families = classes == 2 ? 3.0 : 2.0;
+    CHECK(s.certificate.bound == Approx(RiskUpperBound(sum / 150.0, 150, 0.05 / families)).margin(1e-9));
+  }
+}
+
+TEST_CASE("Exact table losses equal the average over every vote order for every tally of small forests", "[certified]") {
+  for (int32_t classes : {2, 3}) {
+    for (int32_t trees : {3, 5, 6}) {
+      HaltingTableOptions o;
+      o.rule = HaltingRule::kSiba;
+      o.num_trees = trees;
+      o.num_classes = classes;
+      o.alpha = 0.8;
+      const HaltingTable table = MustOk(BuildHaltingTable(o));
+      for (int32_t a = 0; a <= trees; ++a) {
+        for (int32_t b = 0; a + b <= trees; ++b) {
+          std::vector<int32_t> tally = classes == 2 ? std::vector<int32_t>{a, trees - a}
+                                                    : std::vector<int32_t>{a, b, trees - a - b};
+          if (classes == 2 && b > 0) break;
+          CAPTURE(classes, trees, tally);
+          const CostEstimate exact = MustOk(ExactCostForFinalTally(table, tally));
+          CHECK(exact.disagreement == Approx(BruteForceLoss(table, tally, Plurality(tally))).margin(1e-12));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Auto never certifies on one row or on ten identical rows at alpha 0.99", "[certified]") {
+  CertifyOptions options;
+  options.alpha = 0.99;
+  const CertifiedStrategy one = MustOk(CertifyStrategy(Repeated({{101, 0}}, 1, 101), options));
+  CHECK_FALSE(one.certificate.certified);
+  CHECK(one.certificate.strategy == "exact");
+  CHECK(one.certificate.certify_rows == 0);
+  CHECK_FALSE(one.certificate.reason.empty());
+  REQUIRE(one.certificate.rows_needed.has_value());
+  CHECK(*one.certificate.rows_needed > 500);
+  const CertifiedStrategy ten = MustOk(CertifyStrategy(Repeated({{101, 0}}, 10, 101), options));
+  CHECK_FALSE(ten.certificate.certified);
+  CHECK(ten.certificate.strategy == "exact");
+  CHECK(ten.certificate.fit_rows == 5);
+  CHECK(ten.certificate.certify_rows == 5);
+  CHECK(ten.certificate.rows_needed == one.certificate.rows_needed);
+}
+
+TEST_CASE("Rows needed are the fewest with which a strategy that never disagreed is certified", "[certified]") {
+  CertifyOptions options;
+  options.alpha = 0.95;
+  const CertifiedStrategy few = MustOk(CertifyStrategy(Repeated({{21, 0}, {0, 21}}, 3, 21), options));
+  REQUIRE(few.certificate.rows_needed.has_value());
+  const int64_t needed = *few.certificate.rows_needed;
+  const CertifiedStrategy enough =
+      MustOk(CertifyStrategy(Repeated({{21, 0}, {0, 21}}, static_cast<int>(needed / 2), 21), options));
+  CHECK(enough.certificate.certified);
+  const CertifiedStrategy short_by_two =
+      MustOk(CertifyStrategy(Repeated({{21, 0}, {0, 21}}, static_cast<int>(needed / 2) - 1, 21), options));
+  CHECK_FALSE(short_by_two.certificate.certified);
+}
+
+TEST_CASE("Alpha 1 certifies nothing and answers with the exact exit", "[certified]") {
+  CertifyOptions options;
+  options.alpha = 1.0;
+  const CertifiedStrategy s = MustOk(CertifyStrategy(Repeated({{21, 0}, {0, 21}}, 500, 21), options));
+  CHECK_FALSE(s.certificate.certified);
+  CHECK(s.certificate.strategy == "exact");
+  CHECK_FALSE(s.certificate.rows_needed.has_value());
+}
+
+TEST_CASE("Certify refuses bad alpha, delta and malformed rows", "[certified]") {
+  const CalibrationRows rows = Repeated({{3, 0}}, 4, 3);
+  CertifyOptions options;
+  for (double delta : {0.0, 1.0, std::nan("")}) {
+    options.delta = delta;
+    CHECK(CertifyStrategy(rows, options).status().code == StatusCode::kInvalidArgument);
+  }
+  options.delta = 0.05;
+  options.alpha = 0.0;
+  CHECK(CertifyStrategy(rows, options).status().code == StatusCode::kInvalidArgument);
+  options.alpha = 0.9;
+  CalibrationRows bad = rows;
+  bad.tallies[0] = 2;
+  CHECK(CertifyStrategy(bad, options).status().code == StatusCode::kInvalidArgument);
+  bad = rows;
+  bad.references[1] = 2;
+  CHECK(CertifyStrategy(bad, options).status().code == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("On wdbc with plentiful calibration rows the certified strategy saves trees and holds its disagreement on held-out rows", "[certified]") {
+  const Dataset wdbc = LoadDataset("wdbc.csv");
+  const size_t n = wdbc.num_rows();
+  TrainOptions train;
+  train.num_trees = 101;
+  train.seed = 7;
+  const Forest forest = MustOk(Train(wdbc.Subset(RowsWithRemainder(n, 3, 0)), train));
+  const CalibrationRows calibration = FullVoteRows(forest, wdbc.Subset(RowsWithRemainder(n, 3, 1)));
+  const Dataset test = wdbc.Subset(RowsWithRemainder(n, 3, 2));
+  CertifyOptions options;
+  options.alpha = 0.95;
+  const CertifiedStrategy s = MustOk(CertifyStrategy(calibration, options));
+  REQUIRE(s.certificate.certified);
+  CHECK(s.certificate.bound <= 0.05);
+  CHECK(s.certificate.mean_trees < 50.0);
+  const FullVote full = MustOk(PredictFull(forest, test));
+  double expected_loss = 0.0, expected_trees = 0.0;
+  const CalibrationRows held_out = FullVoteRows(forest, test);
+  for (size_t r = 0; r < test.num_rows(); ++r) {
+    const std::vector<int32_t> tally(held_out.tallies.begin() + 2 * r, held_out.tallies.begin() + 2 * r + 2);
+    if (s.table.has_value()) {
+      const CostEstimate c = MustOk(ExactCostForFinalTally(*s.table, tally));
+      expected_loss += c.disagreement;
+      expected_trees += c.expected_trees;
+    } else {
+      REQUIRE(s.lp.has_value());
+      const auto first = MustOk(ExactBinaryOutcomes(s.lp->first));
+      const auto second = MustOk(ExactBinaryOutcomes(s.lp->second));
+      const double share = s.lp->first_share;
+      expected_loss += share * first[tally[1]].disagreement + (1 - share) * second[tally[1]].disagreement;
+      expected_trees += share * first[tally[1]].trees + (1 - share) * second[tally[1]].trees;
+    }
+  }
+  CHECK(expected_loss / test.num_rows() <= 0.05);
+  CHECK(expected_trees / test.num_rows() < 0.5 * forest.num_trees());
+  // Realised, in the random order of seed 11, as Predict runs the strategy.
+  const PreparedRows rows = MustOk(PrepareRows(forest, test));
+  PredictPlan plan;
+  plan.path = PredictPath::kCertified;
+  plan.alpha = 0.95;
+  plan.trees = forest.num_trees();
+  plan.order.order = QueryOrder::kRandomPerRow;
+  plan.order.seed = 11;
+  Prediction realised;
+  if (s.table.has_value()) {
+    SequentialVoteOptions order = plan.order;
+    const HaltedPrediction h = MustOk(PredictHalted(forest, rows, *s.table, order, false));
+    realised.labels = h.halted.labels;
+    realised.trees_used = h.halted.trees_used;
+  } else {
+    REQUIRE(internal::PredictStopping(forest, rows, plan, *s.lp, &realised).ok());
+  }
+  size_t differ = 0;
+  double trees = 0.0;
+  for (size_t r = 0; r < test.num_rows(); ++r) {
+    differ += realised.labels[r] != full.labels[r] ? 1 : 0;
+    trees += realised.trees_used[r];
+  }
+  CHECK(static_cast<double>(differ) / test.num_rows() <= 0.05);
+  CHECK(trees / test.num_rows() < 0.5 * forest.num_trees());
+}
+
+TEST_CASE("Predict with rule auto on a calibrated imported forest carries the certificate and keeps its disagreement", "[certified]") {
+  Forest forest = ImportFixture("sk_rf_wdbc_binary_zipmap");
+  const Dataset wdbc = LoadDataset("wdbc.csv");
+  const size_t n = wdbc.num_rows();
+  const PreparedRows calibration = RowsByPosition(forest, wdbc, RowsWithRemainder(n, 4, 0));
+  REQUIRE(CalibrateForest(&forest, calibration.values.data(), calibration.num_rows).ok());
+  PredictRequest request;
+  request.rule = "auto";
+  request.alpha = 0.9;
+  request.compare = true;
+  request.vote = VoteKind::kHard;
+  const PreparedRows rows = RowsByPosition(forest, wdbc, RowsWithRemainder(n, 4, 1));
+  const Prediction answer = MustOk(Predict(forest, rows, request));
+  CHECK(answer.path == PredictPath::kCertified);
+  REQUIRE(answer.certificate.has_value());
+  const Certificate& c = *answer.certificate;
+  CHECK(c.alpha == 0.9);
+  CHECK(c.delta == kDefaultDelta);
+  CHECK(c.fit_rows + c.certify_rows == static_cast<int64_t>(RowsWithRemainder(n, 4, 0).size()));
+  CHECK(c.certified);
+  CHECK(c.strategy != "exact");
+  CHECK(answer.mean_trees < forest.num_trees());
+  CHECK(answer.disagreement <= 0.1);
+  const Prediction again = MustOk(Predict(forest, rows, request));
+  CHECK(again.labels == answer.labels);
+  CHECK(again.trees_used == answer.trees_used);
+}
+
+TEST_CASE("Predict with rule auto on a forest trained here answers with the exact exit and says why", "[certified]") {
+  const Dataset wdbc = LoadDataset("wdbc.csv");
+  TrainOptions train;
+  train.num_trees = 25;
+  const Forest forest = MustOk(Train(wdbc, train));
+  PredictRequest request;
+  request.rule = "auto";
+  request.compare = true;
+  const PreparedRows rows = MustOk(PrepareRows(forest, wdbc));
+  const Prediction answer = MustOk(Predict(forest, rows, request));
+  REQUIRE(answer.certificate.has_value());
+  CHECK_FALSE(answer.certificate->certified);
+  CHECK(answer.certificate->strategy == "exact");
+  CHECK(answer.certificate->reason.find("calibration rows") != std::string::npos);
+  CHECK(answer.disagreement == 0.0);
+  CHECK(answer.labels == answer.full_labels);
+}
+
+TEST_CASE("Predict with rule auto in generation order answers with the exact exit", "[certified]") {
+  Forest forest = ImportFixture("sk_rf_wdbc_binary_zipmap");
+  const Dataset wdbc = LoadDataset("wdbc.csv");
+  std::vector<size_t> all(wdbc.num_rows());
+  for (size_t r = 0; r < all.size(); ++r) all[r] = r;
+  const PreparedRows rows = RowsByPosition(forest, wdbc, all);
+  REQUIRE(CalibrateForest(&forest, rows.values.data(), rows.num_rows).ok());
+  PredictRequest request;
+  request.rule = "auto";
+  request.order = QueryOrder::kGeneration;
+  request.compare = true;
+  const Prediction answer = MustOk(Predict(forest, rows, request));
+  REQUIRE(answer.certificate.has_value());
+  CHECK_FALSE(answer.certificate->certified);
+  CHECK(answer.certificate->reason.find("random query order") != std::string::npos);
+  CHECK(answer.disagreement == 0.0);
+}
+
+TEST_CASE("Rule lp halts a two-class forest trained here with fewer trees and is deterministic per seed", "[certified]") {
+  const Dataset wdbc = LoadDataset("wdbc.csv");
+  TrainOptions train;
+  train.num_trees = 51;
+  train.seed = 3;
+  const Forest forest = MustOk(Train(wdbc, train));
+  PredictRequest request;
+  request.rule = "lp";
+  request.alpha = 0.99;
+  request.compare = true;
+  request.seed = 9;
+  const PreparedRows rows = MustOk(PrepareRows(forest, wdbc));
+  const Prediction a = MustOk(Predict(forest, rows, request));
+  CHECK(a.path == PredictPath::kLp);
+  CHECK_FALSE(a.certificate.has_value());
+  CHECK(a.mean_trees < 0.5 * forest.num_trees());
+  CHECK(a.disagreement <= 0.05);
+  for (size_t r = 0; r < a.labels.size(); ++r) {
+    CHECK(a.tallies[2 * r] + a.tallies[2 * r + 1] == a.trees_used[r]);
+  }
+  const Prediction b = MustOk(Predict(forest, rows, request));
+  CHECK(a.labels == b.labels);
+  CHECK(a.trees_used == b.trees_used);
+}
+
+TEST_CASE("Rules auto and lp refuse what does not apply with stable codes", "[certified]") {
+  const Dataset iris = LoadDataset("iris.csv");
+  TrainOptions train;
+  train.num_trees = 11;
+  const Forest three = MustOk(Train(iris, train));
+  RequestFault fault = RequestFault::kNone;
+  PredictRequest lp;
+  lp.rule = "lp";
+  CHECK(CheckPredictRequest(three, lp, &fault).code == StatusCode::kInvalidArgument);
+  CHECK(fault == RequestFault::kModel);
+  PredictRequest delta;
+  delta.rule = "auto";
+  for (double d : {0.0, 1.0, -0.5}) {
+    delta.delta = d;
+    CHECK(CheckPredictRequest(three, delta, &fault).code == StatusCode::kInvalidArgument);
+    CHECK(fault == RequestFault::kOutOfRange);
+  }
+  delta.rule = "hyper";
+  delta.delta = 0.1;
+  CHECK(CheckPredictRequest(three, delta, &fault).code == StatusCode::kInvalidArgument);
+  CHECK(fault == RequestFault::kMisplaced);
+  delta.rule = "";
+  CHECK(CheckPredictRequest(three, delta, &fault).code == StatusCode::kInvalidArgument);
+  CHECK(fault == RequestFault::kMisplaced);
+  PredictRequest trees;
+  trees.rule = "auto";
+  trees.trees = 5;
+  CHECK(CheckPredictRequest(three, trees, &fault).code == StatusCode::kInvalidArgument);
+  CHECK(fault == RequestFault::kMisplaced);
+  PredictRequest ok;
+  ok.rule = "auto";
+  ok.delta = 0.1;
+  CHECK(CheckPredictRequest(three, ok).ok());
+}
+
+}  // namespace
+}  // namespace urnforest

@@ -1,0 +1,96 @@
+// forest.predict with rule 'auto' (certified halting: the answer's certificate, docs/halting.md) and
+// rule 'lp' ([KM26]'s minimean strategy), on the main thread and in the worker, and their refusals.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { init, Dataset, Forest, UrnforestError, trainForest } from '../../dist/index.js';
+import { readDataset } from './helpers.mjs';
+
+const dir = new URL('../fixtures/onnx/', import.meta.url);
+const fx = JSON.parse(readFileSync(new URL('sk_rf_wdbc_binary_zipmap.json', dir), 'utf8'));
+const CERTIFICATE_KEYS = ['strategy', 'parameter', 'certified', 'bound', 'alpha', 'delta', 'fitRows', 'certifyRows', 'reason', 'rowsNeeded'];
+
+// wdbc's feature columns as CSV text of the rows at positions with `parity` (0: even, 1: odd).
+function wdbcCsv(parity) {
+  const lines = readDataset('wdbc').trim().split('\n').map((l) => l.split(',').slice(0, 30).join(','));
+  return [lines[0], ...lines.slice(1).filter((_, i) => i % 2 === parity)].join('\n') + '\n';
+}
+
+let forest;
+let test_rows;
+before(async () => {
+  await init();
+  forest = Forest.fromONNX(new Uint8Array(readFileSync(new URL(fx.model_file, dir))), { featureNames: fx.feature_names });
+  const calibration = Dataset.fromCSV(wdbcCsv(0), { target: null });
+  forest.calibrate(calibration);
+  calibration.dispose();
+  test_rows = Dataset.fromCSV(wdbcCsv(1), { target: null });
+});
+
+test("rule 'auto' answers with the certified strategy and carries the certificate with exactly its keys", () => {
+  const p = forest.predict(test_rows, { rule: 'auto', alpha: 0.95, compare: true, vote: 'hard' });
+  assert.deepEqual(Object.keys(p.certificate), CERTIFICATE_KEYS);
+  const c = p.certificate;
+  assert.equal(c.certified, true);
+  assert.notEqual(c.strategy, 'exact');
+  assert.equal(c.fitRows + c.certifyRows, 285);
+  assert.ok(c.bound <= 0.05);
+  assert.equal(c.reason, '');
+  assert.equal(c.rowsNeeded, null);
+  assert.equal(p.treesUsed.length, test_rows.numRows);
+  assert.ok(p.meanTrees < forest.numTrees);
+  assert.ok(p.disagreement <= 0.05);
+  assert.equal(p.rule, 'auto');
+});
+
+test("rule 'auto' with too few rows for alpha answers with the exact exit and says how many it needs", () => {
+  const p = forest.predict(test_rows, { rule: 'auto', alpha: 0.99, delta: 0.05, compare: true });
+  assert.equal(p.certificate.certified, false);
+  assert.equal(p.certificate.strategy, 'exact');
+  assert.equal(p.certificate.rowsNeeded, 816);
+  assert.match(p.certificate.reason, /too few calibration rows/);
+  assert.equal(p.disagreement, 0);
+});
+
+test("rule 'lp' halts the two-class forest with fewer trees and no certificate", () => {
+  const p = forest.predict(test_rows, { rule: 'lp', alpha: 0.99, seed: 3, compare: true, vote: 'hard' });
+  assert.ok(p.meanTrees < forest.numTrees);
+  assert.equal(p.certificate, undefined);
+  assert.deepEqual(Array.from(p.treesUsed), Array.from(forest.predict(test_rows, { rule: 'lp', alpha: 0.99, seed: 3 }).treesUsed));
+});
+
+test("rules 'auto' and 'lp' refuse what does not apply", () => {
+  assert.throws(() => forest.predict(test_rows, { rule: 'auto', delta: 0 }), RangeError);
+  assert.throws(() => forest.predict(test_rows, { rule: 'auto', delta: 1 }), RangeError);
+  assert.throws(() => forest.predict(test_rows, { rule: 'auto', delta: '0.1' }), TypeError);
+  assert.throws(() => forest.predict(test_rows, { rule: 'hyper', delta: 0.1 }), TypeError);
+  assert.throws(() => forest.predict(test_rows, { rule: 'auto', trees: 5 }), TypeError);
+  const iris = Dataset.fromCSV(readDataset('iris'));
+  const three = trainForest(iris, { trees: 11 });
+  try {
+    assert.throws(() => three.predict(iris, { rule: 'lp' }), (e) => e instanceof UrnforestError && e.code === 'InvalidArgument' && /two classes/.test(e.message));
+    const p = three.predict(iris, { rule: 'auto', compare: true });
+    assert.equal(p.certificate.certified, false);
+    assert.match(p.certificate.reason, /calibration rows/);
+    assert.equal(p.disagreement, 0);
+  } finally {
+    three.dispose();
+    iris.dispose();
+  }
+});
+
+test("rule 'auto' in the worker carries the same certificate and answer as on the main thread", async () => {
+  const { UrnforestWorker } = await import('../../dist/worker.js');
+  const worker = new UrnforestWorker();
+  try {
+    const remote = await worker.load(forest.toBytes());
+    await remote.addData('rows', { csv: wdbcCsv(1), schemaOfModel: true, options: { target: null } });
+    const options = { rule: 'auto', alpha: 0.95, vote: 'hard' };
+    const there = await remote.predict('rows', options);
+    const here = forest.predict(test_rows, options);
+    assert.deepEqual(there.certificate, here.certificate);
+    assert.deepEqual(Array.from(there.treesUsed), Array.from(here.treesUsed));
+  } finally {
+    await worker.terminate();
+  }
+});
