@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Builds urnforest. Usage: scripts/build.sh [native] [wasm]   (no argument: both)
+# Builds urnforest. Usage: scripts/build.sh [native] [cli] [wasm] [node-cli]   (no argument: native wasm node-cli)
 #   native: build/ (Release): the core, the CLI build/urnforest and the Catch2 suite (ctest --test-dir build).
+#   cli:    build/urnforest only (the core and the CLI; no Catch2 suite, no benchmark tools): `npm run cli`.
+#   node-cli: build-wasm/ → dist/cli/urnforest_cli.mjs + .wasm, the CLI's C++ for Node (bin/urnforest.mjs,
+#           `npx urnforest`); shipped in the package, not needed by the demo.
 #   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind) and the same wasm as a
 #           separate asset, dist/urnforest.wasm with its glue dist/urnforest.mjs (init({wasm})); writes the
 #           core's rule table into bindings/js/generated/rule_table.js (scripts/rule_table.mjs); bundles the
@@ -19,13 +22,22 @@ exec 1>&2
 export NODE_PATH=/usr/share/nodejs  # Debian's acorn, needed by emscripten's optimiser (DESIGN.md)
 jobs="${JOBS:-2}"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(native wasm)
+[ ${#targets[@]} -eq 0 ] && targets=(native wasm node-cli)
 
 for t in "${targets[@]}"; do
   case "$t" in
     native)
       [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
       cmake --build build -j "$jobs"
+      ;;
+    cli)
+      [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+      cmake --build build -j "$jobs" --target urnforest_cli
+      ;;
+    node-cli)
+      mkdir -p dist
+      [ -f build-wasm/CMakeCache.txt ] || emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
+      cmake --build build-wasm -j "$jobs" --target urnforest_node_cli
       ;;
     wasm)
       mkdir -p dist
@@ -55,6 +67,6 @@ for t in "${targets[@]}"; do
       for part in bindings/types/*.d.ts; do sed '1{/^\/\/ Part of dist\/index.d.ts:/d}' "$part"; done > dist/index.d.ts
       cp bindings/worker_thread.js bindings/worker.d.ts dist/
       ;;
-    *) echo "build.sh: unknown target '$t' (expected native or wasm)"; exit 2 ;;
+    *) echo "build.sh: unknown target '$t' (expected native, cli, wasm or node-cli)"; exit 2 ;;
   esac
 done
