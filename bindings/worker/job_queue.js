@@ -11,9 +11,13 @@ import { buffersIn, hasShared, snapshot } from './snapshot.js';
 import { spawn } from './spawn.js';
 
 export class JobQueue {
-  /** `url`: the worker script, undefined for worker_thread.js next to the built module. */
-  constructor(url) {
+  /**
+   * `url`: the worker script, undefined for worker_thread.js next to the built module. `wasm`: what the
+   * thread instantiates (a postable init({wasm}) source, wasm_option.js; undefined: the embedded wasm).
+   */
+  constructor(url, wasm) {
     this._url = url;
+    this._wasm = wasm;
     this._worker = null; // Promise of a spawned worker that said 'ready'.
     this._ready = null; // that worker once it said 'ready' (jobs are then posted synchronously)
     this._queue = [];
@@ -157,6 +161,7 @@ export class JobQueue {
       spawn(this._url, onMessage, onFailure).then((w) => {
         w.sessions = new Set(); // ids of the RemoteForests this worker holds
         spawned = w;
+        w.post({ op: 'init', wasm: this._wasm }); // the thread's first message: it answers 'ready' or 'failed'
       }, onFailure);
       this._worker = promise;
       promise.catch(() => {});
