@@ -1,6 +1,7 @@
 // urnforest/worker: the script that runs inside a Web Worker or a Node worker_threads Worker.
 // Not a public entry: bindings/worker/ (built into dist/worker.js) starts it. One job at a time; messages:
-//   in:  {op: 'init', wasm} first (init's wasm option, undefined: embedded); out: {type: 'ready' | 'failed'}
+//   out: {type: 'listening'} first; in: {op: 'init', wasm} (init's wasm option, undefined: embedded);
+//   out: {type: 'ready' | 'failed'}
 //   in:  {id, op: 'train' | 'trainPart' | 'mergeParts' | 'haltingTable' | 'expectedCost' | 'experiment', ...arguments}
 //   in:  {id, op: 'session', session, method, args, restore?}: a call on a model held here (sessions, below)
 //   in:  {id, op: 'release', session}: frees a session's model (with its tables) and data sets
@@ -368,8 +369,9 @@ function handle(message) {
   }
 }
 
-// The first message, {op: 'init', wasm}, says which wasm to instantiate (init's `wasm` option; undefined:
-// the embedded one); then 'ready' (jobs follow) or 'failed'.
+// Once listening, the thread says 'listening'; the answer, {op: 'init', wasm}, says which wasm to
+// instantiate (init's `wasm` option; undefined: the embedded one); then 'ready' (jobs follow) or 'failed'.
+// (Asked for, not sent unasked: a message that arrived before this listener could be lost.)
 port.then((p) => {
   post = p.post;
   let started = false;
@@ -378,8 +380,10 @@ port.then((p) => {
       handle(message);
       return;
     }
+    if (message?.op !== 'init') return;
     started = true;
     init(message.wasm === undefined ? undefined : { wasm: message.wasm })
       .then(() => post({ type: 'ready' }), (e) => post({ type: 'failed', error: serializeError(e) }));
   });
+  post({ type: 'listening' });
 });

@@ -135,13 +135,22 @@ export class JobQueue {
       let failed;
       const promise = new Promise((res, rej) => { ready = res; failed = rej; });
       let spawned = null;
+      let listening = false;
+      const sendInit = () => spawned.post({ op: 'init', wasm: this._wasm });
       const onMessage = (m) => {
+        if (m.type === 'listening') {
+          // The thread's listener is set: tell it which wasm to load; it answers 'ready' or 'failed'.
+          listening = true;
+          if (spawned !== null) sendInit();
+          return;
+        }
         if (m.type === 'ready') {
           ready(spawned);
           if (this._worker === promise) this._ready = spawned;
           return;
         }
         if (m.type === 'failed') {
+          spawned?.terminate(); // a thread without a module: end it, or it would keep the process alive
           onFailure(reviveError(m.error));
           return;
         }
@@ -161,7 +170,7 @@ export class JobQueue {
       spawn(this._url, onMessage, onFailure).then((w) => {
         w.sessions = new Set(); // ids of the RemoteForests this worker holds
         spawned = w;
-        w.post({ op: 'init', wasm: this._wasm }); // the thread's first message: it answers 'ready' or 'failed'
+        if (listening) sendInit();
       }, onFailure);
       this._worker = promise;
       promise.catch(() => {});
