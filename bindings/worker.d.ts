@@ -67,8 +67,13 @@ export class UrnforestWorker {
    * `url`: the worker script (default: `worker_thread.js` next to this module). `threads`: worker threads
    * one `train` of a random forest or bagging may use (1..256; default: navigator.hardwareConcurrency, at
    * most 16): its trees are split into blocks grown in parallel and merged into the same bytes as one thread.
+   * `wasm`: the wasm every worker thread instantiates, as `init({wasm})` takes it (e.g. `wasmUrl()`, so that
+   * an app loads one wasm, streamed and cached, for the page and its workers): a URL (string or URL; a
+   * relative string resolves against the page, in Node a path against the working directory), the .wasm
+   * bytes (copied to each thread) or a WebAssembly.Module. Default: the wasm embedded in the library.
+   * A source the thread cannot instantiate rejects the job with UrnforestError 'InvalidArgument'.
    */
-  constructor(options?: { url?: string | URL; threads?: number });
+  constructor(options?: { url?: string | URL; threads?: number; wasm?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module });
   /** The `threads` option. */
   readonly threads: number;
   /** Trains in the worker. `options` are TrainOptions without onProgress (use `control.onProgress`). */

@@ -1,5 +1,7 @@
 // urnforest/worker: the script that runs inside a Web Worker or a Node worker_threads Worker.
 // Not a public entry: bindings/worker/ (built into dist/worker.js) starts it. One job at a time; messages:
+//   out: {type: 'listening'} first; in: {op: 'init', wasm} (init's wasm option, undefined: embedded);
+//   out: {type: 'ready' | 'failed'}
 //   in:  {id, op: 'train' | 'trainPart' | 'mergeParts' | 'haltingTable' | 'expectedCost' | 'experiment', ...arguments}
 //   in:  {id, op: 'session', session, method, args, restore?}: a call on a model held here (sessions, below)
 //   in:  {id, op: 'release', session}: frees a session's model (with its tables) and data sets
@@ -367,8 +369,21 @@ function handle(message) {
   }
 }
 
-Promise.all([port, init()]).then(([p]) => {
+// Once listening, the thread says 'listening'; the answer, {op: 'init', wasm}, says which wasm to
+// instantiate (init's `wasm` option; undefined: the embedded one); then 'ready' (jobs follow) or 'failed'.
+// (Asked for, not sent unasked: a message that arrived before this listener could be lost.)
+port.then((p) => {
   post = p.post;
-  p.listen(handle);
-  post({ type: 'ready' });
-}, (e) => port.then((p) => p.post({ type: 'failed', error: serializeError(e) })));
+  let started = false;
+  p.listen((message) => {
+    if (started) {
+      handle(message);
+      return;
+    }
+    if (message?.op !== 'init') return;
+    started = true;
+    init(message.wasm === undefined ? undefined : { wasm: message.wasm })
+      .then(() => post({ type: 'ready' }), (e) => post({ type: 'failed', error: serializeError(e) }));
+  });
+  post({ type: 'listening' });
+});

@@ -139,8 +139,12 @@ Result<std::vector<std::string>> Args::List(const std::string& name) const {
   std::vector<std::string> items;
   auto it = values_.find(name);
   if (it == values_.end()) return items;
+  // A line ending copied with a list (--features "$(head -1 data.csv)" of a CRLF file) is not part of
+  // the last item.
+  std::string value = it->second;
+  while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) value.pop_back();
   std::string current;
-  for (char c : it->second + ",") {
+  for (char c : value + ",") {
     if (c == ',') {
       if (current.empty()) return Bad("option --" + name + " has an empty item");
       items.push_back(current);

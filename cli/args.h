@@ -29,7 +29,7 @@ class Args {
   Result<int64_t> Int(const std::string& name, int64_t fallback, int64_t min, int64_t max) const;
   /// Finite real in [min, max]; `fallback` when absent.
   Result<double> Real(const std::string& name, double fallback, double min, double max) const;
-  /// Comma-separated list of non-empty items.
+  /// Comma-separated list of non-empty items; line-ending characters at the end of the value are dropped.
   Result<std::vector<std::string>> List(const std::string& name) const;
 
  private:

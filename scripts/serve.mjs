@@ -1,6 +1,6 @@
 // A tiny static file server for the demo (no dependency). Serves the repository root so that
 // web/index.html can import /dist/index.js; binds to 127.0.0.1 only.
-//   node scripts/serve.mjs            → a free port (or $PORT), prints http://127.0.0.1:PORT/web/
+//   node scripts/serve.mjs            → port $PORT, else DEFAULT_PORT (8080), prints http://127.0.0.1:PORT/web/
 //   import { startServer } from './serve.mjs'; const { url, close } = await startServer();
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -22,6 +22,9 @@ const MIME = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
 };
+
+/** The port `npm start` serves on when $PORT is not set (a fixed one, so that the URL stays the same). */
+export const DEFAULT_PORT = 8080;
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -78,6 +81,13 @@ export function startServer({ root = repoRoot, port = Number(process.env.PORT ??
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { url } = await startServer({ log: process.env.URNFOREST_SERVE_LOG === '1' });
-  console.log(`urnforest demo: ${url}  (Ctrl+C to stop)`);
+  const port = Number(process.env.PORT ?? DEFAULT_PORT);
+  try {
+    const { url } = await startServer({ port, log: process.env.URNFOREST_SERVE_LOG === '1' });
+    console.log(`urnforest demo: ${url}  (Ctrl+C to stop)`);
+  } catch (e) {
+    if (e.code !== 'EADDRINUSE') throw e;
+    console.error(`serve: port ${port} is in use; choose another: PORT=${port + 1} npm start`);
+    process.exitCode = 1;
+  }
 }

@@ -4,16 +4,20 @@
 #   As root they are installed with apt-get; otherwise the exact sudo command is printed and we exit 1.
 # - node_modules: `npm ci` when missing or when package-lock.json changed since the last install.
 # Environment: URNFOREST_SKIP_BROWSER=1 does not require chromium (e.g. `npm run build`);
+#              URNFOREST_SKIP_NATIVE=1 does not require catch2 and g++ (`npm start`, `npm pack`: wasm only);
 #              URNFOREST_WITH_FUZZ=1 also requires clang and its sanitizer runtimes (CI's fuzzing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 command -v em++ >/dev/null 2>&1 || missing+=(emscripten)
-[ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
+# The native build (Catch2 suite, build/urnforest) needs catch2 and g++; the wasm alone does not.
+if [ "${URNFOREST_SKIP_NATIVE:-0}" != 1 ]; then
+  [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
+  command -v g++ >/dev/null 2>&1 || missing+=(g++)
+fi
 if [ "${URNFOREST_SKIP_BROWSER:-0}" != 1 ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
-command -v g++ >/dev/null 2>&1 || missing+=(g++)
 # The fuzz targets (scripts/fuzz.sh, run by .ci/run) need clang with its sanitizer runtimes.
 if [ "${URNFOREST_WITH_FUZZ:-0}" = 1 ]; then
   command -v clang++ >/dev/null 2>&1 || missing+=(clang)

@@ -11,13 +11,13 @@ import { Dataset } from './dataset.js';
 import { learnerFromWasm } from './learner.js';
 import { currentModule, requireModule } from './module.js';
 import { namesOf, optionTables } from './options.js';
+import { predictRows } from './plain_rows.js';
 import { RequestCache, certificateOf, newRequest, probaSpec, requireInPlace } from './predict_request.js';
 import { errorCurveOf, orderOf, orderReportOf, prunedHandle } from './pruning.js';
 import { tallyAnswers } from './tally_answers.js';
 import {
   countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, seedHalves, stringArray,
 } from './validate.js';
-
 export { orderings } from './pruning.js';
 
 const EXPECTED_COST_EXTRA_OPTIONS = ['samples'];
@@ -113,7 +113,7 @@ export class Forest {
   /** See 04_forest.d.ts: the full prediction, or with options the halted one (the core picks the path). */
   predict(dataset, options, destination) {
     const handle = live(this, 'Forest');
-    if (!(dataset instanceof Dataset)) throw new TypeError(`predict: dataset must be a Dataset, got ${describe(dataset)}`);
+    if (!(dataset instanceof Dataset)) return predictRows(this, dataset, options, destination); // plain_rows.js
     live(dataset, 'Dataset');
     if (destination !== undefined && options === undefined) throw new TypeError('predict: caller-owned arrays ({out}) need halting options (a rule)');
     const request = options === undefined

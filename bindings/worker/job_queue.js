@@ -11,9 +11,13 @@ import { buffersIn, hasShared, snapshot } from './snapshot.js';
 import { spawn } from './spawn.js';
 
 export class JobQueue {
-  /** `url`: the worker script, undefined for worker_thread.js next to the built module. */
-  constructor(url) {
+  /**
+   * `url`: the worker script, undefined for worker_thread.js next to the built module. `wasm`: what the
+   * thread instantiates (a postable init({wasm}) source, wasm_option.js; undefined: the embedded wasm).
+   */
+  constructor(url, wasm) {
     this._url = url;
+    this._wasm = wasm;
     this._worker = null; // Promise of a spawned worker that said 'ready'.
     this._ready = null; // that worker once it said 'ready' (jobs are then posted synchronously)
     this._queue = [];
@@ -131,13 +135,22 @@ export class JobQueue {
       let failed;
       const promise = new Promise((res, rej) => { ready = res; failed = rej; });
       let spawned = null;
+      let listening = false;
+      const sendInit = () => spawned.post({ op: 'init', wasm: this._wasm });
       const onMessage = (m) => {
+        if (m.type === 'listening') {
+          // The thread's listener is set: tell it which wasm to load; it answers 'ready' or 'failed'.
+          listening = true;
+          if (spawned !== null) sendInit();
+          return;
+        }
         if (m.type === 'ready') {
           ready(spawned);
           if (this._worker === promise) this._ready = spawned;
           return;
         }
         if (m.type === 'failed') {
+          spawned?.terminate(); // a thread without a module: end it, or it would keep the process alive
           onFailure(reviveError(m.error));
           return;
         }
@@ -157,6 +170,7 @@ export class JobQueue {
       spawn(this._url, onMessage, onFailure).then((w) => {
         w.sessions = new Set(); // ids of the RemoteForests this worker holds
         spawned = w;
+        if (listening) sendInit();
       }, onFailure);
       this._worker = promise;
       promise.catch(() => {});

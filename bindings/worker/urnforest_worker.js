@@ -4,6 +4,7 @@
 import { checkModel, control, isArrays, isCsv } from './checks.js';
 import { abortError } from './errors.js';
 import { JobQueue } from './job_queue.js';
+import { workerWasm } from './wasm_option.js';
 import { partsFor, trainInParts } from './parallel_train.js';
 import { INTERNAL, RemoteForest } from './remote_forest.js';
 import { snapshot } from './snapshot.js';
@@ -26,11 +27,12 @@ export class UrnforestWorker {
    * `options.threads`: worker threads one `train` of a random forest or bagging may use (1..256; default:
    * the machine's hardware threads). The extra threads start on the first such run and stay until
    * terminate(); each holds its own copy of the data. The model bytes do not depend on it.
+   * `options.wasm`: the wasm every thread instantiates, as init({wasm}) takes it (wasm_option.js).
    */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('UrnforestWorker: options must be an object');
     for (const key of Object.keys(options)) {
-      if (key !== 'url' && key !== 'threads') throw new TypeError(`UrnforestWorker: unknown option '${key}' (expected url, threads)`);
+      if (!['url', 'threads', 'wasm'].includes(key)) throw new TypeError(`UrnforestWorker: unknown option '${key}' (expected url, threads, wasm)`);
     }
     if (options.url !== undefined && !(typeof options.url === 'string' || options.url instanceof URL)) {
       throw new TypeError('UrnforestWorker: url must be a string or a URL');
@@ -40,8 +42,9 @@ export class UrnforestWorker {
       throw new RangeError(`UrnforestWorker: threads must be an integer in 1..256, got ${String(threads)}`);
     }
     this._url = options.url;
+    this._wasm = workerWasm(options.wasm);
     this._threads = threads;
-    this._jobs = new JobQueue(options.url);
+    this._jobs = new JobQueue(options.url, this._wasm);
     this._helpers = []; // job queues of the extra threads of parallel training, started on demand
     this._nextSession = 1;
   }
@@ -65,7 +68,7 @@ export class UrnforestWorker {
     if ('onProgress' in options) return Promise.reject(new TypeError("train: pass onProgress in the third argument ({onProgress, signal}), not in the training options"));
     const parts = this._jobs.terminated ? 1 : partsFor(options, this._threads);
     if (parts <= 1) return this._jobs.submit({ op: 'train', data, options }, ctl, 'train');
-    while (this._helpers.length < parts - 1) this._helpers.push(new JobQueue(this._url));
+    while (this._helpers.length < parts - 1) this._helpers.push(new JobQueue(this._url, this._wasm));
     // One snapshot of the arguments, taken now and shared by the parts (each sent a copy).
     let own;
     try {

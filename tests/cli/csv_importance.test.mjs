@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli } from './cli_binary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'build', 'urnforest');
 const iris = readFileSync(join(root, 'datasets', 'iris.csv'), 'utf8');
 const tmp = mkdtempSync(join(tmpdir(), 'urnforest-csvopt-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));

@@ -7,12 +7,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli } from './cli_binary.mjs';
 import * as ort from 'onnxruntime-web';
 
 ort.env.wasm.numThreads = 1;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'build', 'urnforest');
 const datasets = join(root, 'datasets');
 const tmp = mkdtempSync(join(tmpdir(), 'urnforest-onnx-export-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));

@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli } from './cli_binary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'build', 'urnforest');
 const fixtures = join(root, 'tests', 'fixtures', 'onnx');
 const tmp = mkdtempSync(join(tmpdir(), 'urnforest-onnx-import-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));

@@ -8,9 +8,9 @@ import { chmodSync, closeSync, lstatSync, mkdtempSync, openSync, readdirSync, re
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli, cliKind } from './cli_binary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'build', 'urnforest');
 const wdbc = join(root, 'datasets', 'wdbc.csv');
 const tmp = mkdtempSync(join(tmpdir(), 'urnforest-cli-output-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -69,7 +69,9 @@ test('every kind of stdout output fails when it cannot be written: text, JSON, s
   }
 });
 
-test('a closed stdout is a write failure too', () => {
+// Node opens /dev/null in place of a closed stdin, stdout or stderr before any code runs, so the Node
+// CLI cannot see a closed stdout (its output goes to /dev/null, exit 0).
+test('a closed stdout is a write failure too', { skip: cliKind === 'node' && 'Node replaces a closed stdout by /dev/null' }, () => {
   const out = runTo('closed', ['info', '--model', model, '--json']);
   assert.equal(out.status, 1);
   assert.match(out.stderr, /IoError: cannot write the output to stdout/);

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli } from './cli_binary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'build', 'urnforest');
 
 function rulesJson() {
   const out = spawnSync(cli, ['rules', '--json'], { encoding: 'utf8' });

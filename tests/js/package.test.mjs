@@ -28,6 +28,7 @@ after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 test('the tarball holds exactly dist/ and package metadata', () => {
   const files = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path).sort();
   assert.deepEqual(files.filter((f) => !/^(README\.md|LICENSE|package\.json)$/.test(f)), [
+    'bin/urnforest.mjs', 'datasets/iris.csv', 'dist/cli/urnforest_cli.mjs', 'dist/cli/urnforest_cli.wasm',
     'dist/index.d.ts', 'dist/index.js', 'dist/urnforest.mjs', 'dist/urnforest.wasm', 'dist/urnforest_wasm.mjs', 'dist/worker.d.ts',
     'dist/worker.js', 'dist/worker_thread.js',
   ]);
@@ -35,7 +36,9 @@ test('the tarball holds exactly dist/ and package metadata', () => {
   assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'default']);
   assert.deepEqual(Object.keys(pkg.exports['./worker']), ['types', 'default']);
   assert.equal(pkg.sideEffects, false);
-  assert.equal(pkg.scripts.prepack, 'scripts/build.sh wasm', 'npm pack and npm publish build dist/ first');
+  assert.match(pkg.scripts.prepack, /^URNFOREST_SKIP_BROWSER=1 URNFOREST_SKIP_NATIVE=1 scripts\/setup\.sh && scripts\/build\.sh wasm node-cli$/,
+    'npm pack and npm publish set up (npm ci when needed) and build dist/ first');
+  assert.deepEqual(pkg.bin, { urnforest: 'bin/urnforest.mjs' });
   assert.deepEqual(pkg.dependencies ?? {}, {});
 });
 
@@ -96,4 +99,35 @@ test('the tarball carries the MIT licence', () => {
   const files = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path);
   assert.ok(files.includes('LICENSE'));
   assert.match(readFileSync(join(root, 'LICENSE'), 'utf8'), /^MIT License/);
+});
+
+// The README's own quick starts, as a new user runs them in an app where the tarball is installed:
+// nothing rewritten, the data set read from the package (urnforest/examples/iris.csv).
+const readmeBlocks = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+
+test('the README\'s Node quick start runs verbatim in the app the tarball was installed into', () => {
+  const quickStart = readmeBlocks.find((b) => b.includes("resolve('urnforest/examples/iris.csv')") && !b.includes('urnforest/worker'));
+  assert.ok(quickStart, 'the Node quick start reads the shipped example');
+  writeFileSync(join(project, 'quick_start.mjs'), quickStart);
+  const out = execFileSync(process.execPath, ['quick_start.mjs'], { cwd: project, encoding: 'utf8' });
+  assert.match(out, /setosa/);
+  assert.match(out, /mean trees/);
+});
+
+test('the README\'s worker snippet runs verbatim in the installed app', () => {
+  const snippet = readmeBlocks.find((b) => b.includes("from 'urnforest/worker'"));
+  writeFileSync(join(project, 'worker_snippet.mjs'), snippet);
+  const out = execFileSync(process.execPath, ['worker_snippet.mjs'], { cwd: project, encoding: 'utf8' });
+  assert.match(out, /train 1/);
+});
+
+test('npx urnforest runs the installed CLI offline: --help, and a train on the shipped example', () => {
+  const help = execFileSync('npx', ['--offline', 'urnforest', '--help'], { cwd: project, encoding: 'utf8' });
+  assert.match(help, /^usage: urnforest <command>/);
+  const iris = join(project, 'node_modules', 'urnforest', 'datasets', 'iris.csv');
+  const trained = JSON.parse(execFileSync('npx', ['--offline', 'urnforest', 'train', '--data', iris, '--trees', '11',
+    '--out', 'iris.urnf', '--json'], { cwd: project, encoding: 'utf8' }));
+  assert.equal(trained.rows, 150);
+  assert.deepEqual(trained.classes, ['setosa', 'versicolor', 'virginica']);
+  assert.equal(readFileSync(join(project, 'iris.urnf')).length, trained.model_bytes);
 });

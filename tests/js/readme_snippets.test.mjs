@@ -1,9 +1,10 @@
 // Every ```js block of README.md runs verbatim as a program (imports of 'urnforest' and
-// 'urnforest/worker' point at dist/), in a folder holding the files the snippets read.
+// 'urnforest/worker' point at dist/), in a folder holding the files the snippets read, where
+// node_modules/urnforest is this package (for require.resolve('urnforest/examples/iris.csv')).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,8 @@ blocks.forEach((code, i) => {
       copyFileSync(fileURLToPath(new URL('datasets/iris.csv', root)), join(dir, 'iris.csv'));
       copyFileSync(fileURLToPath(new URL('tests/fixtures/onnx/sk_rf_iris_nozipmap.onnx', root)), join(dir, 'model.onnx'));
       copyFileSync(fileURLToPath(new URL('tests/fixtures/xgboost/iris_softmax.model.json', root)), join(dir, 'model.json'));
+      mkdirSync(join(dir, 'node_modules'));
+      symlinkSync(fileURLToPath(root), join(dir, 'node_modules', 'urnforest'), 'dir');
       const program = code
         .replace(/from 'urnforest\/worker'/g, `from '${dist('worker.js')}'`)
         .replace(/from 'urnforest'/g, `from '${dist('index.js')}'`);

@@ -112,3 +112,15 @@ console.log(keep, pure);
   // @ts-expect-error delta is rule 'auto''s
   forest.predict(data, { rule: 'lp', delta: 0.1 });
 }
+{
+  // forest.predict on plain rows (PlainRows) and UrnforestWorker's wasm option.
+  const full: number[] = Array.from(forest.predict([[1], [2]]).classIndex);
+  const halted: number = forest.predict([{ a: 1 }], { rule: 'hyper', alpha: 0.99 }).meanTrees;
+  const compared: number = forest.predict([[1]], { rule: 'siba', compare: true }).disagreement;
+  const into: Int32Array = forest.predict([[1]], { rule: 'siba' }, { out: { treesUsed: new Int32Array(1) } }).treesUsed;
+  // @ts-expect-error a row is an array or an object, not a number
+  forest.predict([1, 2]);
+  const withWasm = new UrnforestWorker({ wasm: uf.wasmUrl(), threads: 1 });
+  withWasm.terminate();
+  console.log(full, halted, compared, into);
+}
