@@ -12,6 +12,7 @@
 
 #include "onnx_crafted_cases.h"
 #include "urnforest/forest.h"
+#include "urnforest/onnx_export.h"
 #include "urnforest/onnx_import.h"
 #include "urnforest/predict_scores.h"
 #include "urnforest/serialize.h"
@@ -232,4 +233,24 @@ TEST_CASE("The exact early exit answers the full prediction on forests whose lea
     for (int32_t used : halted.value().trees_used) stopped_early += used < forest.num_trees();
   }
   CHECK(stopped_early > 0);
+}
+
+TEST_CASE("An imported model whose leaves name few classes exports them alike and imports back the same",
+          "[onnx_semantics]") {
+  const Forest forest = Import(Encode(StumpOf(3, {{1, 1, -0.5f}, {2, 2, -0.2f}})));
+  auto exported = urnforest::ExportOnnx(forest);
+  REQUIRE(exported.ok());
+  const Forest again = Import(exported.value());
+  CHECK(again.imported()->named == forest.imported()->named);
+  CHECK(PredictBoth(again).labels == std::vector<int32_t>{1, 2});
+}
+
+TEST_CASE("An imported opset-5 model labelled from its transformed scores is not exported", "[onnx_semantics]") {
+  CraftedStumpV5 c;
+  c.low_target = 1;
+  c.low_weight = -1.0f;
+  c.post_transform = 3;
+  auto exported = urnforest::ExportOnnx(Import(EncodeV5(c)));
+  REQUIRE_FALSE(exported.ok());
+  CHECK(exported.status().code == StatusCode::kUnsupportedModel);
 }
