@@ -16,7 +16,9 @@
 #              FUZZ_ARGS (extra libFuzzer flags, e.g. "-seed=1").
 # Each target runs in one process on one core, starting from the checked-in seed corpus
 # tests/fuzz/corpus/<target>/ (fuzz_onnx: the ONNX fixtures tests/fixtures/onnx/*.onnx, copied to
-# build-fuzz/seeds/fuzz_onnx/); inputs it discovers go to build-fuzz/corpus/<target>/ (kept between
+# build-fuzz/seeds/fuzz_onnx/); fuzz_onnx also gets the dictionary tests/fuzz/fuzz_onnx.dict (attribute names,
+# op types and domains; scripts/fuzz_onnx_dict.py writes it; FUZZ_NO_DICT=1 leaves it out, to measure
+# what it adds); inputs it discovers go to build-fuzz/corpus/<target>/ (kept between
 # runs, never committed). Logs: build-fuzz/logs/<target>.log. A crashing input is written to
 # build-fuzz/artifacts/<target>/crash-* and the script prints the command that reproduces it.
 set -euo pipefail
@@ -77,13 +79,15 @@ for t in "${targets[@]}"; do
     cp "$root"/tests/fixtures/onnx/*.onnx "$seeds/"
   fi
   work="$build/corpus/$t"
+  dict=()
+  if [[ -f "$root/tests/fuzz/$t.dict" && -z "${FUZZ_NO_DICT:-}" ]]; then dict=(-dict="$root/tests/fuzz/$t.dict"); fi
   artifacts="$build/artifacts/$t/"
   mkdir -p "$work" "$artifacts"
   echo "== $t: ${seconds}s"
   set +e
   # shellcheck disable=SC2086
   "$build/$t" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" ${FUZZ_ARGS:-} \
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" "${dict[@]}" ${FUZZ_ARGS:-} \
     >"$build/logs/$t.log" 2>&1
   rc=$?
   set -e
