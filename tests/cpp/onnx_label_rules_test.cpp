@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "onnx_crafted_cases.h"
+#include "urnforest/calibrate.h"
 #include "urnforest/forest.h"
+#include "urnforest/margin_rule.h"
 #include "urnforest/onnx_export.h"
 #include "urnforest/onnx_import.h"
 #include "urnforest/predict_scores.h"
@@ -183,8 +185,9 @@ TEST_CASE("Models that need no label rule keep their exact bytes", "[onnx_semant
 
 namespace {
 
-// T stumps over three classes, each leaf naming one or two of them (seeded), for the exact exit.
-std::vector<uint8_t> SparseForest(int64_t trees, uint64_t seed) {
+// T stumps over three classes, each leaf naming one or two of them (seeded), for the exact exit;
+// `voting`: non-negative weights, so that the model is a voting one (for the margin rule).
+std::vector<uint8_t> SparseForest(int64_t trees, uint64_t seed, bool voting = false) {
   std::mt19937_64 rng(seed);
   Crafted m;
   m.classes = 3;
@@ -203,12 +206,12 @@ std::vector<uint8_t> SparseForest(int64_t trees, uint64_t seed) {
       m.class_tree_ids.push_back(t);
       m.class_node_ids.push_back(n);
       m.class_ids.push_back(first);
-      m.class_weights.push_back(static_cast<float>(static_cast<int>(rng() % 9) - 6) / 8.0f);
-      if (rng() % 2 == 0) {
+      m.class_weights.push_back(static_cast<float>(static_cast<int>(rng() % 9) - (voting ? 0 : 6)) / 8.0f);
+      if (voting || rng() % 2 == 0) {
         m.class_tree_ids.push_back(t);
         m.class_node_ids.push_back(n);
         m.class_ids.push_back((first + 1) % 3);
-        m.class_weights.push_back(static_cast<float>(static_cast<int>(rng() % 9) - 6) / 8.0f);
+        m.class_weights.push_back(static_cast<float>(static_cast<int>(rng() % 9) - (voting ? 0 : 6)) / 8.0f);
       }
     }
   }
@@ -253,4 +256,25 @@ TEST_CASE("An imported opset-5 model labelled from its transformed scores is not
   auto exported = urnforest::ExportOnnx(Import(EncodeV5(c)));
   REQUIRE_FALSE(exported.ok());
   CHECK(exported.status().code == StatusCode::kUnsupportedModel);
+}
+
+TEST_CASE("The margin rule without a qualifying threshold answers the full prediction on forests whose leaves name few classes",
+          "[onnx_semantics]") {
+  std::vector<float> rows;
+  for (int x = -1; x <= 21; ++x) rows.push_back(static_cast<float>(x));
+  size_t sparse = 0;
+  for (uint64_t seed = 1; seed <= 120; ++seed) {
+    Forest forest = Import(SparseForest(2 + static_cast<int64_t>(seed % 12), seed, true));
+    if (forest.imported()->kind != urnforest::ImportedKind::kVoting) continue;
+    sparse += !forest.imported()->named.empty();
+    // Four calibration rows: no threshold qualifies at alpha 0.99, so only the exact exit stops rows.
+    REQUIRE(urnforest::CalibrateForest(&forest, rows.data(), 4).ok());
+    auto full = urnforest::PredictScoresRows(forest, rows.data(), rows.size(), urnforest::VoteKind::kSoft);
+    auto margin = urnforest::PredictSoftMargin(forest, rows.data(), rows.size(), 0.99);
+    REQUIRE(full.ok());
+    INFO("seed " << seed << ": " << margin.status().ToString());
+    REQUIRE(margin.ok());
+    CHECK(margin.value().labels == full.value().labels);
+  }
+  CHECK(sparse > 5);
 }
