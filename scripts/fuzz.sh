@@ -15,7 +15,7 @@
 # Environment: FUZZ_JOBS (build parallelism, default 2), FUZZ_BUILD_DIR (default build-fuzz),
 #              FUZZ_ARGS (extra libFuzzer flags, e.g. "-seed=1").
 # Each target runs in one process on one core, starting from the checked-in seed corpus
-# tests/fuzz/corpus/<target>/ (fuzz_onnx: the ONNX fixtures tests/fixtures/onnx/*.onnx, copied to
+# tests/fuzz/corpus/<target>/ (fuzz_onnx: the ONNX fixtures tests/fixtures/onnx/*.onnx and crafted/*.onnx, copied to
 # build-fuzz/seeds/fuzz_onnx/); fuzz_onnx also gets the dictionary tests/fuzz/fuzz_onnx.dict (attribute names,
 # op types and domains; scripts/fuzz_onnx_dict.py writes it; FUZZ_NO_DICT=1 leaves it out, to measure
 # what it adds); inputs it discovers go to build-fuzz/corpus/<target>/ (kept between
@@ -76,7 +76,7 @@ for t in "${targets[@]}"; do
   if [[ $t == fuzz_onnx ]]; then  # the ONNX fixtures (only the .onnx files) are its seeds
     seeds="$build/seeds/$t"
     mkdir -p "$seeds"
-    cp "$root"/tests/fixtures/onnx/*.onnx "$seeds/"
+    cp "$root"/tests/fixtures/onnx/*.onnx "$root"/tests/fixtures/onnx/crafted/*.onnx "$seeds/"
   fi
   work="$build/corpus/$t"
   dict=()

@@ -278,3 +278,13 @@ TEST_CASE("The margin rule without a qualifying threshold answers the full predi
   }
   CHECK(sparse > 5);
 }
+
+extern "C" int UrnforestFuzzOnnx(const uint8_t* data, size_t size);
+
+TEST_CASE("Every crafted case replays through the fuzz_onnx oracle (the exact exit answers the soft labels)",
+          "[onnx_semantics][fuzz]") {
+  for (const auto& c : urnforest_test::CraftedCases()) {
+    INFO(c.name);
+    REQUIRE(UrnforestFuzzOnnx(c.bytes.data(), c.bytes.size()) == 0);
+  }
+}
