@@ -5,6 +5,7 @@
 // writes them to tests/fixtures/onnx/crafted/, where tests/js/onnx_oracle.test.mjs runs each through
 // onnxruntime-web and Forest.fromONNX.
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,39 @@ inline Crafted BinaryVotingForest(int64_t trees) {
       m.class_node_ids.push_back(n);
       m.class_ids.push_back(0);
       m.class_weights.push_back(n == 1 ? share : 0.0f);
+    }
+  }
+  return m;
+}
+
+/// T stumps over three classes, each leaf naming one or two of them (seeded), for the exact exit;
+/// `voting`: non-negative weights, so that the model is a voting one (for the margin rule).
+inline Crafted SparseForest(int64_t trees, uint64_t seed, bool voting = false) {
+  std::mt19937_64 rng(seed);
+  Crafted m;
+  m.classes = 3;
+  for (int64_t t = 0; t < trees; ++t) {
+    for (int64_t n = 0; n < 3; ++n) {
+      m.tree_ids.push_back(t);
+      m.node_ids.push_back(n);
+      m.feature_ids.push_back(0);
+      m.true_ids.push_back(n == 0 ? 1 : 0);
+      m.false_ids.push_back(n == 0 ? 2 : 0);
+      m.modes.push_back(n == 0 ? "BRANCH_LEQ" : "LEAF");
+      m.values.push_back(n == 0 ? static_cast<float>(rng() % 20) + 0.5f : 0.0f);
+    }
+    for (int64_t n : {1, 2}) {
+      const int64_t first = static_cast<int64_t>(rng() % 3);
+      m.class_tree_ids.push_back(t);
+      m.class_node_ids.push_back(n);
+      m.class_ids.push_back(first);
+      m.class_weights.push_back(static_cast<float>(static_cast<int>(rng() % 9) - (voting ? 0 : 6)) / 8.0f);
+      if (voting || rng() % 2 == 0) {
+        m.class_tree_ids.push_back(t);
+        m.class_node_ids.push_back(n);
+        m.class_ids.push_back((first + 1) % 3);
+        m.class_weights.push_back(static_cast<float>(static_cast<int>(rng() % 9) - (voting ? 0 : 6)) / 8.0f);
+      }
     }
   }
   return m;
@@ -159,6 +193,17 @@ inline std::vector<CraftedCase> CraftedCases() {
       add(transform == 1 ? "opset5_softmax" : "opset5_logistic", EncodeV5(t),
           std::string("opset-5 TreeEnsemble, three targets, ") + (transform == 1 ? "SOFTMAX" : "LOGISTIC"));
     }
+  }
+  // Cases nobody wrote by hand: seeded forests whose leaves name one or two of three classes, with
+  // weights in eighths (exact in float32, so ties are exact ties for both).
+  std::vector<float> wide;
+  for (int x = -1; x <= 21; ++x) wide.push_back(static_cast<float>(x));
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    const bool voting = seed > 4;
+    add("random_sparse_" + std::to_string(seed), Encode(SparseForest(3 + static_cast<int64_t>(seed), seed, voting)),
+        std::string("seeded stumps over three classes, leaves naming few classes, ") +
+            (voting ? "non-negative" : "signed") + " weights",
+        wide);
   }
   return out;
 }

@@ -31,6 +31,10 @@ using urnforest_test::Encode;
 using urnforest_test::EncodeV5;
 using urnforest_test::StumpOf;
 
+std::vector<uint8_t> EncodeSparse(int64_t trees, uint64_t seed, bool voting = false) {
+  return Encode(urnforest_test::SparseForest(trees, seed, voting));
+}
+
 Forest Import(const std::vector<uint8_t>& bytes) {
   auto forest = ImportOnnx(bytes.data(), bytes.size());
   INFO(forest.status().ToString());
@@ -183,42 +187,6 @@ TEST_CASE("Models that need no label rule keep their exact bytes", "[onnx_semant
   CHECK(urnforest::SerializeForest(sparse).size() > urnforest::SerializeForest(dense).size());
 }
 
-namespace {
-
-// T stumps over three classes, each leaf naming one or two of them (seeded), for the exact exit;
-// `voting`: non-negative weights, so that the model is a voting one (for the margin rule).
-std::vector<uint8_t> SparseForest(int64_t trees, uint64_t seed, bool voting = false) {
-  std::mt19937_64 rng(seed);
-  Crafted m;
-  m.classes = 3;
-  for (int64_t t = 0; t < trees; ++t) {
-    for (int64_t n = 0; n < 3; ++n) {
-      m.tree_ids.push_back(t);
-      m.node_ids.push_back(n);
-      m.feature_ids.push_back(0);
-      m.true_ids.push_back(n == 0 ? 1 : 0);
-      m.false_ids.push_back(n == 0 ? 2 : 0);
-      m.modes.push_back(n == 0 ? "BRANCH_LEQ" : "LEAF");
-      m.values.push_back(n == 0 ? static_cast<float>(rng() % 20) + 0.5f : 0.0f);
-    }
-    for (int64_t n : {1, 2}) {
-      const int64_t first = static_cast<int64_t>(rng() % 3);
-      m.class_tree_ids.push_back(t);
-      m.class_node_ids.push_back(n);
-      m.class_ids.push_back(first);
-      m.class_weights.push_back(static_cast<float>(static_cast<int>(rng() % 9) - (voting ? 0 : 6)) / 8.0f);
-      if (voting || rng() % 2 == 0) {
-        m.class_tree_ids.push_back(t);
-        m.class_node_ids.push_back(n);
-        m.class_ids.push_back((first + 1) % 3);
-        m.class_weights.push_back(static_cast<float>(static_cast<int>(rng() % 9) - (voting ? 0 : 6)) / 8.0f);
-      }
-    }
-  }
-  return Encode(m);
-}
-
-}  // namespace
 
 TEST_CASE("The exact early exit answers the full prediction on forests whose leaves name few classes",
           "[onnx_semantics]") {
@@ -226,7 +194,7 @@ TEST_CASE("The exact early exit answers the full prediction on forests whose lea
   for (int x = -1; x <= 21; ++x) rows.push_back(static_cast<float>(x));
   size_t stopped_early = 0;
   for (uint64_t seed = 1; seed <= 40; ++seed) {
-    const Forest forest = Import(SparseForest(1 + static_cast<int64_t>(seed % 12), seed));
+    const Forest forest = Import(EncodeSparse(1 + static_cast<int64_t>(seed % 12), seed));
     auto full = urnforest::PredictScoresRows(forest, rows.data(), rows.size(), urnforest::VoteKind::kSoft);
     auto halted = urnforest::PredictSoftExact(forest, rows.data(), rows.size());
     REQUIRE(full.ok());
@@ -264,7 +232,7 @@ TEST_CASE("The margin rule without a qualifying threshold answers the full predi
   for (int x = -1; x <= 21; ++x) rows.push_back(static_cast<float>(x));
   size_t sparse = 0;
   for (uint64_t seed = 1; seed <= 120; ++seed) {
-    Forest forest = Import(SparseForest(2 + static_cast<int64_t>(seed % 12), seed, true));
+    Forest forest = Import(EncodeSparse(2 + static_cast<int64_t>(seed % 12), seed, true));
     if (forest.imported()->kind != urnforest::ImportedKind::kVoting) continue;
     sparse += !forest.imported()->named.empty();
     // Four calibration rows: no threshold qualifies at alpha 0.99, so only the exact exit stops rows.
