@@ -83,10 +83,11 @@ Result<ScoreTransform> PostTransform(const OnnxNode& node, const std::string& na
 Status ClassifyWeights(const OnnxNode& node, const TreeEnsembleAttributes& a, ImportedModel* m) {
   const size_t l = a.class_names.size();
   // Class ids used by the weights: a binary model may store only one class's scores.
-  bool only_first = true;
+  bool only_first = true, only_second = true;
   for (int64_t id : a.class_ids) {
     if (id < 0 || static_cast<uint64_t>(id) >= l) return OnnxCorrupt(node, "class id " + std::to_string(id) + " out of range");
     only_first = only_first && id == 0;
+    only_second = only_second && id == 1;
   }
   bool all_positive = true;
   for (double w : a.class_weights) {
@@ -95,8 +96,20 @@ Status ClassifyWeights(const OnnxNode& node, const TreeEnsembleAttributes& a, Im
   }
   // ONNX Runtime's binary case: two labels and every weight for class id 0, which then scores
   // the second class (scikit-learn's and XGBoost's binary layout).
-  m->single_score = l == 2 && only_first && !a.class_ids.empty();
+  // The opset-5 op has no such case: ArgMax reads its two targets as they are.
+  const bool classifier = node.op_type != "TreeEnsemble";
+  m->single_score = classifier && l == 2 && only_first && !a.class_ids.empty();
   m->outputs = m->single_score ? 1 : static_cast<int32_t>(l);
+  // ONNX Runtime writes one stored score as two untransformed scores under SOFTMAX and
+  // SOFTMAX_ZERO, ignoring the transform the file names: which one is meant is ambiguous.
+  if (m->single_score && (m->transform == ScoreTransform::kSoftmax || m->transform == ScoreTransform::kSoftmaxZero)) {
+    return OnnxUnsupported(node.Describe() + ": one stored score per leaf with post_transform " + a.post_transform +
+                           " (ONNX Runtime ignores that transform here, so the file's scores are ambiguous)");
+  }
+  // The same binary case with every weight on class id 1: ONNX Runtime's scores are [0, s] and,
+  // for non-negative weights without a transform, the second class needs s > 0.5.
+  const bool second_only = classifier && l == 2 && only_second && !a.class_ids.empty();
+  m->second_class_threshold = second_only && all_positive && m->transform == ScoreTransform::kNone;
   // Trees whose weights all go to one class (one tree per class, as boosting and the opset-5
   // op's one-target leaves lay them out) do not vote: when most trees are such, the model is
   // additive.
@@ -130,6 +143,11 @@ Status BaseValues(const OnnxNode& node, const TreeEnsembleAttributes& a, Importe
   if (m->single_score && a.base_values.size() != 1) {
     return OnnxUnsupported(node.Describe() + ": a binary model with one score per leaf and two base values (ONNX Runtime's scores are ill-defined there)");
   }
+  const bool second_only = node.op_type != "TreeEnsemble" && l == 2 && !a.class_ids.empty() &&
+                           std::all_of(a.class_ids.begin(), a.class_ids.end(), [](int64_t id) { return id == 1; });
+  if (second_only) {
+    return OnnxUnsupported(node.Describe() + ": two labels, every weight on class id 1, and base values (ONNX Runtime drops the trees' sum there)");
+  }
   m->base_values = a.base_values;
   return Status::Ok();
 }
@@ -142,6 +160,10 @@ Result<ImportedModel> ImportRecord(const OnnxModel& model, const OnnxNode& node,
   m.transform = transform.value();
   if (Status s = ClassifyWeights(node, a, &m); !s.ok()) return s;
   m.default_vote = VoteKind::kSoft;
+  // ArgMax after the opset-5 op reads the transformed scores, as float32. Without a transform and
+  // with three or more classes that is the rule every such model follows (ClassOf), so the record
+  // says so only where it differs (and those models keep their bytes).
+  m.label_from_scores = node.op_type == "TreeEnsemble" && (m.transform != ScoreTransform::kNone || m.outputs == 2);
   m.source = model.producer_name + (model.producer_version.empty() ? "" : " " + model.producer_version);
   if (!IsUtf8(m.source)) m.source.clear();
   if (Status s = BaseValues(node, a, &m); !s.ok()) return s;
@@ -192,6 +214,35 @@ Result<LeafTable> SumLeaves(const OnnxNode& node, const TreeEnsembleAttributes& 
     out.values[out.row_of[it->second] * m.outputs + column] += a.class_weights[k];
   }
   return out;
+}
+
+// Which classes each leaf row names (ImportedModel::named), for three or more classes without
+// base values, as ONNX Runtime's label skips a class no reached leaf named. Empty when it cannot
+// matter: every class is named by every leaf of some tree, so every row reaches a leaf naming it.
+// The opset-5 op is read through ArgMax, which skips no class.
+std::vector<uint8_t> NamedClasses(const OnnxNode& node, const TreeEnsembleAttributes& a, const ImportedModel& m,
+                                  const SourceTrees& trees, const LeafTable& leaves) {
+  const size_t k = static_cast<size_t>(m.outputs);
+  if (k < 3 || !m.base_values.empty() || node.op_type == "TreeEnsemble") return {};
+  std::vector<uint8_t> named(leaves.values.size(), 0);
+  for (size_t e = 0; e < a.class_ids.size(); ++e) {
+    const size_t node = trees.at(a.class_tree_ids[e]).by_id.at(a.class_node_ids[e]);  // checked by SumLeaves
+    named[leaves.row_of[node] * k + static_cast<size_t>(a.class_ids[e])] = 1;
+  }
+  std::vector<uint8_t> covered(k, 0), all(k);
+  for (const auto& [id, tree] : trees) {
+    std::fill(all.begin(), all.end(), uint8_t{1});
+    bool any_leaf = false;
+    for (const auto& [node_id, i] : tree.by_id) {
+      if (a.modes[i] != "LEAF") continue;
+      any_leaf = true;
+      const uint8_t* row = named.data() + leaves.row_of[i] * k;
+      for (size_t c = 0; c < k; ++c) all[c] &= row[c];
+    }
+    for (size_t c = 0; c < k; ++c) covered[c] |= any_leaf && all[c];
+  }
+  if (std::all_of(covered.begin(), covered.end(), [](uint8_t c) { return c != 0; })) return {};
+  return named;
 }
 
 // Each leaf row's hard vote: its top class (the first on ties, as numpy's argmax).
@@ -258,10 +309,14 @@ Result<Forest> BuildForest(const OnnxNode& node, const TreeEnsembleAttributes& a
                            ImportedModel record, LeafTable leaves, const SourceTrees& trees) {
   const int64_t num_features = static_cast<int64_t>(schema.features.size());
   std::vector<uint32_t> votes = HardVotes(record, leaves.values, trees.size());
+  std::vector<uint8_t> named = NamedClasses(node, a, record, trees, leaves);
   ForestBuilder builder;
   if (Status s = builder.SetSchema(std::move(schema)); !s.ok()) return s;
   if (Status s = builder.SetImported(std::move(record)); !s.ok()) return s;
   if (Status s = builder.SetLeaves(std::move(leaves.values), std::move(votes)); !s.ok()) return s;
+  if (!named.empty()) {
+    if (Status s = builder.SetLeafClassesNamed(std::move(named)); !s.ok()) return s;
+  }
   if (Status s = internal::WriteSourceTrees(node, a, trees, leaves.row_of, num_features, &builder); !s.ok()) {
     return s;
   }
