@@ -103,6 +103,10 @@ class RemainingBounds {
   // The first j > used with reach(j, a) + reach(j, b) - reach(used, a) - reach(used, b) >= gap
   // (b < 0: class a alone), or trees + 1 when none.
   int32_t FirstReaching(int32_t used, size_t a, int64_t b, double gap) const;
+  // reach(j, a) + reach(j, b) - reach(used, a) - reach(used, b) (b < 0: class a alone).
+  double Moved(int32_t used, int32_t j, size_t a, int64_t b) const;
+  // True when FirstReaching(used, a, b, gap) <= j, for used < j <= trees: one comparison.
+  bool Reaches(int32_t used, int32_t j, size_t a, int64_t b, double gap) const;
 
   const ImportedModel& m_;
   size_t k_;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "ensemble/forest_walk.h"
@@ -66,9 +67,30 @@ class RowWalk {
   void Step() { Add(internal::LeafValuesOf(forest_, used_, row_)); }
   // Adds the next tree's leaf values `v` (found by the caller's walk).
   void Add(const double* v) {
-    for (int32_t c = 0; c < m_.outputs; ++c) sum_[c] += v[c];
+    // Several classes: one pass adds the values and finds the largest sum (the first on ties, as
+    // ClassOf) and the largest of the others (the margin's runner-up), rather than three passes.
+    double second = -std::numeric_limits<double>::infinity();
+    if (m_.single_score) {
+      sum_[0] += v[0];
+      exact_label_ = internal::ClassOf(m_, sum_.data(), threshold_);
+    } else {
+      double* sum = sum_.data();
+      sum[0] += v[0];
+      int32_t best = 0;
+      double top = sum[0];
+      for (int32_t c = 1; c < m_.outputs; ++c) {
+        const double s = sum[c] += v[c];
+        if (s > top) {
+          second = top;
+          top = s;
+          best = c;
+        } else {
+          second = std::max(second, s);
+        }
+      }
+      exact_label_ = best;
+    }
     ++used_;
-    exact_label_ = internal::ClassOf(m_, sum_.data(), threshold_);
     const int32_t t = forest_.num_trees();
     settled_ = used_ == t || bounds_.SettledSkipping(sum_.data(), used_, exact_label_, threshold_, &next_check_);
     double margin;
@@ -79,10 +101,6 @@ class RowWalk {
       margin = std::fabs(sum_[0] - centre) * 2.0;
     } else {
       leader_ = exact_label_;
-      double second = -std::numeric_limits<double>::infinity();
-      for (int32_t c = 0; c < m_.outputs; ++c) {
-        if (c != leader_) second = std::max(second, sum_[c]);
-      }
       margin = sum_[leader_] - second;
     }
     const double k = used_;
