@@ -164,27 +164,33 @@ int32_t RemainingBounds::NextPossibleSettle(const double* sum, int32_t used, dou
     const double gap = std::min(threshold - (sum[0] + lo[0]), sum[0] + hi[0] - threshold);
     return FirstReaching(used, 0, -1, gap);
   }
-  // Class x settles only once sum[x] + lo[x] passes its strongest rival's sum[c] + hi[c].
-  size_t top = 0;
+  // Class x settles only once sum[x] + lo[x] passes its strongest rival's sum[c] + hi[c]. One
+  // pass finds the largest sum[c] + hi[c] (the first on ties), the largest of the others, and the
+  // class with the largest sum[x] + lo[x] (searched first below: its gap is the smallest or near).
+  size_t top = 0, second = k_, first = 0;
+  double top_u = sum[0] + hi[0], second_u = 0.0, first_l = sum[0] + lo[0];
   for (size_t c = 1; c < k_; ++c) {
-    if (sum[c] + hi[c] > sum[top] + hi[top]) top = c;
+    const double u = sum[c] + hi[c];
+    if (u > top_u) {
+      second = top;
+      second_u = top_u;
+      top = c;
+      top_u = u;
+    } else if (second == k_ || u > second_u) {
+      second = c;
+      second_u = u;
+    }
+    const double l = sum[c] + lo[c];
+    if (l > first_l) {
+      first = c;
+      first_l = l;
+    }
   }
-  size_t second = top == 0 ? 1 : 0;
-  for (size_t c = 0; c < k_; ++c) {
-    if (c != top && sum[c] + hi[c] > sum[second] + hi[second]) second = c;
-  }
-  // The smallest of the classes' first reaching trees. The class with the smallest gap is searched
-  // first; another class x can only lower the result below `next` when its bound moves far enough
-  // by tree next - 1 (moved() is non-decreasing), which one comparison tells, so most classes cost
-  // O(1) rather than a binary search. The result is the same minimum.
-  auto gap_of = [&](size_t x) {
-    const size_t rival = x == top ? second : top;
-    return sum[rival] + hi[rival] - (sum[x] + lo[x]);
-  };
-  size_t first = 0;
-  for (size_t x = 1; x < k_; ++x) {
-    if (gap_of(x) < gap_of(first)) first = x;
-  }
+  // The smallest of the classes' first reaching trees. One class is searched first; another class
+  // x can only lower the result below `next` when its bound moves far enough by tree next - 1
+  // (moved() is non-decreasing), which one comparison tells, so most classes cost O(1) rather
+  // than a binary search. The result is the same minimum.
+  auto gap_of = [&](size_t x) { return (x == top ? second_u : top_u) - (sum[x] + lo[x]); };
   int32_t next = FirstReaching(used, first, static_cast<int64_t>(first == top ? second : top), gap_of(first));
   for (size_t x = 0; x < k_ && next > used + 1; ++x) {
     if (x == first) continue;
