@@ -92,7 +92,9 @@ class RemainingBounds {
   /// Settled(), evaluated only when it can be true: after a failed check, `*next_check` becomes the
   /// first tree count at which the trees in between could have closed some class's gap to its
   /// strongest rival (tree t moves the gap of class x against rival c by at most the ranges of
-  /// its leaf values for x and c), and calls before it return false at once. Start each row with *next_check = 0. The same answers
+  /// its leaf values for x and c), and calls before it return false at once, as do calls before the
+  /// first tree count at which any row could be settled (found from the bounds alone, at
+  /// construction). Start each row with *next_check = 0. The same answers
   /// as Settled() at every step, with far fewer evaluations.
   bool SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
                        int32_t* next_check) const;
@@ -113,6 +115,8 @@ class RemainingBounds {
   std::vector<double> low_, high_;
   // reach_[j * k + c]: sum over trees t < j of the range (largest - smallest leaf value) of class c.
   std::vector<double> reach_;
+  // No row is settled after fewer trees (for every row, from the leaf value bounds alone).
+  int32_t first_possible_ = 0;
 };
 
 }  // namespace internal

@@ -115,6 +115,38 @@ RemainingBounds::RemainingBounds(const Forest& forest)
       reach_[(t + 1) * k + c] = reach_[t * k + c] + (m->tree_high[t * k + c] - m->tree_low[t * k + c]);
     }
   }
+  // Settled() needs some class's sum + low bound above another's sum + high bound; after j trees
+  // a class's sum lies between its base value plus those trees' smallest and plus their largest
+  // leaf values, for every row. So no row settles before the first j where the largest
+  // "base + highs + low bound" reaches the smallest "base + lows + high bound" (the slack covers
+  // sums rounded in another order, far below Settled's own). Two-class single scores: not used.
+  first_possible_ = 0;
+  if (!m_.single_score && k >= 2) {
+    std::vector<double> up(k), down(k);
+    double magnitude = 1.0;  // bounds the absolute values added so far
+    for (size_t c = 0; c < k; ++c) {
+      up[c] = down[c] = m_.base_values.empty() ? 0.0 : m_.base_values[c];
+      magnitude += std::fabs(up[c]);
+    }
+    int32_t j = 0;
+    for (; j < trees; ++j) {
+      double a = -std::numeric_limits<double>::infinity();
+      double b = std::numeric_limits<double>::infinity();
+      for (size_t c = 0; c < k; ++c) {
+        a = std::max(a, up[c] + low_[j * k + c]);
+        b = std::min(b, down[c] + high_[j * k + c]);
+      }
+      if (a >= b - 1e-7 * (magnitude + std::fabs(a) + std::fabs(b))) break;
+      double largest = 0.0;
+      for (size_t c = 0; c < k; ++c) {
+        up[c] += m->tree_high[j * k + c];
+        down[c] += m->tree_low[j * k + c];
+        largest = std::max({largest, std::fabs(m->tree_high[j * k + c]), std::fabs(m->tree_low[j * k + c])});
+      }
+      magnitude += largest;
+    }
+    first_possible_ = j;
+  }
 }
 
 bool RemainingBounds::Settled(const double* sum, int32_t used, int32_t label, double threshold) const {
@@ -205,6 +237,10 @@ int32_t RemainingBounds::NextPossibleSettle(const double* sum, int32_t used, dou
 bool RemainingBounds::SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
                                       int32_t* next_check) const {
   if (used < *next_check) return false;
+  if (used < first_possible_) {
+    *next_check = first_possible_;
+    return false;
+  }
   if (Settled(sum, used, label, threshold)) return true;
   *next_check = std::max(used + 1, NextPossibleSettle(sum, used, threshold));
   return false;
