@@ -157,8 +157,10 @@ Result<ImportedModel> ImportRecord(const OnnxModel& model, const OnnxNode& node,
 // Trees in increasing id order; each node's index by (tree, node id).
 Result<SourceTrees> IndexTrees(const OnnxNode& node, const TreeEnsembleAttributes& a) {
   SourceTrees trees;
+  internal::SourceTree* tree = nullptr;  // the previous node's tree (nodes come tree by tree)
   for (size_t i = 0; i < a.node_ids.size(); ++i) {
-    if (!trees[a.tree_ids[i]].by_id.emplace(a.node_ids[i], i).second) {
+    if (i == 0 || a.tree_ids[i] != a.tree_ids[i - 1]) tree = &trees[a.tree_ids[i]];
+    if (!tree->by_id.emplace(a.node_ids[i], i).second) {
       return OnnxCorrupt(node, "tree " + std::to_string(a.tree_ids[i]) + " has node id " + std::to_string(a.node_ids[i]) + " twice");
     }
   }
