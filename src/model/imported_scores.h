@@ -109,7 +109,9 @@ class RemainingBounds {
   /// Settled(), evaluated only when it can be true: after a failed check, `*next_check` becomes the
   /// first tree count at which the trees in between could have closed some class's gap to its
   /// strongest rival (tree t moves the gap of class x against rival c by at most the ranges of
-  /// its leaf values for x and c), and calls before it return false at once. Start each row with *next_check = 0. The same answers
+  /// its leaf values for x and c), and calls before it return false at once, as do calls before the
+  /// first tree count at which any row could be settled (found from the bounds alone, at
+  /// construction). Start each row with *next_check = 0. The same answers
   /// as Settled() at every step, with far fewer evaluations.
   bool SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
                        int32_t* next_check, const uint8_t* seen = nullptr) const;
@@ -120,6 +122,10 @@ class RemainingBounds {
   // The first j > used with reach(j, a) + reach(j, b) - reach(used, a) - reach(used, b) >= gap
   // (b < 0: class a alone), or trees + 1 when none.
   int32_t FirstReaching(int32_t used, size_t a, int64_t b, double gap) const;
+  // reach(j, a) + reach(j, b) - reach(used, a) - reach(used, b) (b < 0: class a alone).
+  double Moved(int32_t used, int32_t j, size_t a, int64_t b) const;
+  // True when FirstReaching(used, a, b, gap) <= j, for used < j <= trees: one comparison.
+  bool Reaches(int32_t used, int32_t j, size_t a, int64_t b, double gap) const;
 
   const ImportedModel& m_;
   size_t k_;
@@ -128,6 +134,8 @@ class RemainingBounds {
   std::vector<double> low_, high_;
   // reach_[j * k + c]: sum over trees t < j of the range (largest - smallest leaf value) of class c.
   std::vector<double> reach_;
+  // No row is settled after fewer trees (for every row, from the leaf value bounds alone).
+  int32_t first_possible_ = 0;
 };
 
 }  // namespace internal

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "ensemble/forest_walk.h"
@@ -188,6 +189,9 @@ Result<ExactHaltResult> PredictSoftMargin(const Forest& forest, const float* row
   if (Status a = CheckAlpha(alpha); !a.ok()) return a;
   const double threshold = MarginThreshold(calibration, alpha);
   if (lambda != nullptr) *lambda = threshold;
+  // No threshold qualifies: only the exact early exit stops a row, so its walk gives the same
+  // labels and trees without the statistic's work per tree.
+  if (std::isinf(threshold)) return PredictSoftExact(forest, rows, num_rows);
   const internal::RemainingBounds bounds(forest);
   const size_t m = static_cast<size_t>(forest.num_features());
   ExactHaltResult out;

@@ -86,6 +86,39 @@ RemainingBounds::RemainingBounds(const Forest& forest)
       reach_[(t + 1) * k + c] = reach_[t * k + c] + (m->tree_high[t * k + c] - m->tree_low[t * k + c]);
     }
   }
+  // Settled() needs some class's sum + low bound above another's sum + high bound; after j trees
+  // a class's sum lies between its base value plus those trees' smallest and plus their largest
+  // leaf values, for every row. So no row settles before the first j where the largest
+  // "base + highs + low bound" reaches the smallest "base + lows + high bound" (the slack covers
+  // sums rounded in another order, far below Settled's own). Two-class single scores and the
+  // second class's threshold (a score against 0.5, not against a rival): not used.
+  first_possible_ = 0;
+  if (!m_.single_score && !m_.second_class_threshold && k >= 2) {
+    std::vector<double> up(k), down(k);
+    double magnitude = 1.0;  // bounds the absolute values added so far
+    for (size_t c = 0; c < k; ++c) {
+      up[c] = down[c] = m_.base_values.empty() ? 0.0 : m_.base_values[c];
+      magnitude += std::fabs(up[c]);
+    }
+    int32_t j = 0;
+    for (; j < trees; ++j) {
+      double a = -std::numeric_limits<double>::infinity();
+      double b = std::numeric_limits<double>::infinity();
+      for (size_t c = 0; c < k; ++c) {
+        a = std::max(a, up[c] + low_[j * k + c]);
+        b = std::min(b, down[c] + high_[j * k + c]);
+      }
+      if (a >= b - 1e-7 * (magnitude + std::fabs(a) + std::fabs(b))) break;
+      double largest = 0.0;
+      for (size_t c = 0; c < k; ++c) {
+        up[c] += m->tree_high[j * k + c];
+        down[c] += m->tree_low[j * k + c];
+        largest = std::max({largest, std::fabs(m->tree_high[j * k + c]), std::fabs(m->tree_low[j * k + c])});
+      }
+      magnitude += largest;
+    }
+    first_possible_ = j;
+  }
 }
 
 bool RemainingBounds::Settled(const double* sum, int32_t used, int32_t label, double threshold,
@@ -114,13 +147,20 @@ bool RemainingBounds::Settled(const double* sum, int32_t used, int32_t label, do
   return true;
 }
 
+double RemainingBounds::Moved(int32_t used, int32_t j, size_t a, int64_t b) const {
+  double d = reach_[j * k_ + a] - reach_[used * k_ + a];
+  if (b >= 0) d += reach_[j * k_ + b] - reach_[used * k_ + b];
+  return d;
+}
+
+bool RemainingBounds::Reaches(int32_t used, int32_t j, size_t a, int64_t b, double gap) const {
+  // The slack keeps the skip on the safe side of rounding (as FirstReaching's).
+  return Moved(used, j, a, b) >= gap - 1e-9 * (1.0 + std::fabs(gap));
+}
+
 int32_t RemainingBounds::FirstReaching(int32_t used, size_t a, int64_t b, double gap) const {
   const int32_t trees = static_cast<int32_t>(reach_.size() / k_) - 1;
-  auto moved = [&](int32_t j) {
-    double d = reach_[j * k_ + a] - reach_[used * k_ + a];
-    if (b >= 0) d += reach_[j * k_ + b] - reach_[used * k_ + b];
-    return d;
-  };
+  auto moved = [&](int32_t j) { return Moved(used, j, a, b); };
   // The slack keeps the skip on the safe side of rounding.
   const double target = gap - 1e-9 * (1.0 + std::fabs(gap));
   if (moved(trees) < target) return trees + 1;
@@ -141,19 +181,39 @@ int32_t RemainingBounds::NextPossibleSettle(const double* sum, int32_t used, dou
     const double gap = std::min(threshold - (sum[c] + lo[c]), sum[c] + hi[c] - threshold);
     return FirstReaching(used, c, -1, gap);
   }
-  // Class x settles only once sum[x] + lo[x] passes its strongest rival's sum[c] + hi[c].
-  size_t top = 0;
+  // Class x settles only once sum[x] + lo[x] passes its strongest rival's sum[c] + hi[c]. One
+  // pass finds the largest sum[c] + hi[c] (the first on ties), the largest of the others, and the
+  // class with the largest sum[x] + lo[x] (searched first below: its gap is the smallest or near).
+  size_t top = 0, second = k_, first = 0;
+  double top_u = sum[0] + hi[0], second_u = 0.0, first_l = sum[0] + lo[0];
   for (size_t c = 1; c < k_; ++c) {
-    if (sum[c] + hi[c] > sum[top] + hi[top]) top = c;
+    const double u = sum[c] + hi[c];
+    if (u > top_u) {
+      second = top;
+      second_u = top_u;
+      top = c;
+      top_u = u;
+    } else if (second == k_ || u > second_u) {
+      second = c;
+      second_u = u;
+    }
+    const double l = sum[c] + lo[c];
+    if (l > first_l) {
+      first = c;
+      first_l = l;
+    }
   }
-  size_t second = top == 0 ? 1 : 0;
-  for (size_t c = 0; c < k_; ++c) {
-    if (c != top && sum[c] + hi[c] > sum[second] + hi[second]) second = c;
-  }
-  int32_t next = std::numeric_limits<int32_t>::max();
-  for (size_t x = 0; x < k_; ++x) {
+  // The smallest of the classes' first reaching trees. One class is searched first; another class
+  // x can only lower the result below `next` when its bound moves far enough by tree next - 1
+  // (moved() is non-decreasing), which one comparison tells, so most classes cost O(1) rather
+  // than a binary search. The result is the same minimum.
+  auto gap_of = [&](size_t x) { return (x == top ? second_u : top_u) - (sum[x] + lo[x]); };
+  int32_t next = FirstReaching(used, first, static_cast<int64_t>(first == top ? second : top), gap_of(first));
+  for (size_t x = 0; x < k_ && next > used + 1; ++x) {
+    if (x == first) continue;
     const size_t rival = x == top ? second : top;
-    const double gap = sum[rival] + hi[rival] - (sum[x] + lo[x]);
+    const double gap = gap_of(x);
+    if (!Reaches(used, next - 1, x, static_cast<int64_t>(rival), gap)) continue;
     next = std::min(next, FirstReaching(used, x, static_cast<int64_t>(rival), gap));
   }
   return next;
@@ -162,6 +222,10 @@ int32_t RemainingBounds::NextPossibleSettle(const double* sum, int32_t used, dou
 bool RemainingBounds::SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
                                       int32_t* next_check, const uint8_t* seen) const {
   if (used < *next_check) return false;
+  if (used < first_possible_) {
+    *next_check = first_possible_;
+    return false;
+  }
   if (Settled(sum, used, label, threshold, seen)) return true;
   *next_check = std::max(used + 1, NextPossibleSettle(sum, used, threshold));
   return false;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -116,9 +117,14 @@ Status ClassifyWeights(const OnnxNode& node, const TreeEnsembleAttributes& a, Im
   bool per_class_trees = false;
   if (!m->single_score) {
     std::map<int64_t, int64_t> first_class;  // tree -> its one class, or -1 when it has several
+    auto it = first_class.end();  // the entry of the previous weight's tree (weights come tree by tree)
     for (size_t k = 0; k < a.class_ids.size(); ++k) {
-      auto [it, inserted] = first_class.emplace(a.class_tree_ids[k], a.class_ids[k]);
-      if (!inserted && it->second != a.class_ids[k]) it->second = -1;
+      if (it == first_class.end() || it->first != a.class_tree_ids[k]) {
+        bool inserted = false;
+        std::tie(it, inserted) = first_class.emplace(a.class_tree_ids[k], a.class_ids[k]);
+        if (inserted) continue;
+      }
+      if (it->second != a.class_ids[k]) it->second = -1;
     }
     size_t single = 0;
     for (const auto& [tree, c] : first_class) single += c >= 0;
@@ -173,8 +179,10 @@ Result<ImportedModel> ImportRecord(const OnnxModel& model, const OnnxNode& node,
 // Trees in increasing id order; each node's index by (tree, node id).
 Result<SourceTrees> IndexTrees(const OnnxNode& node, const TreeEnsembleAttributes& a) {
   SourceTrees trees;
+  internal::SourceTree* tree = nullptr;  // the previous node's tree (nodes come tree by tree)
   for (size_t i = 0; i < a.node_ids.size(); ++i) {
-    if (!trees[a.tree_ids[i]].by_id.emplace(a.node_ids[i], i).second) {
+    if (i == 0 || a.tree_ids[i] != a.tree_ids[i - 1]) tree = &trees[a.tree_ids[i]];
+    if (!tree->by_id.emplace(a.node_ids[i], i).second) {
       return OnnxCorrupt(node, "tree " + std::to_string(a.tree_ids[i]) + " has node id " + std::to_string(a.node_ids[i]) + " twice");
     }
   }
@@ -202,16 +210,20 @@ Result<LeafTable> SumLeaves(const OnnxNode& node, const TreeEnsembleAttributes& 
     return Status::Error(StatusCode::kLimitExceeded, "the model's leaves hold more than 2^28 values");
   }
   out.values.assign(leaves * m.outputs, 0.0);
+  size_t row = 0;  // the leaf row of weight k - 1; a leaf's weights usually come one after another
   for (size_t k = 0; k < a.class_ids.size(); ++k) {
-    auto tree = trees.find(a.class_tree_ids[k]);
-    if (tree == trees.end()) return OnnxCorrupt(node, "a class weight names tree " + std::to_string(a.class_tree_ids[k]) + ", which does not exist");
-    auto it = tree->second.by_id.find(a.class_node_ids[k]);
-    if (it == tree->second.by_id.end() || a.modes[it->second] != "LEAF") {
-      return OnnxCorrupt(node, "a class weight names node " + std::to_string(a.class_node_ids[k]) + " of tree " +
-                                   std::to_string(a.class_tree_ids[k]) + ", which is not a leaf");
+    if (k == 0 || a.class_tree_ids[k] != a.class_tree_ids[k - 1] || a.class_node_ids[k] != a.class_node_ids[k - 1]) {
+      auto tree = trees.find(a.class_tree_ids[k]);
+      if (tree == trees.end()) return OnnxCorrupt(node, "a class weight names tree " + std::to_string(a.class_tree_ids[k]) + ", which does not exist");
+      auto it = tree->second.by_id.find(a.class_node_ids[k]);
+      if (it == tree->second.by_id.end() || a.modes[it->second] != "LEAF") {
+        return OnnxCorrupt(node, "a class weight names node " + std::to_string(a.class_node_ids[k]) + " of tree " +
+                                     std::to_string(a.class_tree_ids[k]) + ", which is not a leaf");
+      }
+      row = out.row_of[it->second];
     }
     const size_t column = m.single_score ? 0 : static_cast<size_t>(a.class_ids[k]);
-    out.values[out.row_of[it->second] * m.outputs + column] += a.class_weights[k];
+    out.values[row * m.outputs + column] += a.class_weights[k];
   }
   return out;
 }
