@@ -235,8 +235,9 @@ TEST_CASE("The margin rule without a qualifying threshold answers the full predi
     Forest forest = Import(EncodeSparse(2 + static_cast<int64_t>(seed % 12), seed, true));
     if (forest.imported()->kind != urnforest::ImportedKind::kVoting) continue;
     sparse += !forest.imported()->named.empty();
-    // Four calibration rows: no threshold qualifies at alpha 0.99, so only the exact exit stops rows.
-    REQUIRE(urnforest::CalibrateForest(&forest, rows.data(), 4).ok());
+    // Five calibration rows (the fewest calibrate accepts): no threshold qualifies at alpha 0.99, so
+    // only the exact exit stops rows.
+    REQUIRE(urnforest::CalibrateForest(&forest, rows.data(), 5).ok());
     auto full = urnforest::PredictScoresRows(forest, rows.data(), rows.size(), urnforest::VoteKind::kSoft);
     auto margin = urnforest::PredictSoftMargin(forest, rows.data(), rows.size(), 0.99);
     REQUIRE(full.ok());
