@@ -12,7 +12,7 @@ Data: wdbc, ionosphere, sonar (two classes), vehicle, wine (several) from datase
     set does not have is left out); the reference is the model's own (soft) prediction;
   * here: `urnforest train --trees 101` on the same training rows; its prior comes from its
     out-of-bag votes (calibration size "oob"); the reference is its full vote.
-Rules: hyper, auto and lp (the certified rules run with --delta 0.05);
+Rules: hyper, auto (with --delta 0.05) and lp;
 each halts the test rows in random query order (`predict --rule R --alpha A --order random --seed
 S --compare`), whose `disagreement` is the core's comparison with the reference.
 Floor (two classes): the minimean LP of [KM26] solved on the test rows' own final tallies
@@ -119,10 +119,15 @@ def floor_and_lp(tmp, cal_counts, test_counts, alpha):
     return t["floor_trees"], t["trees"], t["disagreement"]
 
 
+def rules_for(rules, k):
+    """The rules that apply to k classes: lp is for two."""
+    return [r for r in rules if r != "lp" or k == 2]
+
+
 def halt(model, test_csv, rule, alpha, seed):
     args = ["predict", "--model", model, "--data", test_csv, "--rule", rule, "--alpha", repr(alpha),
             "--order", "random", "--seed", str(seed), "--compare"]
-    if rule in CERTIFIED_RULES:
+    if rule == "auto":
         args += ["--delta", "0.05"]
     p = cli(*args)
     cert = p.get("certificate")
@@ -168,7 +173,7 @@ def split_runs(name, split, rules, tmp, out):
             if k == 2 else None
         for alpha in ALPHAS:
             key = (name, "sklearn", str(size), len(rows), alpha)
-            for rule in rules:
+            for rule in rules_for(rules, k):
                 out.setdefault(key + (rule,), []).append(halt(cal_model, test_csv, rule, alpha, split))
             if k == 2:
                 floor, lp_trees, lp_dis = floor_and_lp(tmp, cal_counts, test_counts, alpha)
@@ -186,11 +191,28 @@ def split_runs(name, split, rules, tmp, out):
         if k == 2 else None
     for alpha in ALPHAS:
         key = (name, "here", "oob", len(train), alpha)
-        for rule in rules:
+        for rule in rules_for(rules, k):
             out.setdefault(key + (rule,), []).append(halt(here, test_csv, rule, alpha, split))
         if k == 2:
             floor, _, _ = floor_and_lp(tmp, here_counts, here_counts, alpha)
             out.setdefault(key + ("floor",), []).append({"trees": floor})
+    # The same forest calibrated on held-out rows (where calibrate accepts a forest trained here):
+    # what rule auto certifies from.
+    for size in SIZES:
+        rows = calib if size == "all" else calib[:size]
+        if size != "all" and len(calib) < size:
+            continue
+        cal_csv = os.path.join(tmp, "cal.csv")
+        write_rows(cal_csv, names, X[rows])
+        here_cal = os.path.join(tmp, "here_cal.urnf")
+        done = subprocess.run([CLI, "calibrate", "--model", here, "--data", cal_csv, "--out", here_cal, "--json"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            break
+        for alpha in ALPHAS:
+            key = (name, "here", str(size), len(rows), alpha)
+            for rule in [r for r in rules_for(rules, k) if r in CERTIFIED_RULES]:
+                out.setdefault(key + (rule,), []).append(halt(here_cal, test_csv, rule, alpha, split))
     return len(test)
 
 
