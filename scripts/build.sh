@@ -7,7 +7,9 @@
 #   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind) and the same wasm as a
 #           separate asset, dist/urnforest.wasm with its glue dist/urnforest.mjs (init({wasm})); writes the
 #           core's rule table into bindings/js/generated/rule_table.js (scripts/rule_table.mjs); bundles the
-#           JS API's modules bindings/js/*.js into the one file dist/index.js and the worker's modules
+#           JS API's modules bindings/js/*.js into the one file dist/index.js (init() loads the asset; it never
+#           names the embedded glue), again into dist/single-file.js (the urnforest/single-file entry: init()
+#           loads the embedded wasm), and the worker's modules
 #           bindings/worker/*.js into dist/worker.js (Vite's library build, readable, not minified; the
 #           wasm glue and, for the worker, the package's ./index.js stay external), concatenates the type
 #           parts bindings/types/*.d.ts (one concept each, in name order; each part's first line, a
