@@ -70,7 +70,8 @@ export class UrnforestWorker {
    * `wasm`: the wasm every worker thread instantiates, as `init({wasm})` takes it (e.g. `wasmUrl()`, so that
    * an app loads one wasm, streamed and cached, for the page and its workers): a URL (string or URL; a
    * relative string resolves against the page, in Node a path against the working directory), the .wasm
-   * bytes (copied to each thread) or a WebAssembly.Module. Default: the wasm embedded in the library.
+   * bytes (copied to each thread) or a WebAssembly.Module. Default: each thread's init() default, the
+   * package's asset `urnforest.wasm` (wasmUrl() of the module the thread script imports).
    * A source the thread cannot instantiate rejects the job with UrnforestError 'InvalidArgument'.
    */
   constructor(options?: { url?: string | URL; threads?: number; wasm?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module });

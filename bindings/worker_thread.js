@@ -1,6 +1,6 @@
 // urnforest/worker: the script that runs inside a Web Worker or a Node worker_threads Worker.
 // Not a public entry: bindings/worker/ (built into dist/worker.js) starts it. One job at a time; messages:
-//   out: {type: 'listening'} first; in: {op: 'init', wasm} (init's wasm option, undefined: embedded);
+//   out: {type: 'listening'} first; in: {op: 'init', wasm} (init's wasm option, undefined: its default);
 //   out: {type: 'ready' | 'failed'}
 //   in:  {id, op: 'train' | 'trainPart' | 'mergeParts' | 'haltingTable' | 'expectedCost' | 'experiment', ...arguments}
 //   in:  {id, op: 'session', session, method, args, restore?}: a call on a model held here (sessions, below)
@@ -370,7 +370,7 @@ function handle(message) {
 }
 
 // Once listening, the thread says 'listening'; the answer, {op: 'init', wasm}, says which wasm to
-// instantiate (init's `wasm` option; undefined: the embedded one); then 'ready' (jobs follow) or 'failed'.
+// instantiate (init's `wasm` option; undefined: init()'s default, the package's asset); then 'ready' (jobs follow) or 'failed'.
 // (Asked for, not sent unasked: a message that arrived before this listener could be lost.)
 port.then((p) => {
   post = p.post;

@@ -7,7 +7,9 @@
 #   wasm:   build-wasm/ with emcmake → dist/urnforest_wasm.mjs (SINGLE_FILE, embind) and the same wasm as a
 #           separate asset, dist/urnforest.wasm with its glue dist/urnforest.mjs (init({wasm})); writes the
 #           core's rule table into bindings/js/generated/rule_table.js (scripts/rule_table.mjs); bundles the
-#           JS API's modules bindings/js/*.js into the one file dist/index.js and the worker's modules
+#           JS API's modules bindings/js/*.js into the one file dist/index.js (init() loads the asset; it never
+#           names the embedded glue), again into dist/single-file.js (the urnforest/single-file entry: init()
+#           loads the embedded wasm), and the worker's modules
 #           bindings/worker/*.js into dist/worker.js (Vite's library build, readable, not minified; the
 #           wasm glue and, for the worker, the package's ./index.js stay external), concatenates the type
 #           parts bindings/types/*.d.ts (one concept each, in name order; each part's first line, a
@@ -60,11 +62,27 @@ for t in "${targets[@]}"; do
           outDir: 'dist', emptyOutDir: false, minify: false, target: 'esnext', reportCompressedSize: false,
           lib: { entry: 'bindings/js/index.js', formats: ['es'], fileName: () => 'index.js' },
           rollupOptions: { external: ['./urnforest_wasm.mjs', './urnforest.mjs'] } } });"
+      # The single-file entry dist/single-file.js: the same API, bundled again whole, with init()'s default
+      # wasm the one embedded in dist/urnforest_wasm.mjs (default_wasm_embedded.js in place of
+      # default_wasm.js). Its new URL('./urnforest.wasm', ...) keeps Vite's runtime form, so bundlers of
+      # an app using this entry do not copy the asset as well.
+      node --input-type=module -e "
+        import { build } from 'vite';
+        import { resolve } from 'node:path';
+        await build({ configFile: false, logLevel: 'error', publicDir: false,
+          resolve: { alias: [{ find: /^\\.\\/default_wasm\\.js\$/, replacement: resolve('bindings/js/default_wasm_embedded.js') }] },
+          build: { outDir: 'dist', emptyOutDir: false, minify: false, target: 'esnext', reportCompressedSize: false,
+          lib: { entry: 'bindings/js/index.js', formats: ['es'], fileName: () => 'single-file.js' },
+          rollupOptions: { external: ['./urnforest_wasm.mjs', './urnforest.mjs'] } } });"
+      grep -q "import(\"./urnforest_wasm.mjs\")" dist/single-file.js ||
+        { echo "build.sh: dist/single-file.js does not load the embedded glue"; exit 1; }
       # Vite's library build rewrites wasm_source.js's new URL('./urnforest.wasm', import.meta.url) to a
       # runtime form ("" + import.meta.url) that consumers' bundlers no longer recognise: restore it.
       sed -i 's|new URL("./urnforest.wasm", "" + import.meta.url)|new URL("./urnforest.wasm", import.meta.url)|' dist/index.js
       grep -q 'new URL("./urnforest.wasm", import.meta.url)' dist/index.js ||
         { echo "build.sh: dist/index.js lost new URL('./urnforest.wasm', import.meta.url)"; exit 1; }
+      ! grep -q 'urnforest_wasm' dist/index.js ||
+        { echo "build.sh: dist/index.js names the embedded glue (a bundler would emit a second wasm)"; exit 1; }
       # The worker as an ssr build: Vite's client worker plugin would turn the literal
       # new Worker(new URL('./worker_thread.js', import.meta.url)) into an asset; consumers' bundlers need it as is.
       node --input-type=module -e "

@@ -11,6 +11,7 @@
 //   emphasis.js emphasisWeights, emphasisGrid   metrics.js  confusionMatrix
 //   table.js    input shapes (arrays, objects) for Dataset
 //   wasm_source.js init({wasm}): the separate wasm asset (URL, Response, bytes, WebAssembly.Module)
+//   default_wasm.js init()'s default wasm: the asset (default_wasm_embedded.js in dist/single-file.js)
 //   xgboost_import.js Forest.fromXGBoost (XGBoost's JSON model, installed on Forest below)
 // Keep in sync with bindings/wasm/*.cpp and bindings/types/*.d.ts (concatenated into dist/index.d.ts).
 import { UrnforestError } from './errors.js';

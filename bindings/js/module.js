@@ -1,9 +1,12 @@
-// The wasm module's lifecycle: instantiating it (from the wasm embedded in urnforest_wasm.mjs, or
-// from a separate asset given to init, wasm_source.js), wrapping its entry points so that failures
-// become UrnforestErrors (errors.js, channel 4), and dropping an instance that aborted for a fresh one.
-// Both glues are imported on demand, so a page that streams the asset never downloads the embedded copy.
+// The wasm module's lifecycle: instantiating it (from init's `wasm` option, wasm_source.js, or else
+// from the entry's default, default_wasm.js: the package's separate asset, or for the single-file
+// entry the wasm embedded in urnforest_wasm.mjs), wrapping its entry points so that failures become
+// UrnforestErrors (errors.js, channel 4), and dropping an instance that aborted for a fresh one.
+// The glue is imported on demand; the default entry never names the embedded glue, so a bundler
+// emits the wasm once.
 import { OOM_MARKER, UrnforestError, setFailureTranslator } from './errors.js';
 import { instantiateHook } from './wasm_source.js';
+import { defaultWasm } from './default_wasm.js';
 
 let modulePromise = null;
 let M = null; // The instantiated embind module, once init() resolved.
@@ -11,8 +14,9 @@ let resolvedValue; // What loadModule's promise resolves to (the public api).
 /** Module instances dropped after an abort so far; objects remember the generation that made them. */
 export let generation = 0;
 let resetting = false; // True from an abort until the fresh instance is ready.
-// Where the wasm comes from: undefined (embedded) or init's `wasm` option; once instantiated from an
-// option, its compiled WebAssembly.Module (a re-instantiation after an abort fetches nothing).
+// Where the wasm comes from: init's `wasm` option, or the entry's defaultWasm() (a source, or a
+// function that instantiates the embedded glue); once instantiated from a source, its compiled
+// WebAssembly.Module (a re-instantiation after an abort fetches nothing).
 let wasmSource;
 
 /** The current module instance; throws when init() has not resolved (or the instance aborted). */
@@ -34,12 +38,12 @@ export function currentModule() {
 /**
  * Instantiates the module (once; again after an abort) and returns the promise of `value`: the
  * same promise on every call until an abort. `wasm` (a checked init option, or undefined for the
- * embedded wasm) only counts for the call that starts the first instantiation.
+ * entry's default, defaultWasm()) only counts for the call that starts the first instantiation.
  */
 export function loadModule(value, wasm) {
   resolvedValue = value;
   if (modulePromise === null) {
-    if (M === null && !resetting && generation === 0) wasmSource = wasm;
+    if (M === null && !resetting && generation === 0) wasmSource = wasm ?? defaultWasm();
     modulePromise = instantiate(wasmSource).then((module) => {
       M = guardModule(module);
       resetting = false;
@@ -54,10 +58,7 @@ export function loadModule(value, wasm) {
 
 // A fresh module instance from `source` (see wasmSource).
 async function instantiate(source) {
-  if (source === undefined) {
-    const { default: createUrnforestModule } = await import('./urnforest_wasm.mjs');
-    return createUrnforestModule();
-  }
+  if (typeof source === 'function') return source();
   const { overrides, failed, compiled } = instantiateHook(source);
   const { default: createUrnforestModule } = await import('./urnforest.mjs');
   const module = await Promise.race([createUrnforestModule(overrides), failed]);

@@ -31,8 +31,9 @@ export interface Urnforest {
 }
 
 /**
- * Where init() takes the wasm from instead of the copy embedded in the package: the separate asset
- * `dist/urnforest.wasm` (the same bytes), as
+ * Where init() takes the wasm from instead of its default (the package's asset `dist/urnforest.wasm` next to
+ * the module; for the `urnforest/single-file` entry, the copy embedded in `dist/urnforest_wasm.mjs`): the
+ * asset's bytes from elsewhere, as
  * - a URL (`string` or `URL`; e.g. `wasmUrl()`): fetched and, when served with `Content-Type: application/wasm`,
  *   compiled while it downloads (`WebAssembly.instantiateStreaming`; the browser caches the compiled code for
  *   the next load). In Node a `file:` URL or a plain path string is read from disk (Node's fetch reads no files);
@@ -43,14 +44,19 @@ export interface Urnforest {
 export type WasmSource = string | URL | Response | PromiseLike<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 
 export interface InitOptions {
-  /** The wasm asset; omitted: the embedded wasm (zero configuration, no request). */
+  /**
+   * The wasm asset; omitted: `wasmUrl()`, the package's `urnforest.wasm` next to the module (streamed in browsers,
+   * read from the file in Node); from `urnforest/single-file`, the wasm embedded in its glue (no file to serve).
+   */
   wasm?: WasmSource;
 }
 
 /**
- * Loads the WebAssembly module; every call resolves to the same API. Without options it instantiates the wasm
- * embedded in the package (no network request, no file to serve). With `{wasm}` it instantiates that source
- * (see WasmSource) and never downloads the embedded copy. Only the call that instantiates the module reads
+ * Loads the WebAssembly module; every call resolves to the same API. Without options it instantiates the
+ * package's separate asset, `init({ wasm: wasmUrl() })` (a bundler copies that one file into the app's output;
+ * the page must serve it, as application/wasm to stream it); from the `urnforest/single-file` entry, the wasm
+ * embedded in its glue (no request, no file to serve). With `{wasm}` it instantiates that source (see
+ * WasmSource) and never downloads the embedded copy. Only the call that instantiates the module reads
  * `wasm`; later calls resolve to the same object. Rejects with a TypeError for a bad option, and with
  * UrnforestError 'InvalidArgument' (message names the cause: HTTP status, not wasm, another build's wasm) when
  * the source cannot be loaded, compiled or linked; a later init() may then try again. A URL or Response

@@ -13,7 +13,7 @@ import { spawn } from './spawn.js';
 export class JobQueue {
   /**
    * `url`: the worker script, undefined for worker_thread.js next to the built module. `wasm`: what the
-   * thread instantiates (a postable init({wasm}) source, wasm_option.js; undefined: the embedded wasm).
+   * thread instantiates (a postable init({wasm}) source, wasm_option.js; undefined: init()'s default, the asset).
    */
   constructor(url, wasm) {
     this._url = url;

@@ -1,12 +1,12 @@
 // The worker's `wasm` option: the same wasm sources as init({wasm}) that can be sent to a thread, so
-// that every worker thread instantiates the app's one wasm (e.g. wasmUrl(), streamed and cached)
-// instead of the copy embedded in the library. Each thread gets it in its first message.
+// that every worker thread instantiates the wasm given (e.g. bytes the app already holds) instead of
+// its init() default (the package's asset, wasmUrl()). Each thread gets it in its first message.
 import { describe } from './checks.js';
 
 const isBrowser = typeof process !== 'object' || process.versions?.node == null || typeof window !== 'undefined';
 
 /**
- * `wasm` checked and made postable: undefined (the embedded wasm); a URL or string, as an absolute
+ * `wasm` checked and made postable: undefined (init()'s default); a URL or string, as an absolute
  * URL string (a relative one resolved here, against the page, as init would; in Node a string may
  * be a file path, relative to the process's working directory, which threads share); bytes
  * (ArrayBuffer or typed array, copied to each thread); or a WebAssembly.Module (shared, not

@@ -1,7 +1,8 @@
 // The separate wasm asset in Chromium: a plain <script type=module> page (no bundler) served by
 // scripts/serve.mjs (.wasm as application/wasm) streams dist/urnforest.wasm with
-// WebAssembly.instantiateStreaming, never downloads the embedded copy, and predicts the labels of the
-// default; a bad asset rejects init with UrnforestError 'InvalidArgument' instead of hanging.
+// WebAssembly.instantiateStreaming (init()'s default, and init({wasm})), never downloads the embedded
+// copy, and predicts the labels of the single-file entry (its embedded wasm); a bad asset rejects init
+// with UrnforestError 'InvalidArgument' instead of hanging.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -13,9 +14,11 @@ import { repoRoot, startServer } from '../../scripts/serve.mjs';
 
 const PAGE = `<!doctype html><html><body><pre id="status">loading</pre>
 <script type="module">
-import { init, wasmUrl, Dataset, trainForest } from './dist/index.js';
-const source = new URLSearchParams(location.search).get('wasm');
+const params = new URLSearchParams(location.search);
+const source = params.get('wasm');
+const entry = params.get('entry') === 'single-file' ? './dist/single-file.js' : './dist/index.js';
 try {
+  const { init, wasmUrl, Dataset, trainForest } = await import(entry);
   await init(source === null ? undefined : { wasm: source === 'asset' ? wasmUrl() : source });
   const data = Dataset.fromCSV(await (await fetch('./datasets/vehicle.csv')).text());
   const forest = trainForest(data, { trees: 41, seed: 3 });
@@ -47,9 +50,9 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-// Loads page.html?wasm=<source> in a fresh context; returns the page's result, the requested paths
-// and how often WebAssembly.instantiateStreaming ran.
-async function load(source) {
+// Loads page.html?wasm=<source>&entry=<entry> in a fresh context; returns the page's result, the
+// requested paths and how often WebAssembly.instantiateStreaming ran.
+async function load(source, entry = 'index') {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -65,7 +68,9 @@ async function load(source) {
       requests.push(path);
       types[path] = r.headers()['content-type'];
     });
-    await page.goto(`${server.origin}/page.html${source === undefined ? '' : `?wasm=${encodeURIComponent(source)}`}`);
+    const query = new URLSearchParams({ entry });
+    if (source !== undefined) query.set('wasm', source);
+    await page.goto(`${server.origin}/page.html?${query}`);
     await page.waitForFunction(() => document.getElementById('status').textContent === 'done', null, { timeout: 30_000 });
     return { ...(await page.evaluate(() => ({ result: window.result, streamed: window.streamed }))), requests, types };
   } finally {
@@ -73,11 +78,19 @@ async function load(source) {
   }
 }
 
-test('a plain module page streams dist/urnforest.wasm and predicts the same labels as the embedded default', { timeout: 90_000 }, async () => {
-  const embedded = await load(undefined);
+test('a plain module page streams dist/urnforest.wasm and predicts the same labels as the single-file entry', { timeout: 120_000 }, async () => {
+  const embedded = await load(undefined, 'single-file');
   assert.equal(embedded.result.error, undefined, JSON.stringify(embedded.result.error));
   assert.ok(embedded.requests.includes('/dist/urnforest_wasm.mjs'));
   assert.ok(!embedded.requests.includes('/dist/urnforest.wasm'));
+  assert.equal(embedded.streamed, 0);
+
+  const byDefault = await load(undefined);
+  assert.equal(byDefault.result.error, undefined, JSON.stringify(byDefault.result.error));
+  assert.equal(byDefault.streamed, 1, 'init() streams the asset by default');
+  assert.equal(byDefault.types['/dist/urnforest.wasm'], 'application/wasm');
+  assert.ok(!byDefault.requests.includes('/dist/urnforest_wasm.mjs'), 'the embedded copy is never downloaded');
+  assert.deepEqual(byDefault.result, embedded.result);
 
   const streamed = await load('asset');
   assert.equal(streamed.result.error, undefined, JSON.stringify(streamed.result.error));

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,12 +29,13 @@ test('the tarball holds exactly dist/ and package metadata', () => {
   const files = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path).sort();
   assert.deepEqual(files.filter((f) => !/^(README\.md|LICENSE|package\.json)$/.test(f)), [
     'bin/urnforest.mjs', 'datasets/iris.csv', 'dist/cli/urnforest_cli.mjs', 'dist/cli/urnforest_cli.wasm',
-    'dist/index.d.ts', 'dist/index.js', 'dist/urnforest.mjs', 'dist/urnforest.wasm', 'dist/urnforest_wasm.mjs', 'dist/worker.d.ts',
+    'dist/index.d.ts', 'dist/index.js', 'dist/single-file.js', 'dist/urnforest.mjs', 'dist/urnforest.wasm', 'dist/urnforest_wasm.mjs', 'dist/worker.d.ts',
     'dist/worker.js', 'dist/worker_thread.js',
   ]);
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'default']);
   assert.deepEqual(Object.keys(pkg.exports['./worker']), ['types', 'default']);
+  assert.deepEqual(pkg.exports['./single-file'], { types: './dist/index.d.ts', default: './dist/single-file.js' });
   assert.equal(pkg.sideEffects, false);
   assert.match(pkg.scripts.prepack, /^URNFOREST_SKIP_BROWSER=1 URNFOREST_SKIP_NATIVE=1 scripts\/setup\.sh && scripts\/build\.sh wasm node-cli$/,
     'npm pack and npm publish set up (npm ci when needed) and build dist/ first');
@@ -62,6 +63,46 @@ test('an installed tarball imports urnforest and urnforest/worker by name and pr
   assert.equal(out.rows, 60);
   assert.ok(out.meanTrees >= 1 && out.meanTrees <= 21);
   assert.equal(out.same, true);
+});
+
+// A script that copies the given dist/ files alone into a fresh folder, imports `entry` there, calls
+// init() without options and predicts: what it prints, or the failure of that run.
+function runCopied(files, entry) {
+  const alone = mkdtempSync(join(tmpdir(), 'urnforest-alone-'));
+  try {
+    for (const f of files) copyFileSync(join(project, 'node_modules', 'urnforest', 'dist', f), join(alone, f));
+    writeFileSync(join(alone, 'run.mjs'), `
+      const { init } = await import('./${entry}');
+      const uf = await init();
+      const csv = 'a,b,class\\n' + Array.from({ length: 60 }, (_, i) => \`\${i % 7},\${(i * 3) % 5},\${i % 2 ? 'y' : 'x'}\`).join('\\n');
+      const data = uf.Dataset.fromCSV(csv);
+      const out = uf.trainForest(data, { trees: 21, seed: 1 }).predict(data, { rule: 'hyper', alpha: 0.99 });
+      console.log(JSON.stringify({ rows: out.labels.length, model: Buffer.from(uf.trainForest(data, { trees: 21, seed: 1 }).toBytes()).toString('base64') }));
+    `);
+    return JSON.parse(execFileSync(process.execPath, ['run.mjs'], { cwd: alone, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  } finally {
+    rmSync(alone, { recursive: true, force: true });
+  }
+}
+
+test('init() of the default entry reads the asset urnforest.wasm and needs no embedded copy', () => {
+  const dist = join(project, 'node_modules', 'urnforest', 'dist');
+  assert.doesNotMatch(readFileSync(join(dist, 'index.js'), 'utf8'), /urnforest_wasm/, 'the default entry never names the embedded glue');
+  const out = runCopied(['index.js', 'urnforest.mjs', 'urnforest.wasm'], 'index.js');
+  assert.equal(out.rows, 60);
+  assert.throws(() => runCopied(['index.js', 'urnforest.mjs'], 'index.js'), /InvalidArgument.*urnforest\.wasm/s,
+    'without the asset, init() fails naming the file');
+});
+
+test('urnforest/single-file runs from its file and its glue alone, with the same model bytes', () => {
+  const single = runCopied(['single-file.js', 'urnforest_wasm.mjs'], 'single-file.js');
+  const asset = runCopied(['index.js', 'urnforest.mjs', 'urnforest.wasm'], 'index.js');
+  assert.equal(single.rows, 60);
+  assert.equal(single.model, asset.model);
+  const byName = execFileSync(process.execPath, ['--input-type=module', '-e',
+    "const { init, wasmUrl } = await import('urnforest/single-file'); const uf = await init(); console.log(typeof uf.trainForest, typeof wasmUrl);"],
+  { cwd: project, encoding: 'utf8' });
+  assert.equal(byName.trim(), 'function function');
 });
 
 test('the installed types resolve for both entries (tsc --strict)', () => {

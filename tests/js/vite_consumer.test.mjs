@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { build, createServer, preview } from 'vite';
 import { consumerSuite } from './helpers.mjs';
 
@@ -48,8 +50,29 @@ function checkStatus(status) {
 
 const quiet = { logLevel: 'silent', configFile: false };
 
-test('a Vite production build of a consumer app runs a halted prediction and a worker in Chromium', { timeout: 120_000 }, async () => {
+// Every file under `dir` (recursively), as [path, bytes].
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile())
+    .map((f) => [f, readFileSync(f)]);
+}
+
+// How many copies of a wasm module `bytes` holds: a file that is one (it starts with the magic and
+// version \0asm 1), plus the base64 of one (data: URLs, SINGLE_FILE glue) embedded in text.
+function wasmCopies(bytes) {
+  const magic = Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+  const binary = bytes.subarray(0, magic.length).equals(magic) ? 1 : 0;
+  return binary + bytes.toString('latin1').split(magic.toString('base64').slice(0, 10)).length - 1;
+}
+
+test('a Vite production build of a consumer app holds the wasm once, and runs a halted prediction and a worker in Chromium', { timeout: 120_000 }, async () => {
   await build({ ...quiet, root: suite.project });
+  const output = filesUnder(join(suite.project, 'dist'));
+  const holders = output.filter(([, bytes]) => wasmCopies(bytes) > 0);
+  assert.deepEqual(holders.map(([f]) => f.endsWith('.wasm')), [true], `one wasm copy: ${holders.map(([f]) => f).join(', ')}`);
+  assert.equal(wasmCopies(holders[0][1]), 1);
+  const total = output.reduce((sum, [, bytes]) => sum + bytes.length, 0);
+  const wasmSize = holders[0][1].length;
+  assert.ok(total < wasmSize + 400_000, `output ${total} B: the wasm (${wasmSize} B) and small scripts`);
   const server = await preview({ ...quiet, root: suite.project, preview: { host: '127.0.0.1', port: 0 } });
   try {
     const url = server.resolvedUrls.local[0];

@@ -9,10 +9,10 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = new URL('../../dist/', import.meta.url);
 const asset = readFileSync(new URL('urnforest.wasm', dist));
 
-// Runs `body` in a fresh Node process (the wasm module is one per process) with `uf` = dist/index.js;
-// returns what it printed, parsed as JSON.
-function inFreshProcess(body, env = {}) {
-  const script = `import * as uf from ${JSON.stringify(new URL('index.js', dist).href)};
+// Runs `body` in a fresh Node process (the wasm module is one per process) with `uf` = dist/<entry>
+// (index.js: the default entry; single-file.js: urnforest/single-file); returns what it printed, parsed as JSON.
+function inFreshProcess(body, env = {}, entry = 'index.js') {
+  const script = `import * as uf from ${JSON.stringify(new URL(entry, dist).href)};
     import { readFileSync } from 'node:fs';
     ${body}`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
@@ -29,8 +29,8 @@ const PREDICT = `
   console.log(JSON.stringify({ model: hex(bytes), labels: Array.from(halted.labels), trees: hex(halted.treesUsed),
     full: hex(full.classIndex), probabilities: hex(forest.predictProba(data).probabilities) }));`;
 
-function predictWith(initCall) {
-  return inFreshProcess(`await ${initCall};\n${PREDICT}`);
+function predictWith(initCall, entry = 'index.js') {
+  return inFreshProcess(`await ${initCall};\n${PREDICT}`, {}, entry);
 }
 
 test('the asset dist/urnforest.wasm holds the same bytes as the wasm embedded in urnforest_wasm.mjs', () => {
@@ -40,10 +40,11 @@ test('the asset dist/urnforest.wasm holds the same bytes as the wasm embedded in
   assert.equal(Buffer.compare(embedded, asset), 0);
 });
 
-test('init with the asset as bytes, a WebAssembly.Module, wasmUrl() or a path trains and predicts byte-identically to the default', () => {
-  const reference = predictWith('uf.init()');
+test('init() (the asset), and init with it as bytes, a WebAssembly.Module, wasmUrl() or a path, train and predict byte-identically to the single-file entry', () => {
+  const reference = predictWith('uf.init()', 'single-file.js');
   assert.ok(reference.labels.length > 800);
   const sources = {
+    default: 'uf.init()',
     bytes: "uf.init({ wasm: readFileSync(new URL('urnforest.wasm', uf.wasmUrl())) })",
     arrayBuffer: "uf.init({ wasm: new Uint8Array(readFileSync(uf.wasmUrl())).buffer })",
     module: 'uf.init({ wasm: await WebAssembly.compile(readFileSync(uf.wasmUrl())) })',
