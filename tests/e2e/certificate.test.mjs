@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromiumProfile } from '../../scripts/chromium.mjs';
 import { startServer, repoRoot } from '../../scripts/serve.mjs';
+import { WIDTHS, axeViolations, brokenWords, fieldProblems, smallChartText } from './page_checks.mjs';
 
 const ARTIFACTS = join(repoRoot, 'tests', 'e2e', 'artifacts');
 let server;
@@ -132,5 +133,27 @@ test("view 2: a two-class forest shows rule lp's stopping region beside the stai
 
   await train('iris');
   assert.equal(await page.isHidden('#urn-lp-figure'), true);
+  assert.deepEqual(problems, []);
+});
+
+test('the certificate, the δ field and both LP regions pass the 390 and 1,440 px checks and axe-core (A/AA)', { timeout: 120_000 }, async () => {
+  await train('wdbc');
+  await page.waitForFunction(() => document.querySelector('#urn-lp')?.dataset.state === 'ready', null, { timeout: 20_000 });
+  for (const [name, size] of Object.entries(WIDTHS)) {
+    await page.setViewportSize(size);
+    for (const rule of ['auto', 'lp']) {
+      await choose(rule, '0.9');
+      assert.equal(await page.isVisible(rule === 'auto' ? '#byom-certificate' : '#byom-lp-figure'), true);
+      for (const id of ['urn-view', 'byom-view']) {
+        const where = `${name}, rule ${rule}, #${id}`;
+        assert.deepEqual(await fieldProblems(page, id), [], `${where}: fields`);
+        assert.deepEqual(await smallChartText(page, id), [], `${where}: chart text under 11 px`);
+        assert.deepEqual(await brokenWords(page, id), [], `${where}: words broken inside`);
+        assert.deepEqual(await axeViolations(page, id), [], `${where}: axe-core A/AA violations`);
+      }
+      await page.locator('#byom-voting').screenshot({ path: join(ARTIFACTS, `certificate-byom-${rule}-${name}.png`) });
+    }
+    await page.locator('#urn-lp-figure').screenshot({ path: join(ARTIFACTS, `certificate-urn-lp-${name}.png`) });
+  }
   assert.deepEqual(problems, []);
 });
