@@ -1,12 +1,15 @@
 // View 7, bring your own model: an ONNX tree ensemble trained elsewhere (Forest.fromONNX) classifies a CSV
 // inside the page, then shows how many of its trees the answers needed: the exact early exit (rule alpha1)
-// and, for voting forests calibrated on the CSV's rows, the hyper and margin rules. The files are read with
+// and, for voting forests, rule auto with its certificate and, calibrated on the CSV's rows, the hyper,
+// margin and lp rules (byom_stat.js). The files are read with
 // FileReader / File.arrayBuffer; the only fetches are the bundled examples (web/examples/, same origin).
 // Imported models run on the page's thread (the worker holds only the trained model).
 import { fmt, h, pct } from './charts.js';
 import { previewCSV } from './math.js';
 import { readLabels } from './byom_labels.js';
+import { checkDelta, showVerdict } from './validate.js';
 import { clearFriendlyError, kindText, ruleText, showFriendlyError } from './byom_messages.js';
+import { createByomStat } from './byom_stat.js';
 import { createByomUrn } from './byom_urn.js';
 
 const $ = (id) => document.getElementById(id);
@@ -147,40 +150,7 @@ export function createByomView(app) {
     ]);
   }
 
-  function renderStat() {
-    const info = st.forest.imported;
-    const calibrated = info.calibrated;
-    $('byom-rule').disabled = !calibrated;
-    $('byom-alpha').disabled = !calibrated;
-    const rule = $('byom-rule').value;
-    const alpha = Number($('byom-alpha').value);
-    if (!calibrated) {
-      $('byom-rule-help').textContent = 'Calibrate first: it takes one pass of all the trees over these rows.';
-      $('byom-stat').replaceChildren();
-      return;
-    }
-    st.stat = null;
-    try {
-      st.stat = st.forest.predict(st.ds, { rule, alpha, compare: true });
-    } catch (e) {
-      $('byom-stat').replaceChildren();
-      $('byom-rule-help').textContent = ruleText(rule, alpha);
-      showFriendlyError(errorBox, e, `Rule ${rule}`);
-      return;
-    }
-    const p = st.stat;
-    const T = p.trees;
-    const n = p.classIndex.length;
-    const acc = accuracy(p.classIndex);
-    $('byom-rule-help').textContent = `Calibrated on ${info.calibrationRows} rows. ${ruleText(rule, alpha, p.lambda)}`;
-    section.dataset.statMeanTrees = String(p.meanTrees);
-    metric($('byom-stat'), [
-      ['Trees asked per row (mean)', `${fmt(p.meanTrees, 1)} of ${T}`, 'stat-mean-trees'],
-      ['Trees saved', pct(1 - p.meanTrees / T, 0), 'stat-saved'],
-      ['Differs from the model\'s own answer', `${pct(p.disagreement, 1)} (${Math.round(p.disagreement * n)} of ${n} rows)`, 'disagreement'],
-      ...(acc ? [['Accuracy of the early answers', pct(acc.value), 'stat-accuracy']] : []),
-    ]);
-  }
+  const renderStat = createByomStat({ st, section, errorBox, metric, accuracy });
 
   /** What the urn draws: voting forests only; the exact rule until calibrated, then hyper at α. */
   function urnContext() {
@@ -366,9 +336,10 @@ export function createByomView(app) {
     renderStat();
     urn.refresh();
   });
-  for (const id of ['byom-rule', 'byom-alpha']) {
+  $('byom-delta').addEventListener('input', () => showVerdict('byom-delta', checkDelta($('byom-delta').value)));
+  for (const id of ['byom-rule', 'byom-alpha', 'byom-delta']) {
     $(id).addEventListener('change', () => {
-      if (!st.forest?.imported?.calibrated) return;
+      if (!st.forest || !st.ds || st.forest.imported.kind !== 'voting') return;
       clearFriendlyError(errorBox);
       renderStat();
       urn.refresh();

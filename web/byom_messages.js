@@ -55,6 +55,16 @@ export function kindText(kind) {
 
 /** What `rule` does, for the text under the rule picker. `lambda`: the margin rule's chosen threshold. */
 export function ruleText(rule, alpha, lambda) {
+  if (rule === 'auto') {
+    return `auto is the recommended rule: it tries the urn tables and, for two classes, the LP strategy on the ` +
+      `calibration rows and keeps the one with the fewest trees whose disagreement with the model's own answer is ` +
+      `certified to be at most 1 − α = ${+(1 - alpha).toFixed(4)}; if none can be, it stops only when the answer cannot change.`;
+  }
+  if (rule === 'lp') {
+    return `lp asks the trees in a random order and stops where a linear program says to: the fewest trees on ` +
+      `average whose mean disagreement on the calibration rows is at most 1 − α = ${+(1 - alpha).toFixed(4)} [KM26]. ` +
+      'Not certified: the promise is measured on the rows it was solved on.';
+  }
   if (rule === 'hyper') {
     return `hyper treats the trees' votes as marbles in an urn. From the calibration rows it knows how the votes ` +
       `are usually split, and it stops once the probability that the remaining trees will not overturn the leader ` +

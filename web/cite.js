@@ -1,6 +1,6 @@
 // Citations a student can follow: every "[KEY]" of the page's reference list (section #references, the keys
 // of docs/references.md) becomes a link to its entry, in the static text and in text the views write later.
-const KEYS = 'SSM16|HMS11|HMS09|Sot11|MHS09|SMS18|Gag|Bre01|Bre96|FS97|ZZRH09|Min00|GA10';
+const KEYS = 'SSM16|HMS11|HMS09|Sot11|MHS09|SMS18|Gag|KM26|ABC21|BAL21|Bre01|Bre96|FS97|ZZRH09|Min00|GA10';
 const KEY = new RegExp(`\\[(${KEYS})\\]`, 'g');
 const HAS_KEY = new RegExp(`\\[(${KEYS})\\]`);
 

@@ -40,6 +40,15 @@ export function checkMtry(text, numFeatures) {
   return { ok: true, value: n, note: '' };
 }
 
+/** δ of rule auto: a number more than 0 and less than 1 (the chance that its certificate is wrong). */
+export function checkDelta(text) {
+  const t = String(text).trim();
+  const x = /^(\d+(\.\d*)?|\.\d+)$/.test(t) ? Number(t) : NaN;
+  if (!Number.isFinite(x)) return { ok: false, note: 'Type δ as a number between 0 and 1, such as 0.05.' };
+  if (x <= 0 || x >= 1) return { ok: false, note: `δ must be more than 0 and less than 1 (you typed ${t}): it is the chance that the certificate is wrong.` };
+  return { ok: true, value: x, note: '' };
+}
+
 /** Shows `verdict` under the field `id` (the note element `${id}-note`) and marks the field. */
 export function showVerdict(id, verdict) {
   const field = $(id);

@@ -14,6 +14,7 @@ import { namesOf, optionTables } from './options.js';
 import { predictRows } from './plain_rows.js';
 import { RequestCache, certificateOf, newRequest, probaSpec, requireInPlace } from './predict_request.js';
 import { errorCurveOf, orderOf, orderReportOf, prunedHandle } from './pruning.js';
+import { stoppingRegionOf } from './stopping_region.js';
 import { tallyAnswers } from './tally_answers.js';
 import {
   countsArg, describe, intOption, isPlainObject, optionsObject, rejectUnknown, seedHalves, stringArray,
@@ -236,14 +237,13 @@ export class Forest {
 
   /** Vote weight of every tree (AdaBoost's alpha_t; empty when unweighted), a copy (04_forest.d.ts). */
   treeWeights() { return live(this, 'Forest')._treeWeights(); }
-
-  /** See 04_forest.d.ts (pruning.js). */
+  /** See 04_forest.d.ts (pruning.js): order and orderReport. */
   order(dataset, options) { return orderOf(live(this, 'Forest'), dataset, options); }
-  /** See 04_forest.d.ts (pruning.js). */
   orderReport(dataset, options) { return orderReportOf(live(this, 'Forest'), dataset, options); }
-  /** See 04_forest.d.ts (pruning.js): a new Forest the caller owns. */
+  /** Rule 'lp''s stopping region, read-only (04_forest.d.ts, stopping_region.js). */
+  stoppingRegion(options) { return stoppingRegionOf(live(this, 'Forest'), options); }
+  /** See 04_forest.d.ts (pruning.js): prune (a new Forest the caller owns) and errorCurve. */
   prune(order, keep, options) { return new Forest(INTERNAL, prunedHandle(live(this, 'Forest'), order, keep, options)); }
-  /** See 04_forest.d.ts (pruning.js). */
   errorCurve(dataset, order) { return errorCurveOf(live(this, 'Forest'), dataset, order); }
 
   /** Importance of each feature measured on labelled `dataset` (04_forest.d.ts). */

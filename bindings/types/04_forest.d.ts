@@ -140,6 +140,14 @@ export class Forest {
    */
   posterior(tally: ArrayLike<number>, options: PosteriorOptions): TallyPosterior;
   /**
+   * Where rule 'lp' ([KM26]'s two-class minimean strategy at expected disagreement 1 − `alpha`,
+   * default 0.99) stops: the strategy predict({rule: 'lp', alpha}) runs, read-only. Throws TypeError
+   * or RangeError for other options or rules, and UrnforestError 'InvalidArgument' for more than two
+   * classes, more than 1,001 trees, or a forest without out-of-bag rows (trained here) or calibration
+   * rows (imported, before calibrate()).
+   */
+  stoppingRegion(options: { rule: 'lp'; alpha?: number }): StoppingRegion;
+  /**
    * The query order predict(), trace() and expectedCost() use without an `order` option: the
    * core's default, 'random' for vote-boosting, else 'generation'.
    */

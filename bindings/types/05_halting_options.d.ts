@@ -234,6 +234,29 @@ export interface PosteriorOptions {
   trees?: number;
 }
 
+/**
+ * A two-class randomised stopping strategy over the states (i, j): i trees asked (0..numTrees), j of
+ * them voting for class index 1 (0..i); state (i, j) is entry i (i + 1) / 2 + j of each array.
+ */
+export interface StoppingRegion {
+  rule: 'lp';
+  alpha: number;
+  /** N, the forest's trees. */
+  numTrees: number;
+  /**
+   * Per state, the probability in [0, 1] that a row stops there: each row draws one of the strategy's
+   * two deterministic stopping sets, so a cell where only one stops has that set's share (a randomised
+   * cell), not conditioned on reaching the state. 0 at (0, 0); 1 at every i = numTrees.
+   */
+  stopProbability: Float64Array;
+  /** Per state, the class index (0 or 1) a row that stops there answers. */
+  answer: Uint8Array;
+  /** Mean trees per row under the distribution of final votes the strategy was solved for. */
+  expectedTrees: number;
+  /** Mean disagreement with the full vote under that distribution: 1 − alpha at most (up to rounding). */
+  expectedDisagreement: number;
+}
+
 /** The final tallies a partial tally can still reach, with their posterior probabilities. */
 export interface TallyPosterior {
   numClasses: number;

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,8 @@
 #include "memory.h"
 #include "options.h"
 #include "predict_abi.h"
+#include "urnforest/binary_stopping.h"
+#include "urnforest/certified_halting.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/importance.h"
 #include "urnforest/ordering.h"
@@ -286,6 +289,20 @@ val ForestHandle::Posterior(const std::string& rule_name, int32_t trees, const v
   return out;
 }
 
+val ForestHandle::StoppingRegion(double alpha) const {
+  Result<std::shared_ptr<const BinaryStoppingStrategy>> lp = ForestMinimean(forest_, alpha);
+  if (!lp.ok()) return ErrorObject(lp.status());
+  Result<std::vector<double>> stop = StopProbabilities(*lp.value());
+  if (!stop.ok()) return ErrorObject(stop.status());
+  val out = val::object();
+  out.set("numTrees", lp.value()->first.num_trees);
+  out.set("stopProbability", CopyOut(stop.value()));
+  out.set("answer", CopyOut(lp.value()->first.answer));
+  out.set("expectedTrees", lp.value()->expected_trees);
+  out.set("expectedDisagreement", lp.value()->expected_disagreement);
+  return out;
+}
+
 val ForestHandle::StoreTable(const HaltingTableHandle& table) {
   Status status = forest_.StoreTable(table.table());
   if (!status.ok()) return ErrorObject(status);
@@ -352,7 +369,8 @@ void RegisterForest() {
       .function("_featureImportance", &ForestHandle::FeatureImportanceOf)
       .function("_loadPruned", &ForestHandle::LoadPruned, allow_raw_pointers())
       .function("_defaultOrder", &ForestHandle::DefaultOrder)
-      .function("_posterior", &ForestHandle::Posterior);
+      .function("_posterior", &ForestHandle::Posterior)
+      .function("_stoppingRegion", &ForestHandle::StoppingRegion);
   emscripten::function("_haltedAnswerLayout", &HaltedAnswerLayoutObject);
   emscripten::function("_emphasisWeights", &EmphasisWeights);
   emscripten::function("_emphasisGrid", &EmphasisGridArray);

@@ -104,6 +104,12 @@ class ForestHandle {
   /// tallies: Int32Array, probability: Float64Array, win: Float64Array, leader} or an error object.
   val Posterior(const std::string& rule, int32_t trees, const val& tally) const;
 
+  /// Rule 'lp''s strategy at `alpha` (ForestMinimean, cached): {numTrees: N, stopProbability:
+  /// Float64Array, answer: Uint8Array (the class a stop answers, 0 or 1), expectedTrees,
+  /// expectedDisagreement}, the arrays over states (i, j) ranked i (i + 1) / 2 + j
+  /// (StopProbabilities), or an error object (ForestMinimean's failures).
+  val StoppingRegion(double alpha) const;
+
   /// Stores a copy of `table` with the model (Forest::StoreTable); error object on shape mismatch.
   val StoreTable(const HaltingTableHandle& table);
   /// [{rule, alpha, trees}] of the stored tables, in storage order.

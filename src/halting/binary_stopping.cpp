@@ -320,4 +320,23 @@ Result<BinaryOutcome> ExpectedBinaryOutcome(const BinaryStoppingSet& set,
   return Expected(set, Masses(set.num_trees, d.value()));
 }
 
+Result<std::vector<double>> StopProbabilities(const BinaryStoppingStrategy& strategy) {
+  if (Status s = CheckSet(strategy.first); !s.ok()) return s;
+  if (Status s = CheckSet(strategy.second); !s.ok()) return s;
+  if (strategy.first.num_trees != strategy.second.num_trees) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "binary stopping strategy: its two sets have different numbers of trees");
+  }
+  const double share = strategy.first_share;
+  if (!(share >= 0.0 && share <= 1.0)) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "binary stopping strategy: first_share must be in [0, 1]");
+  }
+  std::vector<double> stop(strategy.first.stop.size());
+  for (size_t r = 0; r < stop.size(); ++r) {
+    stop[r] = share * strategy.first.stop[r] + (1.0 - share) * strategy.second.stop[r];
+  }
+  return stop;
+}
+
 }  // namespace urnforest

@@ -86,6 +86,14 @@ Result<BinaryStoppingSet> LagrangianStoppingSet(int32_t num_trees,
                                                 const std::vector<double>& final_count_weights,
                                                 double multiplier);
 
+/// The probability that a row's strategy stops at each state (i, j), ranked as
+/// BinaryStoppingSet::stop: the row draws `first` with probability first_share, else `second`, so
+/// a state where only `first` stops gets first_share, only `second` 1 - first_share, both 1,
+/// neither 0. The probability is over that draw only (not conditioned on reaching the state).
+/// Fails with kInvalidArgument when either set is malformed (CheckSet's rules, as
+/// ExactBinaryOutcomes) or the two sets have different N.
+Result<std::vector<double>> StopProbabilities(const BinaryStoppingStrategy& strategy);
+
 /// A row's exact outcome under random order.
 struct BinaryOutcome {
   double disagreement = 0.0;  ///< Probability that the stopped answer differs from the full vote.

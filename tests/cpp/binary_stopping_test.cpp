@@ -14,6 +14,7 @@ using urnforest::ExpectedBinaryOutcome;
 using urnforest::LagrangianStoppingSet;
 using urnforest::MinimeanProblem;
 using urnforest::SolveMinimean;
+using urnforest::StopProbabilities;
 
 namespace {
 
@@ -178,6 +179,38 @@ TEST_CASE("Minimean's mixture meets a binding target exactly and its two sets br
   CHECK(v.expected_trees < 101.0);
   CHECK(v.expected_trees == Approx(v.first_share * first.value().trees +
                                    (1 - v.first_share) * second.value().trees));
+}
+
+TEST_CASE("A state's stop probability is the share of rows whose drawn set stops there", "[binary_stopping]") {
+  MinimeanProblem p;
+  p.num_trees = 101;
+  p.final_count_weights = Weights(101, 5);
+  p.max_disagreement = 0.001;
+  auto s = SolveMinimean(p);
+  REQUIRE(s.ok());
+  const auto& v = s.value();
+  REQUIRE(v.first_share > 0.0);
+  REQUIRE(v.first_share < 1.0);
+  auto stop = StopProbabilities(v);
+  REQUIRE(stop.ok());
+  REQUIRE(stop.value().size() == v.first.stop.size());
+  int mixed = 0;
+  for (size_t r = 0; r < stop.value().size(); ++r) {
+    const int both = v.first.stop[r] + v.second.stop[r];
+    const double expected = both == 2 ? 1.0 : both == 0 ? 0.0 : v.first.stop[r] ? v.first_share : 1.0 - v.first_share;
+    CHECK(stop.value()[r] == expected);
+    if (both == 1) ++mixed;
+  }
+  CHECK(mixed > 0);  // the two sets differ somewhere, so some cells are randomised
+  CHECK(stop.value()[0] == 0.0);
+  CHECK(stop.value()[BinaryStoppingSet::Rank(101, 50)] == 1.0);
+
+  urnforest::BinaryStoppingStrategy broken = v;
+  broken.second.stop.pop_back();
+  CHECK(StopProbabilities(broken).status().code == urnforest::StatusCode::kInvalidArgument);
+  broken = v;
+  broken.first_share = 1.5;
+  CHECK(StopProbabilities(broken).status().code == urnforest::StatusCode::kInvalidArgument);
 }
 
 TEST_CASE("A looser disagreement target never needs more trees", "[binary_stopping]") {

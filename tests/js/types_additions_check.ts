@@ -1,11 +1,11 @@
 // Compiled by `tsc --noEmit --strict` like types_check.ts: the API's additions (posterior,
-// defaultOrder, haltsMany, emphasisWeights, emphasisGrid, RemoteForest#posterior, defaultKeep, learner.grownToPurity)
+// defaultOrder, stoppingRegion, haltsMany, emphasisWeights, emphasisGrid, RemoteForest#posterior, defaultKeep, learner.grownToPurity)
 // type-check as documented.
 import {
   init, Dataset, Forest, trainForest, type OrderReport, haltingTable, emphasisWeights, emphasisGrid, confusionMatrix, defaultKeep,
   ruleInfo, type RuleInfo, type RuleName, type Certificate, type StoppedPrediction,
   type ConfusionMatrix, type ForestSummary, type DatasetSummary, type UrnforestErrorCode,
-  type ImportedInfo, type CalibrationReport, type CalibrationWarningCode, type ProbabilityPrediction, type Vote, type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
+  type ImportedInfo, type CalibrationReport, type CalibrationWarningCode, type ProbabilityPrediction, type Vote, type TallyPosterior, type PosteriorOptions, type StoppingRegion, type EmphasisWeights, type EmphasisWeightsOptions,
 } from 'urnforest';
 import { UrnforestWorker } from 'urnforest/worker';
 
@@ -19,6 +19,10 @@ const tallies: Int32Array = posterior.tallies;
 const probability: Float64Array = posterior.probability;
 const win: Float64Array = posterior.win;
 const leader: number = posterior.leader;
+const region: StoppingRegion = forest.stoppingRegion({ rule: 'lp', alpha: 0.95 });
+const stopProbability: Float64Array = region.stopProbability;
+const stopAnswer: Uint8Array = region.answer;
+const regionTrees: number = region.numTrees + region.expectedTrees + region.expectedDisagreement;
 const remote = await new UrnforestWorker().load(forest.toBytes());
 const remotePosterior: TallyPosterior = await remote.posterior(new Int32Array([1, 0]), { rule: 'hyper' });
 const table = haltingTable({ rule: 'siba', trees: 5 });

@@ -3,7 +3,8 @@
 // order and P*, forest.predict for treesUsed, the halting table's halts for the staircase, and
 // forest.posterior for the posterior over final tallies ([SSM16] §2) and each class's chance to win.
 // This file holds the state machine (row, rule, draws, playback); each picture is a render(container, data)
-// of its own module: marbles.js, tally.js, verdict.js, posterior.js, pstar.js, staircase.js.
+// of its own module: marbles.js, tally.js, verdict.js, posterior.js, pstar.js, staircase.js, and for two
+// classes rule lp's stopping region (lp_panel.js, on the page's copy of the model).
 import { h, pending } from '../charts.js';
 import { sentence } from '../explain.js';
 import { showRuleProblem } from '../rule_bar.js';
@@ -12,6 +13,7 @@ import * as marbles from './marbles.js';
 import * as posterior from './posterior.js';
 import * as pstar from './pstar.js';
 import * as staircase from './staircase.js';
+import { showLpRegion } from './lp_panel.js';
 import * as tally from './tally.js';
 import * as verdict from './verdict.js';
 
@@ -167,6 +169,7 @@ export function createUrnView(app) {
     if (!view.trace) {
       for (const id of ['urn-svg', 'urn-tally', 'urn-verdict', 'urn-posterior', 'urn-pstar', 'urn-lattice']) $(id).replaceChildren();
       $('urn-caption').textContent = view.error ? '' : 'Train a forest to fill the urn.';
+      showLpRegion(null, {});
       return;
     }
     const tr = view.trace;
@@ -182,6 +185,7 @@ export function createUrnView(app) {
     pstar.render($('urn-pstar'), { confidence: tr.confidence, T: tr.votes.length, treesUsed: tr.treesUsed, drawn: view.drawn,
       alpha, stopped: halted && tr.haltedEarly });
     showStaircase();
+    showLpRegion(app.forest, { alpha, votes: tr.votes, drawn: view.drawn, halted });
     const T = tr.votes.length;
     $('urn-caption').textContent = `Test row ${view.row + 1}: ${T} trees, ${view.drawn} drawn` +
       (halted ? `, stopped (library: ${view.treesUsed} trees).` : '.');
