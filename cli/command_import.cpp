@@ -165,6 +165,22 @@ Status WriteRuleSavings(const Forest& forest, const PreparedRows& rows, double a
   return Status::Ok();
 }
 
+/// The report on the calibration rows: its fields in the open JSON object of `out`; its warnings
+/// also on stderr in text mode ("urnforest calibrate: warning CODE: message").
+void WriteCalibrationReport(const CalibrationReport& report, bool json_mode, Output& out) {
+  out.json.Key("rows").Int(static_cast<int64_t>(report.rows));
+  out.json.Key("distinct_rows").Int(static_cast<int64_t>(report.distinct_rows));
+  out.json.Key("max_certifiable_alpha").Double(report.max_certifiable_alpha);
+  out.json.Key("rows_needed").Int(static_cast<int64_t>(report.rows_needed));
+  out.json.Key("warnings").BeginArray();
+  for (const CalibrationWarning& warning : report.warnings) {
+    const char* code = CalibrationWarningName(warning.code);
+    out.json.BeginObject().Key("code").String(code).Key("message").String(warning.message).EndObject();
+    if (!json_mode) std::fprintf(stderr, "urnforest calibrate: warning %s: %s\n", code, warning.message.c_str());
+  }
+  out.json.EndArray();
+}
+
 }  // namespace
 
 Status RunCalibrate(int argc, char** argv, Output& out) {
@@ -190,14 +206,15 @@ Status RunCalibrate(int argc, char** argv, Output& out) {
   if (!data.ok()) return data.status();
   Result<PreparedRows> rows = PrepareRows(forest, data.value());
   if (!rows.ok()) return rows.status();
-  Status calibrated = CalibrateForest(&forest, rows.value().values.data(), rows.value().num_rows);
-  if (!calibrated.ok()) return calibrated;
+  Result<CalibrationReport> report =
+      CalibrateForestReport(&forest, rows.value().values.data(), rows.value().num_rows, alpha.value());
+  if (!report.ok()) return report.status();
   Status written = WriteFile(out_path.value(), SerializeForest(forest));
   if (!written.ok()) return written;
 
   out.json.BeginObject();
   WriteImported(forest, out);
-  out.json.Key("rows").Int(static_cast<int64_t>(rows.value().num_rows));
+  WriteCalibrationReport(report.value(), args.Flag("json"), out);
   out.json.Key("alpha").Double(alpha.value());
   out.text = "calibrated on " + std::to_string(rows.value().num_rows) + " rows -> " + out_path.value() +
              "\nrule      mean trees  disagreement (alpha " + std::to_string(alpha.value()) + ")\n";

@@ -4,7 +4,7 @@
 import { callChecked } from './errors.js';
 import { answerInto, answerOf, outArrays, readAnswer } from './halted_answer.js';
 import {
-  BUILD_OPTIONS, HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, haltingOptions, ruleOption,
+  BUILD_OPTIONS, HaltingTable, NO_EXTRA_OPTIONS, TableCache, buildForestTable, calibrationAlpha, haltingOptions, ruleOption,
 } from './halting.js';
 import { INTERNAL, addressOf, adopt, adoptExtra, current, disposed, live, release, withNewHandle } from './handles.js';
 import { Dataset } from './dataset.js';
@@ -86,15 +86,15 @@ export class Forest {
     return this.#imported === null ? null : { ...this.#imported };
   }
 
-  /** Calibrates an imported voting forest for halting (04_forest.d.ts). */
-  calibrate(dataset) {
+  /** Calibrates an imported voting forest for halting; the core's report on the rows (04_forest.d.ts). */
+  calibrate(dataset, options) {
     const handle = live(this, 'Forest');
     if (!(dataset instanceof Dataset)) throw new TypeError(`calibrate: dataset must be a Dataset, got ${describe(dataset)}`);
-    const data = live(dataset, 'Dataset');
-    callChecked(() => handle._calibrate(data));
+    const report = callChecked(() => handle._calibrate(live(dataset, 'Dataset'), calibrationAlpha(options)));
     this.#tables.delete();
     this.#requests.delete(); // parsed for the model before its calibration
     this.#imported = undefined;
+    return report;
   }
 
   /** See 04_forest.d.ts: the core's probabilities of the model's own prediction. */

@@ -36,6 +36,13 @@ export function alphaOption(alpha) {
   return alpha;
 }
 
+/** The alpha of forest.calibrate's options ({alpha}; default 0.99), checked as alphaOption. */
+export function calibrationAlpha(options) {
+  const o = optionsObject(options, 'calibrate');
+  rejectUnknown(o, ['alpha'], 'calibrate');
+  return alphaOption(o.alpha);
+}
+
 /**
  * Validates HaltingOptions; `maxTrees` bounds `trees` (the forest's size); `order` defaults to
  * `orderByDefault` (the forest's defaultOrder). Returns {rule, alpha, order (a name), orderIndex

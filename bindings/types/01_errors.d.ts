@@ -12,6 +12,8 @@ export type UrnforestErrorCode =
   | 'UnsupportedModel'
   /** The target column holds numbers with many distinct values (regression): urnforest classifies. */
   | 'NumericTarget'
+  /** calibrate() was given fewer than 5 rows: no alpha of 1/2 or more can be certified from them. */
+  | 'TooFewCalibrationRows'
   /** JS only: the object (or call) belongs to a wasm instance that aborted; `await init()` and retry. */
   | 'ModuleReset';
 

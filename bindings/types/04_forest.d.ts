@@ -29,10 +29,12 @@ export class Forest {
   readonly imported: ImportedInfo | null;
   /**
    * Calibrates an imported voting forest for halting from the votes of its trees on the rows of
-   * `dataset` (labels not needed); drops stored and cached tables. UrnforestError
-   * 'InvalidArgument' for forests trained here and additive (boosted) models.
+   * `dataset` (labels not needed: unlabeled held-out rows, never the training rows); drops stored
+   * and cached tables. Returns the core's report on the rows for `alpha` (default 0.99); its
+   * warnings do not stop the calibration. UrnforestError 'InvalidArgument' for forests trained
+   * here and additive (boosted) models, 'TooFewCalibrationRows' for fewer than 5 rows.
    */
-  calibrate(dataset: Dataset): void;
+  calibrate(dataset: Dataset, options?: { alpha?: number }): CalibrationReport;
   /**
    * Class probabilities per row, the core's one meaning per model kind (docs/api.md,
    * "Probabilities"): the source library's (soft; default for imported models), the trees' vote
@@ -212,6 +214,31 @@ export interface ImportedInfo {
   calibrated: boolean;
   /** Rows calibrate() used (0 before). */
   calibrationRows: number;
+}
+
+/** Stable codes of calibrate()'s warnings (never renamed; new ones are appended). */
+export type CalibrationWarningCode =
+  /** More than half of the rows are copies of other rows. */
+  | 'DuplicateRows'
+  /** The tallies look like the model's training rows (almost no contested tally, or all unanimous). */
+  | 'TrainingLikeRows'
+  /** The rows cannot certify the alpha asked at delta 0.05, even with zero disagreement on them. */
+  | 'TooFewRowsForAlpha';
+
+/** Forest.calibrate's report on its rows (docs/import.md, "How many calibration rows"). */
+export interface CalibrationReport {
+  /** Rows given. */
+  rows: number;
+  /** Rows that differ in some value (NaN equals NaN). */
+  distinctRows: number;
+  /** The largest alpha these rows certify at delta 0.05 for a strategy with zero loss on them: 0.05^(1/rows). */
+  maxCertifiableAlpha: number;
+  /** Rows the alpha asked needs at delta 0.05 (0 for alpha 1: no number of rows suffices). */
+  rowsNeeded: number;
+  /** The alpha asked. */
+  alpha: number;
+  /** What looks wrong with the rows, each with a stable code and a message that counts it. */
+  warnings: { code: CalibrationWarningCode; message: string }[];
 }
 
 /** Forest.predictProba's result. */

@@ -53,8 +53,9 @@ class ForestHandle {
   val LoadXGBoost(const val& bytes, const val& feature_names, const val& class_names, const std::string& target);
   /// {kind, vote, source, calibrated, calibrationRows} of an imported forest, or null.
   val Imported() const;
-  /// CalibrateForest on the rows of `data`: undefined or an error object.
-  val Calibrate(const DatasetHandle& data);
+  /// CalibrateForestReport on the rows of `data` for `alpha`: {rows, distinctRows,
+  /// maxCertifiableAlpha, rowsNeeded, alpha, warnings: [{code, message}]} or an error object.
+  val Calibrate(const DatasetHandle& data, double alpha);
   /// ExportOnnx: the ONNX file as a Uint8Array, or an error object.
   val ToOnnx() const;
 

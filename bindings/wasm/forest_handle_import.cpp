@@ -54,14 +54,30 @@ val ForestHandle::Imported() const {
   return out;
 }
 
-val ForestHandle::Calibrate(const DatasetHandle& data) {
+val ForestHandle::Calibrate(const DatasetHandle& data, double alpha) {
   PreparedRows scratch;
   const PreparedRows* rows = nullptr;
   Status prepared = data.PreparedFor(forest_, &scratch, &rows);
   if (!prepared.ok()) return ErrorObject(prepared);
-  Status status = CalibrateForest(&forest_, rows->values.data(), rows->num_rows);
-  if (!status.ok()) return ErrorObject(status);
-  return val::undefined();
+  Result<CalibrationReport> report =
+      CalibrateForestReport(&forest_, rows->values.data(), rows->num_rows, alpha);
+  if (!report.ok()) return ErrorObject(report.status());
+  const CalibrationReport& r = report.value();
+  val out = val::object();
+  out.set("rows", static_cast<double>(r.rows));
+  out.set("distinctRows", static_cast<double>(r.distinct_rows));
+  out.set("maxCertifiableAlpha", r.max_certifiable_alpha);
+  out.set("rowsNeeded", static_cast<double>(r.rows_needed));
+  out.set("alpha", r.alpha);
+  val warnings = val::array();
+  for (const CalibrationWarning& w : r.warnings) {
+    val warning = val::object();
+    warning.set("code", std::string(CalibrationWarningName(w.code)));
+    warning.set("message", w.message);
+    warnings.call<void>("push", warning);
+  }
+  out.set("warnings", warnings);
+  return out;
 }
 
 val ForestHandle::ToOnnx() const {

@@ -29,6 +29,7 @@ const char* CodeName(StatusCode code) {
     case StatusCode::kIoError: return "IoError";
     case StatusCode::kUnsupportedModel: return "UnsupportedModel";
     case StatusCode::kNumericTarget: return "NumericTarget";
+    case StatusCode::kTooFewCalibrationRows: return "TooFewCalibrationRows";
   }
   return "Internal";
 }

@@ -11,7 +11,8 @@
 
 namespace urnforest {
 
-Status CalibrateForest(Forest* forest, const float* rows, size_t num_rows) {
+Result<CalibrationReport> CalibrateForestReport(Forest* forest, const float* rows, size_t num_rows,
+                                                double alpha) {
   const ImportedModel* m = forest->imported();
   if (m == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -22,11 +23,16 @@ Status CalibrateForest(Forest* forest, const float* rows, size_t num_rows) {
                          "an additive model (boosted trees) does not vote; its exact early exit "
                          "(rule alpha1) needs no calibration");
   }
-  if (num_rows == 0) {
-    return Status::Error(StatusCode::kInvalidArgument, "calibration needs at least one row");
+  if (Status a = CheckAlpha(alpha); !a.ok()) return a;
+  if (num_rows < kMinCalibrationRows) {  // refused before any tree runs
+    return CheckCalibrationRows(rows, num_rows, 0, {}, forest->num_classes(), alpha).status();
   }
   Result<FullVote> votes = PredictFullRows(*forest, rows, num_rows);
   if (!votes.ok()) return votes.status();
+  Result<CalibrationReport> report =
+      CheckCalibrationRows(rows, num_rows, static_cast<size_t>(forest->num_features()),
+                           votes.value().votes, forest->num_classes(), alpha);
+  if (!report.ok()) return report.status();
   Result<ScorePrediction> own = PredictScoresRows(*forest, rows, num_rows, m->default_vote);
   if (!own.ok()) return own.status();
   using internal::ForestAccess;
@@ -37,7 +43,11 @@ Status CalibrateForest(Forest* forest, const float* rows, size_t num_rows) {
   ForestAccess::train_labels(*forest) = std::move(own.value().labels);
   ForestAccess::imported(*forest)[0].calibrated = true;
   forest->ClearStoredTables();
-  return Status::Ok();
+  return report;
+}
+
+Status CalibrateForest(Forest* forest, const float* rows, size_t num_rows) {
+  return CalibrateForestReport(forest, rows, num_rows).status();
 }
 
 Status CalibrateForest(Forest* forest, const Dataset& data) {

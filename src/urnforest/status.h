@@ -38,6 +38,9 @@ enum class StatusCode : int32_t {
   /// The target column holds numbers with many distinct values (a regression target): urnforest
   /// classifies; declare the target categorical to train on it anyway.
   kNumericTarget,
+  /// Calibration rows too few to certify any alpha of 1/2 or more (urnforest/calibration_check.h):
+  /// fewer than kMinCalibrationRows.
+  kTooFewCalibrationRows,
 };
 
 /// The stable string name of a code, e.g. "CsvRaggedRow". Never null.

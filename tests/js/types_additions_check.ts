@@ -5,7 +5,7 @@ import {
   init, Dataset, Forest, trainForest, type OrderReport, haltingTable, emphasisWeights, emphasisGrid, confusionMatrix, defaultKeep,
   ruleInfo, type RuleInfo, type RuleName, type Certificate, type StoppedPrediction,
   type ConfusionMatrix, type ForestSummary, type DatasetSummary, type UrnforestErrorCode,
-  type ImportedInfo, type ProbabilityPrediction, type Vote, type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
+  type ImportedInfo, type CalibrationReport, type CalibrationWarningCode, type ProbabilityPrediction, type Vote, type TallyPosterior, type PosteriorOptions, type EmphasisWeights, type EmphasisWeightsOptions,
 } from 'urnforest';
 import { UrnforestWorker } from 'urnforest/worker';
 
@@ -32,6 +32,10 @@ console.log(order, tallies, probability, win, leader, remotePosterior, halts, fl
 const imported: Forest = Forest.fromONNX(new Uint8Array(0), { featureNames: ['a', 'b'], target: 'y' });
 const info: ImportedInfo | null = imported.imported;
 imported.calibrate(Dataset.fromCSV('a,b\n1,2\n', { target: null }));
+const calibration: CalibrationReport = imported.calibrate(Dataset.fromCSV('a,b\n1,2\n', { target: null }), { alpha: 0.999 });
+const warningCodes: CalibrationWarningCode[] = calibration.warnings.map((w) => w.code);
+const certifiable: number = calibration.maxCertifiableAlpha + calibration.distinctRows + calibration.rowsNeeded;
+const tooFew: UrnforestErrorCode = 'TooFewCalibrationRows';
 const proba: ProbabilityPrediction = imported.predictProba(Dataset.fromCSV('a,b\n1,2\n', { target: null }), { vote: 'soft' });
 const vote: Vote = proba.vote;
 const probabilities: Float64Array = proba.probabilities;
