@@ -39,8 +39,8 @@ test("calibrate on a forest trained here lets rule 'auto' certify, within 1 - al
   const q = back.predict(testRows, { rule: 'auto', alpha: 0.9, compare: true });
   assert.deepEqual(q.certificate, p.certificate);
   assert.deepEqual(Array.from(q.labels), Array.from(p.labels));
-  back.delete();
-  forest.delete();
+  back.dispose();
+  forest.dispose();
 });
 
 test('calibrating a forest trained here keeps the answers of the out-of-bag rules', () => {
@@ -51,11 +51,11 @@ test('calibrating a forest trained here keeps the answers of the out-of-bag rule
   assert.equal(before.labels.length, 142);
   assert.deepEqual(Array.from(after.labels), Array.from(before.labels));
   assert.deepEqual(Array.from(after.treesUsed), Array.from(before.treesUsed));
-  forest.delete();
+  forest.dispose();
 });
 
 test('calibrate refuses an AdaBoost forest with InvalidArgument', () => {
   const boosted = trainForest(train, { trees: 11, ensemble: 'adaboost' });
   assert.throws(() => boosted.calibrate(calibration), (e) => e instanceof UrnforestError && e.code === 'InvalidArgument' && /weighted vote/.test(e.message));
-  boosted.delete();
+  boosted.dispose();
 });
