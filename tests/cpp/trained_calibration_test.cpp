@@ -136,6 +136,21 @@ TEST_CASE("Calibrating a forest trained here on its own training rows warns that
   CHECK(training_like);
 }
 
+TEST_CASE("Bagging and vote-boosting forests calibrate too, their reference labels being the full vote of all trees",
+          "[trained_calibration]") {
+  for (EnsembleKind kind : {EnsembleKind::kBagging, EnsembleKind::kVoteBoost}) {
+    TrainOptions options;
+    options.ensemble = kind;
+    options.num_trees = 15;
+    Forest forest = MustOk(Train(MustTwonorm(300, 1), options));
+    const PreparedRows prepared = MustOk(PrepareRows(forest, MustTwonorm(100, 2)));
+    REQUIRE(CalibrateForest(&forest, prepared.values.data(), prepared.num_rows).ok());
+    const FullVote full = MustOk(PredictFullRows(forest, prepared.values.data(), prepared.num_rows));
+    CHECK(forest.calibration_votes() == full.votes);
+    CHECK(forest.calibration_labels() == full.labels);
+  }
+}
+
 TEST_CASE("An AdaBoost forest is refused with InvalidArgument and left uncalibrated", "[trained_calibration]") {
   TrainOptions options;
   options.ensemble = EnsembleKind::kAdaBoost;
