@@ -15,9 +15,11 @@
 # Environment: FUZZ_JOBS (build parallelism, default 2), FUZZ_BUILD_DIR (default build-fuzz),
 #              FUZZ_ARGS (extra libFuzzer flags, e.g. "-seed=1").
 # Each target runs in one process on one core, starting from the checked-in seed corpus
-# tests/fuzz/corpus/<target>/ (fuzz_onnx: the ONNX fixtures tests/fixtures/onnx/*.onnx, copied to
-# build-fuzz/seeds/fuzz_onnx/; fuzz_xgboost: the model files of tests/fixtures/xgboost/ under 64 KB,
-# copied to build-fuzz/seeds/fuzz_xgboost/); inputs it discovers go to build-fuzz/corpus/<target>/ (kept between
+# tests/fuzz/corpus/<target>/ (fuzz_onnx: the ONNX fixtures tests/fixtures/onnx/*.onnx and crafted/*.onnx, copied to
+# build-fuzz/seeds/fuzz_onnx/; fuzz_xgboost: the model files of tests/fixtures/xgboost/ under 64 KB, copied to
+# build-fuzz/seeds/fuzz_xgboost/); fuzz_onnx also gets the dictionary tests/fuzz/fuzz_onnx.dict (attribute names,
+# op types and domains; scripts/fuzz_onnx_dict.py writes it; FUZZ_NO_DICT=1 leaves it out, to measure
+# what it adds); inputs it discovers go to build-fuzz/corpus/<target>/ (kept between
 # runs, never committed). Logs: build-fuzz/logs/<target>.log. A crashing input is written to
 # build-fuzz/artifacts/<target>/crash-* and the script prints the command that reproduces it.
 set -euo pipefail
@@ -75,7 +77,7 @@ for t in "${targets[@]}"; do
   if [[ $t == fuzz_onnx ]]; then  # the ONNX fixtures (only the .onnx files) are its seeds
     seeds="$build/seeds/$t"
     mkdir -p "$seeds"
-    cp "$root"/tests/fixtures/onnx/*.onnx "$seeds/"
+    cp "$root"/tests/fixtures/onnx/*.onnx "$root"/tests/fixtures/onnx/crafted/*.onnx "$seeds/"
   fi
   if [[ $t == fuzz_xgboost ]]; then  # the XGBoost fixtures' model files within -max_len are its seeds
     seeds="$build/seeds/$t"
@@ -83,13 +85,15 @@ for t in "${targets[@]}"; do
     find "$root/tests/fixtures/xgboost" -name '*.model.json' -size -64k -exec cp {} "$seeds/" \;
   fi
   work="$build/corpus/$t"
+  dict=()
+  if [[ -f "$root/tests/fuzz/$t.dict" && -z "${FUZZ_NO_DICT:-}" ]]; then dict=(-dict="$root/tests/fuzz/$t.dict"); fi
   artifacts="$build/artifacts/$t/"
   mkdir -p "$work" "$artifacts"
   echo "== $t: ${seconds}s"
   set +e
   # shellcheck disable=SC2086
   "$build/$t" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" ${FUZZ_ARGS:-} \
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" "${dict[@]}" ${FUZZ_ARGS:-} \
     >"$build/logs/$t.log" 2>&1
   rc=$?
   set -e

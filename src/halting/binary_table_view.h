@@ -36,7 +36,8 @@ class BinaryTableView {
     return table_.one_wins_from_.empty() ? nullptr : table_.one_wins_from_.data();
   }
   /// No tally of fewer votes halts. Exact for kThresholds tables with 2 classes (T + 1 when none
-  /// halts); 1 (nothing known) for other tables.
+  /// halts); the smallest threshold for kThresholds tables with more classes (a lower bound); 1
+  /// (nothing known) for other tables.
   int32_t MinVotesToHalt() const { return table_.min_votes_to_halt_; }
 
  private:

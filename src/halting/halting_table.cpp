@@ -209,6 +209,11 @@ void HaltingTable::DeriveBinaryBounds() {
   zero_wins_up_to_.clear();
   one_wins_from_.clear();
   min_votes_to_halt_ = 1;
+  if (layout_ == TableLayout::kThresholds && num_classes_ > 2 && !thresholds_.empty()) {
+    // Halting needs the leader's count at its threshold, so at least the smallest threshold's votes.
+    const uint16_t fewest = *std::min_element(thresholds_.begin(), thresholds_.end());
+    min_votes_to_halt_ = std::max<int32_t>(fewest, 1);
+  }
   const internal::BinaryTableView view(*this);
   const uint16_t* row0 = view.ThresholdRow(0);
   const uint16_t* row1 = view.ThresholdRow(1);

@@ -79,7 +79,10 @@ Status CheckRecord(const ImportedModel& m, size_t num_classes) {
   for (double v : m.base_values) {
     if (!std::isfinite(v)) return Inconsistent("a base value is not finite");
   }
-  if (!m.leaf_values.empty() || !m.tree_low.empty() || !m.tree_high.empty() || m.calibrated ||
+  if ((m.second_class_threshold && (m.single_score || m.outputs != 2)) || (m.label_from_scores && m.single_score)) {
+    return Inconsistent("the import record's label rule does not fit its layout");
+  }
+  if (!m.leaf_values.empty() || !m.named.empty() || !m.tree_low.empty() || !m.tree_high.empty() || m.calibrated ||
       m.margin.rows != 0 || !m.margin.lambdas.empty()) {
     return Inconsistent("the import record must come without leaves, bounds or calibration");
   }
@@ -127,6 +130,20 @@ Status ForestBuilder::SetLeaves(std::vector<double> values, std::vector<uint32_t
   record_.leaf_values = std::move(values);
   votes_ = std::move(votes);
   leaves_set_ = true;
+  return Status::Ok();
+}
+
+Status ForestBuilder::SetLeafClassesNamed(std::vector<uint8_t> named) {
+  if (!has_record_) return OutOfOrder("set the import record before the named classes");
+  if (record_.outputs < 3 || !record_.base_values.empty()) {
+    return Inconsistent("named classes need three or more outputs and no base values");
+  }
+  if (named.size() != record_.leaf_values.size()) {
+    return Inconsistent(std::to_string(named.size()) + " named-class entries for " +
+                        std::to_string(record_.leaf_values.size()) + " leaf values");
+  }
+  for (uint8_t& n : named) n = n != 0;
+  record_.named = std::move(named);
   return Status::Ok();
 }
 
@@ -227,6 +244,9 @@ Status ForestBuilder::CopyNode(uint32_t node, uint32_t from) {
 
 Result<Forest> ForestBuilder::Finish() {
   if (roots_.empty()) return Inconsistent("the model has no trees");
+  if (!record_.named.empty() && record_.named.size() != record_.leaf_values.size()) {
+    return Inconsistent("leaves were added after the named classes");
+  }
   for (size_t t = 0; t < roots_.size(); ++t) {
     const size_t end = t + 1 < roots_.size() ? roots_[t + 1] : table_.nodes.size();
     if (roots_[t] == end) return Inconsistent("tree " + std::to_string(t) + " has no nodes");

@@ -22,9 +22,23 @@ void StartScores(const ImportedModel& m, double* sum);
 /// margin). ONNX Runtime's rule (ENCODING.md) apart from that rounding; docs/import.md.
 double SingleScoreThreshold(const ImportedModel& m);
 
-/// The class of summed (untransformed) scores: the largest, first on ties; the single-score
-/// layout compares with `threshold`.
-int32_t ClassOf(const ImportedModel& m, const double* sum, double threshold);
+/// The scores ONNX Runtime reports for summed scores `sum` (m.outputs values), into
+/// out[0..classes): the post-transform applied; the single-score layout first becomes two scores,
+/// (1 - s, s) when `threshold` is not 0 (a probability), else (-s, s).
+void ScoresOf(const ImportedModel& m, const double* sum, double threshold, double* out);
+
+/// Which classes the leaves a row has reached so far named (ImportedModel::named): StartNamed
+/// clears seen[0..outputs), AddNamed marks those of the leaf whose values are `values` (a row of
+/// m.leaf_values). Both do nothing when the model has no `named` table.
+void StartNamed(const ImportedModel& m, uint8_t* seen);
+void AddNamed(const ImportedModel& m, const double* values, uint8_t* seen);
+
+/// The predicted class of summed (untransformed) scores, ONNX Runtime's rules (docs/import.md):
+/// the single-score layout and second_class_threshold compare with `threshold`; two outputs the
+/// larger, the first on ties; three or more the first largest float32 sum among the classes
+/// `seen` marks (null, or a model without a `named` table: all), the first class when none is;
+/// label_from_scores the first largest float32 of the transformed scores.
+int32_t ClassOf(const ImportedModel& m, const double* sum, double threshold, const uint8_t* seen = nullptr);
 
 /// The leaf values (m.outputs of them) that tree `tree` gives `row` (num_features floats).
 const double* LeafValuesOf(const Forest& forest, int32_t tree, const float* row);
@@ -87,15 +101,20 @@ class RemainingBounds {
   explicit RemainingBounds(const Forest& forest);
   /// True when, after `used` trees with summed scores `sum` predicting `label`, no values of the
   /// remaining trees can change the predicted class (with room for rounding).
-  bool Settled(const double* sum, int32_t used, int32_t label, double threshold) const;
+  /// `seen`: the classes named so far (StartNamed/AddNamed; null when the model has no table).
+  /// Never true for labels read from transformed scores with a transform (label_from_scores).
+  bool Settled(const double* sum, int32_t used, int32_t label, double threshold,
+               const uint8_t* seen = nullptr) const;
 
   /// Settled(), evaluated only when it can be true: after a failed check, `*next_check` becomes the
   /// first tree count at which the trees in between could have closed some class's gap to its
   /// strongest rival (tree t moves the gap of class x against rival c by at most the ranges of
-  /// its leaf values for x and c), and calls before it return false at once. Start each row with *next_check = 0. The same answers
+  /// its leaf values for x and c), and calls before it return false at once, as do calls before the
+  /// first tree count at which any row could be settled (found from the bounds alone, at
+  /// construction). Start each row with *next_check = 0. The same answers
   /// as Settled() at every step, with far fewer evaluations.
   bool SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
-                       int32_t* next_check) const;
+                       int32_t* next_check, const uint8_t* seen = nullptr) const;
 
  private:
   // The first tree count after `used` at which any class could be settled (see SettledSkipping).
@@ -103,12 +122,20 @@ class RemainingBounds {
   // The first j > used with reach(j, a) + reach(j, b) - reach(used, a) - reach(used, b) >= gap
   // (b < 0: class a alone), or trees + 1 when none.
   int32_t FirstReaching(int32_t used, size_t a, int64_t b, double gap) const;
+  // reach(j, a) + reach(j, b) - reach(used, a) - reach(used, b) (b < 0: class a alone).
+  double Moved(int32_t used, int32_t j, size_t a, int64_t b) const;
+  // True when FirstReaching(used, a, b, gap) <= j, for used < j <= trees: one comparison.
+  bool Reaches(int32_t used, int32_t j, size_t a, int64_t b, double gap) const;
 
   const ImportedModel& m_;
   size_t k_;
+  bool settles_early_;  // false: only the last tree settles a row
+  bool float_ties_;     // the label compares float32 values
   std::vector<double> low_, high_;
   // reach_[j * k + c]: sum over trees t < j of the range (largest - smallest leaf value) of class c.
   std::vector<double> reach_;
+  // No row is settled after fewer trees (for every row, from the leaf value bounds alone).
+  int32_t first_possible_ = 0;
 };
 
 }  // namespace internal

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "ensemble/forest_walk.h"
@@ -54,23 +55,26 @@ class RowWalk {
   // it reads every leaf).
   RowWalk(const Forest& forest, const internal::RemainingBounds& bounds, double scale, double threshold)
       : forest_(forest), m_(*forest.imported()), bounds_(bounds), scale_(scale),
-        threshold_(threshold), sum_(m_.outputs) {}
+        threshold_(threshold), sum_(m_.outputs), seen_(m_.outputs) {}
 
   void Start(const float* row) {
     row_ = row;
     used_ = 0;
     next_check_ = 0;
     internal::StartScores(m_, sum_.data());
+    internal::StartNamed(m_, seen_.data());
   }
   // Adds the next tree; then settled(), exact_label(), leader() and z() describe the state.
   void Step() { Add(internal::LeafValuesOf(forest_, used_, row_)); }
   // Adds the next tree's leaf values `v` (found by the caller's walk).
   void Add(const double* v) {
     for (int32_t c = 0; c < m_.outputs; ++c) sum_[c] += v[c];
+    internal::AddNamed(m_, v, seen_.data());
     ++used_;
-    exact_label_ = internal::ClassOf(m_, sum_.data(), threshold_);
+    exact_label_ = internal::ClassOf(m_, sum_.data(), threshold_, seen_.data());
     const int32_t t = forest_.num_trees();
-    settled_ = used_ == t || bounds_.SettledSkipping(sum_.data(), used_, exact_label_, threshold_, &next_check_);
+    settled_ = used_ == t ||
+               bounds_.SettledSkipping(sum_.data(), used_, exact_label_, threshold_, &next_check_, seen_.data());
     double margin;
     if (m_.single_score) {
       // The partial analogue of "s > threshold": the partial sum against k/T of the threshold.
@@ -102,6 +106,7 @@ class RowWalk {
   double scale_;
   double threshold_;
   std::vector<double> sum_;
+  std::vector<uint8_t> seen_;  // classes the row's leaves named (ImportedModel::named)
   const float* row_ = nullptr;
   int32_t used_ = 0;
   int32_t next_check_ = 0;
@@ -184,6 +189,9 @@ Result<ExactHaltResult> PredictSoftMargin(const Forest& forest, const float* row
   if (Status a = CheckAlpha(alpha); !a.ok()) return a;
   const double threshold = MarginThreshold(calibration, alpha);
   if (lambda != nullptr) *lambda = threshold;
+  // No threshold qualifies: only the exact early exit stops a row, so its walk gives the same
+  // labels and trees without the statistic's work per tree.
+  if (std::isinf(threshold)) return PredictSoftExact(forest, rows, num_rows);
   const internal::RemainingBounds bounds(forest);
   const size_t m = static_cast<size_t>(forest.num_features());
   ExactHaltResult out;

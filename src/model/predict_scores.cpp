@@ -24,39 +24,6 @@ void StartScores(const ImportedModel& m, double* sum) {
   for (int32_t c = 0; c < m.outputs; ++c) sum[c] = m.base_values.empty() ? 0.0 : m.base_values[c];
 }
 
-// ONNX Runtime's binary rule with one stored score: non-negative weights without a transform are
-// a probability of the second class (threshold 0.5), anything else a margin (threshold 0).
-// A probability ties at 0.5 when the trees split evenly (scikit-learn forests with an even
-// number of trees), but the file stores each tree's share as float32(p / T), which may round up:
-// a tied row then sums to 0.5 + e with e below 2^-24 of the largest possible sum. The threshold
-// is raised by that bound so that such a row answers the first class, as scikit-learn does; no
-// sum of genuine shares exceeds 0.5 by so little unless its leaves hold fractions finer than
-// float32 can tell apart from a tie.
-double SingleScoreThreshold(const ImportedModel& m) {
-  // Only the single-score layout reads it; the per-tree values (when derived) stand for every
-  // leaf, so a call costs one pass over the trees rather than over the leaves.
-  if (!m.single_score || m.transform != ScoreTransform::kNone) return 0.0;
-  const bool per_tree = !m.tree_low.empty();
-  const std::vector<double>& values = per_tree ? m.tree_low : m.leaf_values;
-  for (double v : values) {
-    if (v < 0) return 0.0;
-  }
-  double largest_sum = 0.0;  // sum over trees of the largest leaf (every leaf without bounds)
-  for (double v : per_tree ? m.tree_high : m.leaf_values) largest_sum += v;
-  return 0.5 + std::ldexp(std::max(largest_sum, 1.0), -24);
-}
-
-// The class of summed (untransformed) scores: the largest, first on ties; the binary single-score
-// layout compares with its threshold.
-int32_t ClassOf(const ImportedModel& m, const double* sum, double threshold) {
-  if (m.single_score) return sum[0] > threshold ? 1 : 0;
-  int32_t best = 0;
-  for (int32_t c = 1; c < m.outputs; ++c) {
-    if (sum[c] > sum[best]) best = c;
-  }
-  return best;
-}
-
 const double* LeafValuesOf(const Forest& forest, int32_t tree, const float* row) {
   const TreeNode* nodes = forest.node_table().nodes.data();
   const uint32_t leaf = WalkToLeaf(nodes, forest.node_table().category_bits.data(),
@@ -90,7 +57,11 @@ void FillTreeBounds(Forest* forest) {
 }
 
 RemainingBounds::RemainingBounds(const Forest& forest)
-    : m_(*forest.imported()), k_(static_cast<size_t>(m_.outputs)) {
+    : m_(*forest.imported()), k_(static_cast<size_t>(m_.outputs)),
+      // A transformed output need not order classes as their sums do (SOFTMAX_ZERO), and float32
+      // saturates (LOGISTIC of large margins): such labels are known only after the last tree.
+      settles_early_(!(m_.label_from_scores && m_.transform != ScoreTransform::kNone)),
+      float_ties_(m_.label_from_scores || (!m_.single_score && m_.outputs >= 3)) {
   const int32_t trees = forest.num_trees();
   const size_t k = k_;
   low_.assign((trees + 1) * k, 0.0);
@@ -115,16 +86,60 @@ RemainingBounds::RemainingBounds(const Forest& forest)
       reach_[(t + 1) * k + c] = reach_[t * k + c] + (m->tree_high[t * k + c] - m->tree_low[t * k + c]);
     }
   }
+  // Settled() needs some class's sum + low bound above another's sum + high bound; after j trees
+  // a class's sum lies between its base value plus those trees' smallest and plus their largest
+  // leaf values, for every row. So no row settles before the first j where the largest
+  // "base + highs + low bound" reaches the smallest "base + lows + high bound" (the slack covers
+  // sums rounded in another order, far below Settled's own). Two-class single scores and the
+  // second class's threshold (a score against 0.5, not against a rival): not used.
+  first_possible_ = 0;
+  if (!m_.single_score && !m_.second_class_threshold && k >= 2) {
+    std::vector<double> up(k), down(k);
+    double magnitude = 1.0;  // bounds the absolute values added so far
+    for (size_t c = 0; c < k; ++c) {
+      up[c] = down[c] = m_.base_values.empty() ? 0.0 : m_.base_values[c];
+      magnitude += std::fabs(up[c]);
+    }
+    int32_t j = 0;
+    for (; j < trees; ++j) {
+      double a = -std::numeric_limits<double>::infinity();
+      double b = std::numeric_limits<double>::infinity();
+      for (size_t c = 0; c < k; ++c) {
+        a = std::max(a, up[c] + low_[j * k + c]);
+        b = std::min(b, down[c] + high_[j * k + c]);
+      }
+      if (a >= b - 1e-7 * (magnitude + std::fabs(a) + std::fabs(b))) break;
+      double largest = 0.0;
+      for (size_t c = 0; c < k; ++c) {
+        up[c] += m->tree_high[j * k + c];
+        down[c] += m->tree_low[j * k + c];
+        largest = std::max({largest, std::fabs(m->tree_high[j * k + c]), std::fabs(m->tree_low[j * k + c])});
+      }
+      magnitude += largest;
+    }
+    first_possible_ = j;
+  }
 }
 
-bool RemainingBounds::Settled(const double* sum, int32_t used, int32_t label, double threshold) const {
+bool RemainingBounds::Settled(const double* sum, int32_t used, int32_t label, double threshold,
+                              const uint8_t* seen) const {
+  if (!settles_early_) return false;
   const double* lo = low_.data() + static_cast<size_t>(used) * k_;
   const double* hi = high_.data() + static_cast<size_t>(used) * k_;
-  // A bound settles only with room for the rounding of sums taken in another order.
-  auto ahead = [](double a, double b) { return a - b > 1e-9 * (1.0 + std::fabs(a) + std::fabs(b)); };
-  if (m_.single_score) {
-    return label == 1 ? ahead(sum[0] + lo[0], threshold) : ahead(threshold, sum[0] + hi[0]);
+  // A bound settles only with room for the rounding of sums taken in another order, and, where
+  // the label compares float32 values (three or more classes, or the transformed output), for
+  // the rounding to float32, under which two sums 2^-24 apart (relative) may tie.
+  const double float_room = float_ties_ ? std::ldexp(1.0, -22) : 0.0;
+  auto ahead = [float_room](double a, double b) {
+    return a - b > 1e-9 * (1.0 + std::fabs(a) + std::fabs(b)) + float_room * std::max(std::fabs(a), std::fabs(b));
+  };
+  if (m_.single_score || m_.second_class_threshold) {
+    const size_t c = m_.single_score ? 0 : 1;
+    return label == 1 ? ahead(sum[c] + lo[c], threshold) : ahead(threshold, sum[c] + hi[c]);
   }
+  // A class no leaf has named yet may still win only once named: the leader must be named, and
+  // every other class, named or not, beaten by its largest reach.
+  if (seen != nullptr && !m_.named.empty() && !seen[label]) return false;
   const double worst = sum[label] + lo[label];
   for (size_t c = 0; c < k_; ++c) {
     if (static_cast<int32_t>(c) != label && !ahead(worst, sum[c] + hi[c])) return false;
@@ -132,13 +147,20 @@ bool RemainingBounds::Settled(const double* sum, int32_t used, int32_t label, do
   return true;
 }
 
+double RemainingBounds::Moved(int32_t used, int32_t j, size_t a, int64_t b) const {
+  double d = reach_[j * k_ + a] - reach_[used * k_ + a];
+  if (b >= 0) d += reach_[j * k_ + b] - reach_[used * k_ + b];
+  return d;
+}
+
+bool RemainingBounds::Reaches(int32_t used, int32_t j, size_t a, int64_t b, double gap) const {
+  // The slack keeps the skip on the safe side of rounding (as FirstReaching's).
+  return Moved(used, j, a, b) >= gap - 1e-9 * (1.0 + std::fabs(gap));
+}
+
 int32_t RemainingBounds::FirstReaching(int32_t used, size_t a, int64_t b, double gap) const {
   const int32_t trees = static_cast<int32_t>(reach_.size() / k_) - 1;
-  auto moved = [&](int32_t j) {
-    double d = reach_[j * k_ + a] - reach_[used * k_ + a];
-    if (b >= 0) d += reach_[j * k_ + b] - reach_[used * k_ + b];
-    return d;
-  };
+  auto moved = [&](int32_t j) { return Moved(used, j, a, b); };
   // The slack keeps the skip on the safe side of rounding.
   const double target = gap - 1e-9 * (1.0 + std::fabs(gap));
   if (moved(trees) < target) return trees + 1;
@@ -153,32 +175,58 @@ int32_t RemainingBounds::FirstReaching(int32_t used, size_t a, int64_t b, double
 int32_t RemainingBounds::NextPossibleSettle(const double* sum, int32_t used, double threshold) const {
   const double* lo = low_.data() + static_cast<size_t>(used) * k_;
   const double* hi = high_.data() + static_cast<size_t>(used) * k_;
-  if (m_.single_score) {
-    const double gap = std::min(threshold - (sum[0] + lo[0]), sum[0] + hi[0] - threshold);
-    return FirstReaching(used, 0, -1, gap);
+  if (!settles_early_) return std::numeric_limits<int32_t>::max();
+  if (m_.single_score || m_.second_class_threshold) {
+    const size_t c = m_.single_score ? 0 : 1;
+    const double gap = std::min(threshold - (sum[c] + lo[c]), sum[c] + hi[c] - threshold);
+    return FirstReaching(used, c, -1, gap);
   }
-  // Class x settles only once sum[x] + lo[x] passes its strongest rival's sum[c] + hi[c].
-  size_t top = 0;
+  // Class x settles only once sum[x] + lo[x] passes its strongest rival's sum[c] + hi[c]. One
+  // pass finds the largest sum[c] + hi[c] (the first on ties), the largest of the others, and the
+  // class with the largest sum[x] + lo[x] (searched first below: its gap is the smallest or near).
+  size_t top = 0, second = k_, first = 0;
+  double top_u = sum[0] + hi[0], second_u = 0.0, first_l = sum[0] + lo[0];
   for (size_t c = 1; c < k_; ++c) {
-    if (sum[c] + hi[c] > sum[top] + hi[top]) top = c;
+    const double u = sum[c] + hi[c];
+    if (u > top_u) {
+      second = top;
+      second_u = top_u;
+      top = c;
+      top_u = u;
+    } else if (second == k_ || u > second_u) {
+      second = c;
+      second_u = u;
+    }
+    const double l = sum[c] + lo[c];
+    if (l > first_l) {
+      first = c;
+      first_l = l;
+    }
   }
-  size_t second = top == 0 ? 1 : 0;
-  for (size_t c = 0; c < k_; ++c) {
-    if (c != top && sum[c] + hi[c] > sum[second] + hi[second]) second = c;
-  }
-  int32_t next = std::numeric_limits<int32_t>::max();
-  for (size_t x = 0; x < k_; ++x) {
+  // The smallest of the classes' first reaching trees. One class is searched first; another class
+  // x can only lower the result below `next` when its bound moves far enough by tree next - 1
+  // (moved() is non-decreasing), which one comparison tells, so most classes cost O(1) rather
+  // than a binary search. The result is the same minimum.
+  auto gap_of = [&](size_t x) { return (x == top ? second_u : top_u) - (sum[x] + lo[x]); };
+  int32_t next = FirstReaching(used, first, static_cast<int64_t>(first == top ? second : top), gap_of(first));
+  for (size_t x = 0; x < k_ && next > used + 1; ++x) {
+    if (x == first) continue;
     const size_t rival = x == top ? second : top;
-    const double gap = sum[rival] + hi[rival] - (sum[x] + lo[x]);
+    const double gap = gap_of(x);
+    if (!Reaches(used, next - 1, x, static_cast<int64_t>(rival), gap)) continue;
     next = std::min(next, FirstReaching(used, x, static_cast<int64_t>(rival), gap));
   }
   return next;
 }
 
 bool RemainingBounds::SettledSkipping(const double* sum, int32_t used, int32_t label, double threshold,
-                                      int32_t* next_check) const {
+                                      int32_t* next_check, const uint8_t* seen) const {
   if (used < *next_check) return false;
-  if (Settled(sum, used, label, threshold)) return true;
+  if (used < first_possible_) {
+    *next_check = first_possible_;
+    return false;
+  }
+  if (Settled(sum, used, label, threshold, seen)) return true;
   *next_check = std::max(used + 1, NextPossibleSettle(sum, used, threshold));
   return false;
 }
@@ -187,48 +235,15 @@ bool RemainingBounds::SettledSkipping(const double* sum, int32_t used, int32_t l
 
 namespace {
 
+using internal::AddNamed;
 using internal::ClassOf;
+using internal::ScoresOf;
+using internal::StartNamed;
 using internal::SingleScoreThreshold;
 using internal::StartScores;
 
 
 Status Invalid(const std::string& what) { return Status::Error(StatusCode::kInvalidArgument, what); }
-
-// The scores ONNX Runtime reports for summed scores `sum`, into out[0..classes).
-void Transform(const ImportedModel& m, const double* sum, double threshold, double* out) {
-  int32_t n = m.outputs;
-  if (m.single_score) {
-    const bool probability = threshold != 0.0;  // 0.5 (plus the rounding bound) for a probability
-    out[0] = probability ? 1.0 - sum[0] : -sum[0];
-    out[1] = sum[0];
-    n = 2;
-  } else {
-    std::copy(sum, sum + n, out);
-  }
-  switch (m.transform) {
-    case ScoreTransform::kNone: break;
-    case ScoreTransform::kLogistic:
-      for (int32_t c = 0; c < n; ++c) out[c] = 1.0 / (1.0 + std::exp(-out[c]));
-      break;
-    case ScoreTransform::kSoftmax:
-    case ScoreTransform::kSoftmaxZero: {
-      const bool zero = m.transform == ScoreTransform::kSoftmaxZero;
-      double top = -std::numeric_limits<double>::infinity();
-      for (int32_t c = 0; c < n; ++c) {
-        if (!zero || out[c] != 0.0) top = std::max(top, out[c]);
-      }
-      double total = 0.0;
-      for (int32_t c = 0; c < n; ++c) {
-        out[c] = zero && out[c] == 0.0 ? 0.0 : std::exp(out[c] - top);
-        total += out[c];
-      }
-      if (total > 0) {
-        for (int32_t c = 0; c < n; ++c) out[c] /= total;
-      }
-      break;
-    }
-  }
-}
 
 }  // namespace
 
@@ -266,6 +281,8 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
   out.scores.resize(num_rows * l);
   if (voting) out.votes.assign(num_rows * l, 0);
   std::vector<double> sums(kBlock * k);
+  std::vector<uint8_t> seen(m->named.empty() ? 0 : kBlock * k);  // classes named per row
+  auto seen_of = [&seen, k](size_t i) { return seen.empty() ? nullptr : seen.data() + i * k; };
   int32_t leaves[kBlock];
   int32_t tree_ids[kBlock];
   bool no_nan[kBlock];
@@ -276,6 +293,7 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
     for (size_t i = 0; i < count; ++i) {
       no_nan[i] = internal::NoNaN(row_ptr(i), m_features);
       StartScores(*m, sums.data() + i * k);
+      StartNamed(*m, seen_of(i));
     }
     auto row_no_nan = [&no_nan](size_t i) { return no_nan[i]; };
     if (count < internal::kWalkGroup) {
@@ -294,11 +312,12 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
             const TreeNode& leaf = nodes[leaves[j]];
             const double* v = values + static_cast<size_t>(leaf.aux) * k;
             for (size_t c = 0; c < k; ++c) sum[c] += v[c];
+            AddNamed(*m, v, seen_of(i));
             if (voting) ++out.votes[(begin + i) * l + leaf.child_or_class];
           }
         }
-        out.labels[begin + i] = ClassOf(*m, sum, threshold);
-        Transform(*m, sum, threshold, out.scores.data() + (begin + i) * l);
+        out.labels[begin + i] = ClassOf(*m, sum, threshold, seen_of(i));
+        ScoresOf(*m, sum, threshold, out.scores.data() + (begin + i) * l);
       }
       continue;
     }
@@ -313,12 +332,13 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
         const double* v = values + static_cast<size_t>(leaf.aux) * k;
         double* sum = sums.data() + i * k;
         for (size_t c = 0; c < k; ++c) sum[c] += v[c];
+        AddNamed(*m, v, seen_of(i));
         if (voting) ++out.votes[(begin + i) * l + leaf.child_or_class];
       }
     }
     for (size_t i = 0; i < count; ++i) {
-      out.labels[begin + i] = ClassOf(*m, sums.data() + i * k, threshold);
-      Transform(*m, sums.data() + i * k, threshold, out.scores.data() + (begin + i) * l);
+      out.labels[begin + i] = ClassOf(*m, sums.data() + i * k, threshold, seen_of(i));
+      ScoresOf(*m, sums.data() + i * k, threshold, out.scores.data() + (begin + i) * l);
     }
   }
   return out;
@@ -340,20 +360,26 @@ Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows
   const size_t k = static_cast<size_t>(m->outputs);
   std::vector<double> sums(internal::kRowBlock * k);
   std::vector<int32_t> next_check(internal::kRowBlock);
+  std::vector<uint8_t> seen(m->named.empty() ? 0 : internal::kRowBlock * k);  // classes named per row
+  auto seen_of = [&seen, k](size_t slot) { return seen.empty() ? nullptr : seen.data() + slot * k; };
   internal::WalkRowsUntilStopped(
       forest, rows, num_rows,
       [&](size_t slot, size_t) {
         next_check[slot] = 0;
         StartScores(*m, sums.data() + slot * k);
+        StartNamed(*m, seen_of(slot));
       },
       [&](size_t slot, size_t row, const double* v, int32_t used) {
         double* sum = sums.data() + slot * k;
         for (size_t c = 0; c < k; ++c) sum[c] += v[c];
+        uint8_t* named = seen_of(slot);
+        AddNamed(*m, v, named);
         const bool done = used == trees ||
                           (used >= next_check[slot] &&
-                           bounds.SettledSkipping(sum, used, ClassOf(*m, sum, threshold), threshold, &next_check[slot]));
+                           bounds.SettledSkipping(sum, used, ClassOf(*m, sum, threshold, named), threshold,
+                                                  &next_check[slot], named));
         if (done) {
-          out.labels[row] = ClassOf(*m, sum, threshold);
+          out.labels[row] = ClassOf(*m, sum, threshold, named);
           out.trees_used[row] = used;
           total_trees += used;
         }

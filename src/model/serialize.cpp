@@ -25,7 +25,11 @@
 //   IMPT  u8 kind, u8 score transform, u8 single score, u8 default vote, u8 calibrated, i32 values
 //         per leaf, u32 count + f64 base values, u64 count + f64 leaf values, source string
 //         (ImportedModel), then the margin rule's calibration: u32 rows, f64 scale, u32 count, and
-//         per threshold {f64 lambda, u32 wrong rows, f64 mean trees}.
+//         per threshold {f64 lambda, u32 wrong rows, f64 mean trees}. Then, only when a label rule
+//         needs it (absent otherwise, so earlier models keep their exact bytes; readers before it
+//         refuse such a section as bad rather than answer by the old rules): u8 addition version
+//         (1), u8 flags (1 second_class_threshold, 2 label_from_scores, 4 a named table follows),
+//         and with flag 4 the ImportedModel::named table packed 8 entries a byte, low bit first.
 //         Present exactly when OPTS says imported (ensemble 4); a leaf's aux is
 //         then its row of leaf values (0 otherwise), and LABL/OOBV hold calibration votes.
 //   HTBL  u32 count, then per stored halting table {u64 length, HaltingTable::ToBytes() ("UFHT")}
@@ -51,6 +55,7 @@
 #include "base/utf8.h"
 #include "ensemble/forest_access.h"
 #include "model/calibration_section.h"
+#include "model/imported_label_rules.h"
 #include "model/imported_scores.h"
 #include "urnforest/forest.h"
 
@@ -215,6 +220,7 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
       w.U32(margin.wrong[i]);
       w.F64(margin.mean_trees[i]);
     }
+    internal::WriteImportedLabelRules(*imported, &w);
     WriteSection(&payload, kImported, body);
   }
   if (!forest.stored_tables().empty()) {
@@ -400,6 +406,7 @@ Status ReadImported(internal::ByteReader r, int32_t classes, ImportedModel* m) {
       return Corrupt("bad margin calibration");
     }
   }
+  if (Status s = internal::ReadImportedLabelRules(&r, m); !s.ok()) return s;
   if (r.failed() || !r.at_end()) return Corrupt("bad import section");
   for (double v : m->base_values) {
     if (!std::isfinite(v)) return Corrupt("bad import base values");

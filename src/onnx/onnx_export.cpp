@@ -48,8 +48,12 @@ struct LeafWriter {
       e->class_weights.push_back(weight);
     };
     if (imported != nullptr) {
-      const double* v = imported->leaf_values.data() + static_cast<size_t>(leaf.aux) * imported->outputs;
-      for (int32_t j = 0; j < imported->outputs; ++j) add(j, static_cast<float>(v[j]));
+      const size_t row = static_cast<size_t>(leaf.aux) * imported->outputs;
+      const double* v = imported->leaf_values.data() + row;
+      for (int32_t j = 0; j < imported->outputs; ++j) {
+        // A class the source leaf did not name stays unnamed, so that ONNX Runtime skips it alike.
+        if (imported->named.empty() || imported->named[row + j]) add(j, static_cast<float>(v[j]));
+      }
       return;
     }
     const float w = tree_weight[tree];
@@ -284,6 +288,11 @@ Result<std::vector<uint8_t>> ExportOnnx(const Forest& forest) {
       return Status::Error(StatusCode::kUnsupportedModel,
                            "an imported two-class model that scores both classes separately: "
                            "ONNX Runtime labels that layout by the sign of the second score");
+    }
+    if (m.label_from_scores) {
+      return Status::Error(StatusCode::kUnsupportedModel,
+                           "an imported opset-5 model labelled from its transformed scores: "
+                           "TreeEnsembleClassifier labels from the summed scores");
     }
     post_transform = TransformName(m.transform);
     for (double b : m.base_values) base_values.push_back(static_cast<float>(b));

@@ -61,6 +61,7 @@ class Decoder {
     if (f.bytes.size() % 4 != 0) return Bad(std::string("packed ") + what + " is not a multiple of 4 bytes");
     if (!Count(f.bytes.size() / 4)) return false;
     const auto* p = reinterpret_cast<const uint8_t*>(f.bytes.data());
+    out->reserve(out->size() + f.bytes.size() / 4);
     for (size_t i = 0; i < f.bytes.size(); i += 4) out->push_back(FloatBits(Le32(p + i)));
     return true;
   }
@@ -171,8 +172,15 @@ class Decoder {
         case 3: if (!NeedVarint(f, "AttributeProto.i")) return false; a->i = static_cast<int64_t>(f.varint); break;
         case 4: if (!NeedBytes(f, "AttributeProto.s")) return false; a->s = std::string(f.bytes); break;
         case 5: if (!NeedBytes(f, "AttributeProto.t") || !Tensor(f.bytes, &a->t)) return false; break;
-        case 7: if (!Floats(f, &a->floats, "AttributeProto.floats")) return false; break;
-        case 8: if (!Ints(f, &a->ints, "AttributeProto.ints")) return false; break;
+        // An unpacked list's remaining values are read as one run (ProtoReader::ReadRun).
+        case 7: if (!Floats(f, &a->floats, "AttributeProto.floats") ||
+                    !Count(r.ReadRun(f, [a](uint64_t v) { a->floats.push_back(FloatBits(static_cast<uint32_t>(v))); })))
+                  return false;
+                break;
+        case 8: if (!Ints(f, &a->ints, "AttributeProto.ints") ||
+                    !Count(r.ReadRun(f, [a](uint64_t v) { a->ints.push_back(static_cast<int64_t>(v)); })))
+                  return false;
+                break;
         case 9: if (!NeedBytes(f, "AttributeProto.strings") || !Count(1)) return false;
                 a->strings.emplace_back(f.bytes); break;
         default: break;

@@ -4,18 +4,33 @@
 namespace urnforest {
 namespace internal {
 
-bool ProtoReader::ReadVarint(uint64_t* out) {
+bool ProtoReader::ReadVarint(uint64_t* out) { return VarintAt(&pos_, out); }
+
+bool ProtoReader::VarintAt(size_t* at, uint64_t* out) const {
+  size_t pos = *at;
   uint64_t value = 0;
   for (int shift = 0; shift < 64; shift += 7) {
-    if (pos_ >= size_) return false;
-    const uint8_t byte = data_[pos_++];
+    if (pos >= size_) return false;
+    const uint8_t byte = data_[pos++];
     value |= static_cast<uint64_t>(byte & 0x7f) << shift;
     if ((byte & 0x80) == 0) {
       *out = value;
+      *at = pos;
       return true;
     }
   }
   return false;  // more than 10 bytes
+}
+
+size_t ProtoReader::KeyBytes(const ProtoField& field, uint8_t* key) {
+  uint64_t k = (static_cast<uint64_t>(field.number) << 3) | static_cast<uint64_t>(field.type);
+  size_t n = 0;
+  while (k >= 0x80) {
+    key[n++] = static_cast<uint8_t>(k | 0x80);
+    k >>= 7;
+  }
+  key[n++] = static_cast<uint8_t>(k);
+  return n;
 }
 
 bool ProtoReader::Next(ProtoField* field) {

@@ -35,8 +35,49 @@ class ProtoReader {
   /// True once malformed input has been seen.
   bool failed() const { return failed_; }
 
+  /// Reads the run of fields that directly follow the current position and repeat `field`'s
+  /// number and wire type (`field`: the field Next() just read, kVarint or kFixed32; other types
+  /// read nothing), calling emit(value) for each value (the raw bits for kFixed32), and returns how
+  /// many it read. An unpacked repeated scalar (proto2's default encoding, which the onnx package
+  /// writes) is such a run: reading it here skips Next()'s general decoding per value. It stops
+  /// before the first other field, a key spelt in more bytes than needed, the end or malformed
+  /// input, all left to Next() (which reads or reports them as before).
+  template <class Emit>
+  size_t ReadRun(const ProtoField& field, Emit emit) {
+    if (field.type != WireType::kVarint && field.type != WireType::kFixed32) return 0;
+    uint8_t key[5];
+    const size_t key_size = KeyBytes(field, key);
+    size_t count = 0;
+    auto key_at = [this, &key, key_size](size_t at) {
+      for (size_t i = 0; i < key_size; ++i) {
+        if (data_[at + i] != key[i]) return false;
+      }
+      return true;
+    };
+    while (size_ - pos_ > key_size && key_at(pos_)) {
+      size_t at = pos_ + key_size;
+      uint64_t value = 0;
+      if (field.type == WireType::kFixed32) {
+        if (size_ - at < 4) break;
+        value = static_cast<uint64_t>(data_[at]) | static_cast<uint64_t>(data_[at + 1]) << 8 |
+                static_cast<uint64_t>(data_[at + 2]) << 16 | static_cast<uint64_t>(data_[at + 3]) << 24;
+        at += 4;
+      } else if (!VarintAt(&at, &value)) {
+        break;
+      }
+      pos_ = at;
+      emit(value);
+      ++count;
+    }
+    return count;
+  }
+
  private:
   bool ReadVarint(uint64_t* out);
+  // The varint at *at (advanced past it) into *out; false when truncated or over 10 bytes.
+  bool VarintAt(size_t* at, uint64_t* out) const;
+  // The minimal encoding of `field`'s key into key[0..return value).
+  static size_t KeyBytes(const ProtoField& field, uint8_t* key);
   bool Fail() {
     failed_ = true;
     pos_ = size_;

@@ -124,6 +124,13 @@ Status ReadV5Arrays(const OnnxNode& node, TreeEnsembleV5* v, TreeEnsembleAttribu
   if (const OnnxAttribute* f = node.Find("post_transform")) transform = f->i;
   static const char* kTransforms[] = {"NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"};
   if (transform < 0 || transform > 4) return OnnxCorrupt(node, "post_transform out of range");
+  // ONNX Runtime 1.30 computes LOGISTIC for 1 and SOFTMAX for 2, the specification the reverse:
+  // which one a file means is ambiguous.
+  if (transform == 1 || transform == 2) {
+    return OnnxUnsupported(node.Describe() + ": post_transform " + std::to_string(transform) +
+                           " (the specification's " + kTransforms[transform] + "; ONNX Runtime computes " +
+                           kTransforms[3 - transform] + " for it, so the file's scores are ambiguous)");
+  }
   a->post_transform = kTransforms[transform];
   // The sets of the BRANCH_MEMBER nodes, in node order, separated by NaN.
   std::vector<std::vector<double>> sets(1);

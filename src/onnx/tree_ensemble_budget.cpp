@@ -48,6 +48,7 @@ ImportEstimate EstimateImport(const TreeEnsembleAttributes& a, size_t trees, siz
   const size_t bound_values = Mul(Add(trees, 1), Mul(outputs, 5));
   size_t bytes = Mul(Add(leaf_values, bound_values), sizeof(double));
   bytes = Add(bytes, Mul(e.leaves, sizeof(uint32_t)));                 // hard votes
+  if (outputs >= 3) bytes = Add(bytes, leaf_values);                   // classes each leaf names
   bytes = Add(bytes, Mul(e.nodes, sizeof(TreeNode) + sizeof(uint8_t)));  // node table + set marks
   e.bytes = bytes;
   return e;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -83,10 +84,11 @@ Result<ScoreTransform> PostTransform(const OnnxNode& node, const std::string& na
 Status ClassifyWeights(const OnnxNode& node, const TreeEnsembleAttributes& a, ImportedModel* m) {
   const size_t l = a.class_names.size();
   // Class ids used by the weights: a binary model may store only one class's scores.
-  bool only_first = true;
+  bool only_first = true, only_second = true;
   for (int64_t id : a.class_ids) {
     if (id < 0 || static_cast<uint64_t>(id) >= l) return OnnxCorrupt(node, "class id " + std::to_string(id) + " out of range");
     only_first = only_first && id == 0;
+    only_second = only_second && id == 1;
   }
   bool all_positive = true;
   for (double w : a.class_weights) {
@@ -95,17 +97,34 @@ Status ClassifyWeights(const OnnxNode& node, const TreeEnsembleAttributes& a, Im
   }
   // ONNX Runtime's binary case: two labels and every weight for class id 0, which then scores
   // the second class (scikit-learn's and XGBoost's binary layout).
-  m->single_score = l == 2 && only_first && !a.class_ids.empty();
+  // The opset-5 op has no such case: ArgMax reads its two targets as they are.
+  const bool classifier = node.op_type != "TreeEnsemble";
+  m->single_score = classifier && l == 2 && only_first && !a.class_ids.empty();
   m->outputs = m->single_score ? 1 : static_cast<int32_t>(l);
+  // ONNX Runtime writes one stored score as two untransformed scores under SOFTMAX and
+  // SOFTMAX_ZERO, ignoring the transform the file names: which one is meant is ambiguous.
+  if (m->single_score && (m->transform == ScoreTransform::kSoftmax || m->transform == ScoreTransform::kSoftmaxZero)) {
+    return OnnxUnsupported(node.Describe() + ": one stored score per leaf with post_transform " + a.post_transform +
+                           " (ONNX Runtime ignores that transform here, so the file's scores are ambiguous)");
+  }
+  // The same binary case with every weight on class id 1: ONNX Runtime's scores are [0, s] and,
+  // for non-negative weights without a transform, the second class needs s > 0.5.
+  const bool second_only = classifier && l == 2 && only_second && !a.class_ids.empty();
+  m->second_class_threshold = second_only && all_positive && m->transform == ScoreTransform::kNone;
   // Trees whose weights all go to one class (one tree per class, as boosting and the opset-5
   // op's one-target leaves lay them out) do not vote: when most trees are such, the model is
   // additive.
   bool per_class_trees = false;
   if (!m->single_score) {
     std::map<int64_t, int64_t> first_class;  // tree -> its one class, or -1 when it has several
+    auto it = first_class.end();  // the entry of the previous weight's tree (weights come tree by tree)
     for (size_t k = 0; k < a.class_ids.size(); ++k) {
-      auto [it, inserted] = first_class.emplace(a.class_tree_ids[k], a.class_ids[k]);
-      if (!inserted && it->second != a.class_ids[k]) it->second = -1;
+      if (it == first_class.end() || it->first != a.class_tree_ids[k]) {
+        bool inserted = false;
+        std::tie(it, inserted) = first_class.emplace(a.class_tree_ids[k], a.class_ids[k]);
+        if (inserted) continue;
+      }
+      if (it->second != a.class_ids[k]) it->second = -1;
     }
     size_t single = 0;
     for (const auto& [tree, c] : first_class) single += c >= 0;
@@ -130,6 +149,11 @@ Status BaseValues(const OnnxNode& node, const TreeEnsembleAttributes& a, Importe
   if (m->single_score && a.base_values.size() != 1) {
     return OnnxUnsupported(node.Describe() + ": a binary model with one score per leaf and two base values (ONNX Runtime's scores are ill-defined there)");
   }
+  const bool second_only = node.op_type != "TreeEnsemble" && l == 2 && !a.class_ids.empty() &&
+                           std::all_of(a.class_ids.begin(), a.class_ids.end(), [](int64_t id) { return id == 1; });
+  if (second_only) {
+    return OnnxUnsupported(node.Describe() + ": two labels, every weight on class id 1, and base values (ONNX Runtime drops the trees' sum there)");
+  }
   m->base_values = a.base_values;
   return Status::Ok();
 }
@@ -142,6 +166,10 @@ Result<ImportedModel> ImportRecord(const OnnxModel& model, const OnnxNode& node,
   m.transform = transform.value();
   if (Status s = ClassifyWeights(node, a, &m); !s.ok()) return s;
   m.default_vote = VoteKind::kSoft;
+  // ArgMax after the opset-5 op reads the transformed scores, as float32. Without a transform and
+  // with three or more classes that is the rule every such model follows (ClassOf), so the record
+  // says so only where it differs (and those models keep their bytes).
+  m.label_from_scores = node.op_type == "TreeEnsemble" && (m.transform != ScoreTransform::kNone || m.outputs == 2);
   m.source = model.producer_name + (model.producer_version.empty() ? "" : " " + model.producer_version);
   if (!IsUtf8(m.source)) m.source.clear();
   if (Status s = BaseValues(node, a, &m); !s.ok()) return s;
@@ -151,8 +179,10 @@ Result<ImportedModel> ImportRecord(const OnnxModel& model, const OnnxNode& node,
 // Trees in increasing id order; each node's index by (tree, node id).
 Result<SourceTrees> IndexTrees(const OnnxNode& node, const TreeEnsembleAttributes& a) {
   SourceTrees trees;
+  internal::SourceTree* tree = nullptr;  // the previous node's tree (nodes come tree by tree)
   for (size_t i = 0; i < a.node_ids.size(); ++i) {
-    if (!trees[a.tree_ids[i]].by_id.emplace(a.node_ids[i], i).second) {
+    if (i == 0 || a.tree_ids[i] != a.tree_ids[i - 1]) tree = &trees[a.tree_ids[i]];
+    if (!tree->by_id.emplace(a.node_ids[i], i).second) {
       return OnnxCorrupt(node, "tree " + std::to_string(a.tree_ids[i]) + " has node id " + std::to_string(a.node_ids[i]) + " twice");
     }
   }
@@ -180,18 +210,51 @@ Result<LeafTable> SumLeaves(const OnnxNode& node, const TreeEnsembleAttributes& 
     return Status::Error(StatusCode::kLimitExceeded, "the model's leaves hold more than 2^28 values");
   }
   out.values.assign(leaves * m.outputs, 0.0);
+  size_t row = 0;  // the leaf row of weight k - 1; a leaf's weights usually come one after another
   for (size_t k = 0; k < a.class_ids.size(); ++k) {
-    auto tree = trees.find(a.class_tree_ids[k]);
-    if (tree == trees.end()) return OnnxCorrupt(node, "a class weight names tree " + std::to_string(a.class_tree_ids[k]) + ", which does not exist");
-    auto it = tree->second.by_id.find(a.class_node_ids[k]);
-    if (it == tree->second.by_id.end() || a.modes[it->second] != "LEAF") {
-      return OnnxCorrupt(node, "a class weight names node " + std::to_string(a.class_node_ids[k]) + " of tree " +
-                                   std::to_string(a.class_tree_ids[k]) + ", which is not a leaf");
+    if (k == 0 || a.class_tree_ids[k] != a.class_tree_ids[k - 1] || a.class_node_ids[k] != a.class_node_ids[k - 1]) {
+      auto tree = trees.find(a.class_tree_ids[k]);
+      if (tree == trees.end()) return OnnxCorrupt(node, "a class weight names tree " + std::to_string(a.class_tree_ids[k]) + ", which does not exist");
+      auto it = tree->second.by_id.find(a.class_node_ids[k]);
+      if (it == tree->second.by_id.end() || a.modes[it->second] != "LEAF") {
+        return OnnxCorrupt(node, "a class weight names node " + std::to_string(a.class_node_ids[k]) + " of tree " +
+                                     std::to_string(a.class_tree_ids[k]) + ", which is not a leaf");
+      }
+      row = out.row_of[it->second];
     }
     const size_t column = m.single_score ? 0 : static_cast<size_t>(a.class_ids[k]);
-    out.values[out.row_of[it->second] * m.outputs + column] += a.class_weights[k];
+    out.values[row * m.outputs + column] += a.class_weights[k];
   }
   return out;
+}
+
+// Which classes each leaf row names (ImportedModel::named), for three or more classes without
+// base values, as ONNX Runtime's label skips a class no reached leaf named. Empty when it cannot
+// matter: every class is named by every leaf of some tree, so every row reaches a leaf naming it.
+// The opset-5 op is read through ArgMax, which skips no class.
+std::vector<uint8_t> NamedClasses(const OnnxNode& node, const TreeEnsembleAttributes& a, const ImportedModel& m,
+                                  const SourceTrees& trees, const LeafTable& leaves) {
+  const size_t k = static_cast<size_t>(m.outputs);
+  if (k < 3 || !m.base_values.empty() || node.op_type == "TreeEnsemble") return {};
+  std::vector<uint8_t> named(leaves.values.size(), 0);
+  for (size_t e = 0; e < a.class_ids.size(); ++e) {
+    const size_t node = trees.at(a.class_tree_ids[e]).by_id.at(a.class_node_ids[e]);  // checked by SumLeaves
+    named[leaves.row_of[node] * k + static_cast<size_t>(a.class_ids[e])] = 1;
+  }
+  std::vector<uint8_t> covered(k, 0), all(k);
+  for (const auto& [id, tree] : trees) {
+    std::fill(all.begin(), all.end(), uint8_t{1});
+    bool any_leaf = false;
+    for (const auto& [node_id, i] : tree.by_id) {
+      if (a.modes[i] != "LEAF") continue;
+      any_leaf = true;
+      const uint8_t* row = named.data() + leaves.row_of[i] * k;
+      for (size_t c = 0; c < k; ++c) all[c] &= row[c];
+    }
+    for (size_t c = 0; c < k; ++c) covered[c] |= any_leaf && all[c];
+  }
+  if (std::all_of(covered.begin(), covered.end(), [](uint8_t c) { return c != 0; })) return {};
+  return named;
 }
 
 // Each leaf row's hard vote: its top class (the first on ties, as numpy's argmax).
@@ -258,10 +321,14 @@ Result<Forest> BuildForest(const OnnxNode& node, const TreeEnsembleAttributes& a
                            ImportedModel record, LeafTable leaves, const SourceTrees& trees) {
   const int64_t num_features = static_cast<int64_t>(schema.features.size());
   std::vector<uint32_t> votes = HardVotes(record, leaves.values, trees.size());
+  std::vector<uint8_t> named = NamedClasses(node, a, record, trees, leaves);
   ForestBuilder builder;
   if (Status s = builder.SetSchema(std::move(schema)); !s.ok()) return s;
   if (Status s = builder.SetImported(std::move(record)); !s.ok()) return s;
   if (Status s = builder.SetLeaves(std::move(leaves.values), std::move(votes)); !s.ok()) return s;
+  if (!named.empty()) {
+    if (Status s = builder.SetLeafClassesNamed(std::move(named)); !s.ok()) return s;
+  }
   if (Status s = internal::WriteSourceTrees(node, a, trees, leaves.row_of, num_features, &builder); !s.ok()) {
     return s;
   }

@@ -53,7 +53,8 @@ class ForestBuilder {
   Status SetSchema(Schema schema);
 
   /// The import record (ImportedModel) without its leaves: kind, transform, single_score,
-  /// outputs, base_values, default_vote, source. `outputs` must be the number of classes, or 1
+  /// outputs, base_values, default_vote, source, second_class_threshold (two outputs only),
+  /// label_from_scores (not with single_score); `named` empty (see SetLeafClassesNamed). `outputs` must be the number of classes, or 1
   /// with single_score (two classes only); base_values empty, or `outputs` or num_classes finite
   /// values. Its leaf_values, tree_low and tree_high must be empty (the builder fills them), and
   /// it must not be calibrated (calibration comes after import). Once, after SetSchema.
@@ -64,6 +65,11 @@ class ForestBuilder {
   /// tree whose walk ends in a leaf of that row (< num_classes). Values are stored as given.
   /// After SetImported, before any AddLeaf or tree; once.
   Status SetLeaves(std::vector<double> values, std::vector<uint32_t> votes);
+
+  /// Which classes each leaf-value row names (ImportedModel::named): `named` has one 0/1 entry per
+  /// leaf value. Only for a record of three or more outputs without base values, after the
+  /// leaves (SetLeaves or every AddLeaf) and before Finish; optional (none: every class named).
+  Status SetLeafClassesNamed(std::vector<uint8_t> named);
 
   /// Appends one leaf-value row: `values` (ImportedModel::outputs of them, borrowed) and its hard
   /// vote. Returns the row's index. After SetImported (and instead of SetLeaves).

@@ -74,6 +74,21 @@ struct ImportedModel {
   bool single_score = false;
   /// Values per leaf: the number of classes, or 1 with single_score.
   int32_t outputs = 0;
+  /// Label rules decided against ONNX Runtime (docs/import.md, "Cases decided"); all false and
+  /// empty for models that need none, which then keep their exact bytes.
+  /// Two outputs whose file weighted the second class only, non-negative, without a transform
+  /// (ONNX Runtime's binary case with class id 1): the second class wins when its summed score
+  /// exceeds 0.5 (SingleScoreThreshold's rounding bound included); the scores stay [0, s].
+  bool second_class_threshold = false;
+  /// The label is the first largest of the transformed scores rounded to float32 (an opset-5
+  /// TreeEnsemble followed by ArgMax, which reads the transformed output); otherwise it comes from
+  /// the summed scores.
+  bool label_from_scores = false;
+  /// Three or more outputs without base values: per leaf row and output, 1 when the file's leaf
+  /// names the class (even with weight 0), 0 when it does not (leaves x outputs). A class no leaf
+  /// of a row's walk names is skipped by that row's label, as ONNX Runtime does. Empty when every
+  /// row reaches a leaf naming every class (some tree names every class in all its leaves).
+  std::vector<uint8_t> named;
   std::vector<double> base_values;  ///< Added to the summed scores (empty = zeros).
   std::vector<double> leaf_values;  ///< leaves x outputs, row-major; a leaf node's aux is its row.
   VoteKind default_vote = VoteKind::kSoft;  ///< The vote predict uses when none is asked for.

@@ -227,9 +227,23 @@ TEST_CASE("Two-class tables decide by two bounds per vote count exactly as Halts
   // SIBA at 0.99 for 101 trees first stops after 6 unanimous votes (the thesis vector's head).
   CHECK(BinaryTableView(Siba(101, 0.99)).MinVotesToHalt() == 6);
   CheckBoundsMatchHalts(Siba(101, 0.99));
-  // Other layouts have no bounds and claim nothing about the earliest stop.
-  REQUIRE(BinaryTableView(Siba(41, 0.95, 3)).ZeroWinsUpTo() == nullptr);
-  REQUIRE(BinaryTableView(Siba(41, 0.95, 3)).MinVotesToHalt() == 1);
+  // Tables of more classes have no bounds; their earliest stop is the smallest threshold, below
+  // which no tally halts.
+  const HaltingTable three = Siba(41, 0.95, 3);
+  REQUIRE(BinaryTableView(three).ZeroWinsUpTo() == nullptr);
+  const int32_t fewest = BinaryTableView(three).MinVotesToHalt();
+  CHECK(fewest > 1);
+  bool some_halts_at_fewest = false;
+  for (int32_t a = 0; a <= fewest; ++a) {
+    for (int32_t b = 0; a + b <= fewest; ++b) {
+      for (int32_t c = 0; a + b + c <= fewest; ++c) {
+        const int32_t t[3] = {a, b, c};
+        if (a + b + c < fewest) CHECK_FALSE(three.Halts(t));
+        some_halts_at_fewest = some_halts_at_fewest || (a + b + c == fewest && three.Halts(t));
+      }
+    }
+  }
+  CHECK(some_halts_at_fewest);  // unanimous votes halt at the smallest threshold
 }
 
 TEST_CASE("A loaded two-class table whose thresholds decrease has no bounds but a true earliest stop",

@@ -387,3 +387,35 @@ TEST_CASE("Below is the remainder of a draw at or above 2^64 mod n", "[sequentia
   REQUIRE((0 - half) % half == 0x7FFFFFFFFFFFFFFFULL);
   for (int i = 0; i < 1000; ++i) REQUIRE(a.Below(half) == expected(half));
 }
+
+TEST_CASE("Blocked voting equals tree-by-tree voting for threshold tables of several classes, "
+          "whose first votes go unchecked", "[sequential][batch]") {
+  const int32_t T = 41;
+  for (int32_t l : {3, 4, 6}) {
+    for (HaltingRule rule : {HaltingRule::kSiba, HaltingRule::kAlpha1}) {
+      INFO("classes " << l << ", rule " << static_cast<int>(rule));
+      const HaltingTable table = Table(rule, T, l);
+      if (table.layout() != urnforest::TableLayout::kThresholds) continue;
+      // No tally of fewer votes than the smallest threshold halts, so none is checked before it.
+      REQUIRE(urnforest::internal::BinaryTableView(table).MinVotesToHalt() > 1);
+      const size_t rows = 600;
+      const std::vector<int32_t> votes = RandomVotes(rows, T, l, 23 + l);
+      SequentialVoteOptions o;
+      auto slow = PredictSequentialFromMatrix(table, votes, rows, T, o);
+      auto fast = urnforest::PredictSequentialBlocked(table, rows, MatrixVoter(votes, T), o);
+      REQUIRE(slow.ok());
+      REQUIRE(fast.ok());
+      CHECK(fast.value().labels == slow.value().labels);
+      CHECK(fast.value().trees_used == slow.value().trees_used);
+      CHECK(fast.value().confidence == slow.value().confidence);
+      CHECK(fast.value().halted_early == slow.value().halted_early);
+      CHECK(fast.value().tallies == slow.value().tallies);
+      int32_t early = 0;
+      for (uint8_t e : slow.value().halted_early) early += e;
+      CHECK(early > 50);
+      int32_t fewest = T;
+      for (int32_t used : slow.value().trees_used) fewest = std::min(fewest, used);
+      CHECK(fewest >= urnforest::internal::BinaryTableView(table).MinVotesToHalt());
+    }
+  }
+}

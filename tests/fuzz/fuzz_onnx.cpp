@@ -5,7 +5,8 @@
 // or give a forest with trees, at least two classes and one feature that serialises, loads back
 // (DeserializeForest re-validates the structure) and re-serialises to the same bytes, and that
 // predicts a row of NaN and a row of zeros with PredictFullRows and PredictScoresRows (soft vote,
-// and hard vote unless the model is additive) with labels in range.
+// and hard vote unless the model is additive) with labels in range, the exact early exit
+// (PredictSoftExact) answering the soft vote's labels.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +55,13 @@ void CheckPredictions(const Forest& forest) {
   if (!soft.ok()) Fail("PredictScoresRows(kSoft): " + soft.status().ToString());
   CheckLabels(soft.value().labels, 2, classes, "PredictScoresRows(kSoft)");
   if (soft.value().scores.size() != 2 * static_cast<size_t>(classes)) Fail("score matrix shape");
+
+  // The exact early exit answers the full soft prediction on every row (each label rule included).
+  if (forest.imported() != nullptr) {
+    Result<urnforest::ExactHaltResult> exact = urnforest::PredictSoftExact(forest, rows.data(), 2);
+    if (!exact.ok()) Fail("PredictSoftExact: " + exact.status().ToString());
+    if (exact.value().labels != soft.value().labels) Fail("PredictSoftExact differs from the full soft prediction");
+  }
 
   Result<urnforest::ScorePrediction> hard =
       urnforest::PredictScoresRows(forest, rows.data(), 2, urnforest::VoteKind::kHard);

@@ -6,6 +6,10 @@
 // properties of undefined"), or a documented plain Error (use after dispose, dispose during a call); a
 // promise may reject with the same or with an AbortError. Anything else fails the run, as does an
 // unhandled rejection, a module abort, or a call running longer than the per-call time limit.
+// Oracle targets (tests/fuzz/js_boundary_oracles.mjs) also check answers: caller-owned outputs that
+// share a buffer, inputs mutated after a call returns or during its callback, and rows or options
+// whose own keys are `__proto__`, `constructor` or `valueOf` must give the answer of a clean call,
+// or be refused with a documented error.
 //
 //   node tests/fuzz/js_boundary.mjs        (URNFOREST_FUZZ_SECONDS, default 30; URNFOREST_FUZZ_SEED)
 //   URNFOREST_FUZZ_SEED=s URNFOREST_FUZZ_REPLAY=n node tests/fuzz/js_boundary.mjs   prints call n of seed s
@@ -15,6 +19,7 @@
 // moving for URNFOREST_FUZZ_CALL_SECONDS (default 60) is a hang, reported with the seed and call number.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
+import { oracleTargets } from './js_boundary_oracles.mjs';
 
 const seconds = Number(process.env.URNFOREST_FUZZ_SECONDS ?? 30);
 const callSeconds = Number(process.env.URNFOREST_FUZZ_CALL_SECONDS ?? 60);
@@ -251,6 +256,7 @@ async function fuzz({ seed, seconds: budget, replay, counter }) {
     ['worker.load', () => worker.load(rand() < 0.5 ? mutate(modelBytes) : tricky(), tricky())],
     ...methods(Object.getPrototypeOf(remote)).filter((k) => !k.startsWith('_'))
       .map((k) => [`remote.${k}`, () => remote[k](tricky(), tricky(), tricky())]),
+    ...oracleTargets({ api, rand, int, pick, iris, forest, remote, worker, irisText, options, wrong: (text) => failures.push(text) }),
   ];
 
   const engineBug = /Cannot read propert|Cannot set propert|is not a function|is not iterable|is not a constructor|Cannot convert|Cannot mix BigInt|undefined is not|null is not|Maximum call stack|private member|Invalid array length/;
