@@ -117,13 +117,14 @@ Status RunImport(int argc, char** argv, Output& out) {
 
 namespace {
 
-/// The rules `calibrate` reports: the papers' rules (optimal is this library's own), then margin.
-std::vector<std::string> CalibrationRules() {
+/// The rules `calibrate` reports: the papers' rules (optimal is this library's own), then margin
+/// for an imported forest (the margin rule is fitted on an imported forest's calibration rows).
+std::vector<std::string> CalibrationRules(const Forest& forest) {
   std::vector<std::string> rules;
   for (const HaltingRuleTraits& traits : AllRuleTraits()) {
     if (traits.from_papers) rules.emplace_back(traits.name);
   }
-  rules.push_back(kMarginRuleName);
+  if (forest.imported() != nullptr) rules.push_back(kMarginRuleName);
   return rules;
 }
 
@@ -131,7 +132,7 @@ std::vector<std::string> CalibrationRules() {
 /// core's answer with compare (alpha1 on a soft model is its exact early exit). Writes one JSON
 /// object per rule into the open array of `out` and one text line per rule that ran.
 Status WriteRuleSavings(const Forest& forest, const PreparedRows& rows, double alpha, Output& out) {
-  for (const std::string& rule : CalibrationRules()) {
+  for (const std::string& rule : CalibrationRules(forest)) {
     out.json.BeginObject();
     out.json.Key("rule").String(rule);
     PredictRequest request;
@@ -213,7 +214,15 @@ Status RunCalibrate(int argc, char** argv, Output& out) {
   if (!written.ok()) return written;
 
   out.json.BeginObject();
-  WriteImported(forest, out);
+  if (forest.imported() != nullptr) {
+    WriteImported(forest, out);
+  } else {  // trained here: the calibration rows sit beside the out-of-bag votes
+    out.json.Key("trees").Int(forest.num_trees());
+    out.json.Key("classes").StringArray(forest.schema().class_names);
+    out.json.Key("features").Int(forest.num_features());
+    out.json.Key("kind").String("trained");
+    out.json.Key("calibrated").Bool(true);
+  }
   WriteCalibrationReport(report.value(), args.Flag("json"), out);
   out.json.Key("alpha").Double(alpha.value());
   out.text = "calibrated on " + std::to_string(rows.value().num_rows) + " rows -> " + out_path.value() +

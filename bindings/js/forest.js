@@ -87,7 +87,7 @@ export class Forest {
     return this.#imported === null ? null : { ...this.#imported };
   }
 
-  /** Calibrates an imported voting forest for halting; the core's report on the rows (04_forest.d.ts). */
+  /** Calibrates the forest for halting (imported or trained here); the core's report on the rows (04_forest.d.ts). */
   calibrate(dataset, options) {
     const handle = live(this, 'Forest');
     if (!(dataset instanceof Dataset)) throw new TypeError(`calibrate: dataset must be a Dataset, got ${describe(dataset)}`);

@@ -28,11 +28,14 @@ export class Forest {
   /** The import record of a forest from fromONNX() or fromXGBoost(); null for forests trained here. */
   readonly imported: ImportedInfo | null;
   /**
-   * Calibrates an imported voting forest for halting from the votes of its trees on the rows of
-   * `dataset` (labels not needed: unlabeled held-out rows, never the training rows); drops stored
-   * and cached tables. Returns the core's report on the rows for `alpha` (default 0.99); its
-   * warnings do not stop the calibration. UrnforestError 'InvalidArgument' for forests trained
-   * here and additive (boosted) models, 'TooFewCalibrationRows' for fewer than 5 rows.
+   * Calibrates the forest for halting from the votes of all its trees on the rows of `dataset`
+   * (labels not needed: unlabeled held-out rows, never the training rows). An imported voting
+   * forest's priors are then fitted from those votes (stored and cached tables dropped); a forest
+   * trained here keeps its out-of-bag priors and tables and stores the rows beside them, so that
+   * rule 'auto' can certify (and rule 'lp' fits on them). Returns the core's report on the rows for
+   * `alpha` (default 0.99); its warnings do not stop the calibration. UrnforestError
+   * 'InvalidArgument' for additive (boosted) imported models and AdaBoost forests (their own
+   * prediction is a weighted vote), 'TooFewCalibrationRows' for fewer than 5 rows.
    */
   calibrate(dataset: Dataset, options?: { alpha?: number }): CalibrationReport;
   /**

@@ -30,6 +30,9 @@ class ForestAccess {
   static std::vector<HaltingTable>& stored_tables(Forest& forest) { return forest.stored_tables_; }
   /// Empty, or the one import record (Forest::imported()).
   static std::vector<ImportedModel>& imported(Forest& forest) { return forest.imported_; }
+  /// A trained forest's calibration rows (Forest::calibration_votes(), calibration_labels()).
+  static std::vector<uint32_t>& calibration_votes(Forest& forest) { return forest.calibration_votes_; }
+  static std::vector<int32_t>& calibration_labels(Forest& forest) { return forest.calibration_labels_; }
   /// Recomputes the derived caches (category counts) from the schema; call after setting it.
   static void RebuildCaches(Forest& forest) { forest.RebuildCaches(); }
 };

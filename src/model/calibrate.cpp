@@ -11,13 +11,40 @@
 
 namespace urnforest {
 
+namespace {
+
+// A forest trained here: the tallies of all T trees and their plurality (the model's own hard
+// prediction) are stored beside the out-of-bag votes, which stay the priors of every table rule,
+// so stored tables are kept.
+Result<CalibrationReport> CalibrateTrained(Forest* forest, const float* rows, size_t num_rows, double alpha) {
+  if (!forest->tree_weights().empty()) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "an AdaBoost model's own prediction is its weighted vote, while halting counts "
+                         "trees unweighted: no certificate against it is made (calibration is for "
+                         "random forests, bagging and vote-boosting)");
+  }
+  if (Status a = CheckAlpha(alpha); !a.ok()) return a;
+  if (num_rows < kMinCalibrationRows) {  // refused before any tree runs
+    return CheckCalibrationRows(rows, num_rows, 0, {}, forest->num_classes(), alpha).status();
+  }
+  Result<FullVote> votes = PredictFullRows(*forest, rows, num_rows);
+  if (!votes.ok()) return votes.status();
+  Result<CalibrationReport> report =
+      CheckCalibrationRows(rows, num_rows, static_cast<size_t>(forest->num_features()),
+                           votes.value().votes, forest->num_classes(), alpha);
+  if (!report.ok()) return report.status();
+  using internal::ForestAccess;
+  ForestAccess::calibration_votes(*forest) = std::move(votes.value().votes);
+  ForestAccess::calibration_labels(*forest) = std::move(votes.value().labels);
+  return report;
+}
+
+}  // namespace
+
 Result<CalibrationReport> CalibrateForestReport(Forest* forest, const float* rows, size_t num_rows,
                                                 double alpha) {
   const ImportedModel* m = forest->imported();
-  if (m == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "calibration is for imported forests; this one has out-of-bag votes");
-  }
+  if (m == nullptr) return CalibrateTrained(forest, rows, num_rows, alpha);
   if (m->kind == ImportedKind::kAdditive) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "an additive model (boosted trees) does not vote; its exact early exit "

@@ -30,6 +30,7 @@ struct CacheKey {
   uint64_t alpha_bits = 0, delta_bits = 0;
   int vote = 0;
   bool imported = false;  // calibration votes (all trees) or out-of-bag votes
+  bool trained_calibration = false;  // a trained forest's calibration rows rather than its OOB votes
   std::vector<uint32_t> votes;
   std::vector<int32_t> labels;  // empty unless the references are the stored labels
 };
@@ -53,6 +54,16 @@ std::deque<CacheEntry>& Cache() {
   return cache;
 }
 
+// The votes a strategy is computed from: a trained forest's calibration rows when it has them,
+// else the stored votes (an imported forest's calibration votes, or out-of-bag votes).
+const std::vector<uint32_t>& KeyVotes(const Forest& forest) {
+  return forest.calibration_votes().empty() ? forest.oob_votes() : forest.calibration_votes();
+}
+
+const std::vector<int32_t>& KeyLabels(const Forest& forest) {
+  return forest.calibration_votes().empty() ? forest.train_labels() : forest.calibration_labels();
+}
+
 uint64_t Bits(double x) {
   uint64_t bits = 0;
   std::memcpy(&bits, &x, sizeof bits);
@@ -69,14 +80,16 @@ CacheKey Parameters(int kind, const Forest& forest, double alpha, double delta, 
   key.delta_bits = Bits(delta);
   key.vote = static_cast<int>(vote);
   key.imported = forest.imported() != nullptr;
+  key.trained_calibration = !forest.calibration_votes().empty();
   return key;
 }
 
 bool Matches(const CacheKey& stored, const CacheKey& asked, const Forest& forest, bool with_labels) {
   return stored.kind == asked.kind && stored.classes == asked.classes && stored.trees == asked.trees &&
          stored.alpha_bits == asked.alpha_bits && stored.delta_bits == asked.delta_bits &&
-         stored.vote == asked.vote && stored.imported == asked.imported && stored.votes == forest.oob_votes() &&
-         (with_labels ? stored.labels == forest.train_labels() : stored.labels.empty());
+         stored.vote == asked.vote && stored.imported == asked.imported &&
+         stored.trained_calibration == asked.trained_calibration && stored.votes == KeyVotes(forest) &&
+         (with_labels ? stored.labels == KeyLabels(forest) : stored.labels.empty());
 }
 
 const CacheEntry* Find(const CacheKey& asked, const Forest& forest, bool with_labels) {
@@ -87,8 +100,8 @@ const CacheEntry* Find(const CacheKey& asked, const Forest& forest, bool with_la
 }
 
 void Insert(CacheKey key, const Forest& forest, bool with_labels, CacheEntry entry) {
-  key.votes = forest.oob_votes();
-  if (with_labels) key.labels = forest.train_labels();
+  key.votes = KeyVotes(forest);
+  if (with_labels) key.labels = KeyLabels(forest);
   entry.key = std::move(key);
   Cache().push_back(std::move(entry));
   while (Cache().size() > kCapacity) Cache().pop_front();
@@ -107,10 +120,22 @@ std::shared_ptr<const CertifiedStrategy> ExactWithReason(double alpha, double de
 Result<CalibrationRows> ForestCalibrationRows(const Forest& forest, VoteKind vote) {
   const ImportedModel* imported = forest.imported();
   if (imported == nullptr) {
-    return Invalid(
-        "a forest trained here has no calibration rows: its out-of-bag tallies count only the trees "
-        "that did not see a row (about 37 % of them), so no row's disagreement with the full vote of "
-        "all trees is known exactly; certifying needs rows on which every tree voted");
+    if (forest.calibration_votes().empty()) {
+      return Invalid(
+          "the forest is not calibrated: its out-of-bag tallies count only the trees that did not see "
+          "a row (about 37 % of them), so no row's disagreement with the full vote of all trees is "
+          "known exactly; calibrate it on held-out unlabeled rows first: certifying needs calibration "
+          "rows on which every tree voted");
+    }
+    if (vote != VoteKind::kHard) {
+      return Invalid("the calibration rows of a forest trained here hold its hard vote, not a soft one");
+    }
+    CalibrationRows rows;
+    rows.num_classes = forest.num_classes();
+    rows.num_trees = forest.num_trees();
+    rows.tallies = forest.calibration_votes();
+    rows.references = forest.calibration_labels();  // the plurality of all trees (vote kHard)
+    return rows;
   }
   if (imported->kind == ImportedKind::kAdditive) {
     return Invalid("an additive model (boosted trees) does not vote: only its exact early exit applies");
@@ -187,6 +212,8 @@ Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimean(const Fores
       return Invalid("rule 'lp' needs a calibrated voting forest: calibrate it on unlabeled rows first");
     }
     tallies = forest.oob_votes();
+  } else if (!forest.calibration_votes().empty()) {
+    tallies = forest.calibration_votes();  // all-tree tallies: preferred over rescaled OOB ones
   } else {
     Result<std::vector<int32_t>> rescaled = RescaledOobTallies(forest.oob_votes(), 2, forest.num_trees());
     if (!rescaled.ok()) return Invalid("rule 'lp' needs out-of-bag votes: " + rescaled.status().message);

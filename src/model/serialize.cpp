@@ -34,7 +34,14 @@
 //         then its row of leaf values (0 otherwise), and LABL/OOBV hold calibration votes.
 //   HTBL  u32 count, then per stored halting table {u64 length, HaltingTable::ToBytes() ("UFHT")}
 //         in Forest::stored_tables() order. Written only when tables are stored.
+//   CALV  u8 section version (1), u64 rows, u32 classes, u32 votes (rows x classes, every row
+//         summing to the trees), i32 labels (each row's plurality): a forest trained here's
+//         calibration rows (Forest::calibration_votes(); src/model/calibration_section.*). Written
+//         only when it has them, so that every other model keeps its exact bytes.
 // Readers older than these sections skip them but reject ensembles 2 and 3 in OPTS (bad options).
+// A reader older than CALV loads such a model without its calibration rows: every rule answers as
+// before calibration, and rule 'auto' with the exact exit (which never disagrees), so skipping the
+// section is safe.
 #include "urnforest/serialize.h"
 
 #include <cmath>
@@ -47,6 +54,7 @@
 #include "base/crc32.h"
 #include "base/utf8.h"
 #include "ensemble/forest_access.h"
+#include "model/calibration_section.h"
 #include "model/imported_label_rules.h"
 #include "model/imported_scores.h"
 #include "urnforest/forest.h"
@@ -224,6 +232,11 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
       body.insert(body.end(), bytes.begin(), bytes.end());
     }
     WriteSection(&payload, kHaltingTables, body);
+  }
+  if (internal::HasCalibrationSection(forest)) {
+    body.clear();
+    internal::WriteCalibrationSection(forest, &body);
+    WriteSection(&payload, internal::kCalibrationRowsTag, body);
   }
 
   std::vector<uint8_t> out;
@@ -468,6 +481,8 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
                                        kVoteBoost, kTreePruning, kImported};
   bool found_tables = false;
   internal::ByteReader tables_section(nullptr, 0);
+  bool found_calibration = false;
+  internal::ByteReader calibration_section(nullptr, 0);
   while (!r.at_end()) {
     const uint32_t tag = r.U32();
     const uint64_t section_length = r.U64();
@@ -477,6 +492,12 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
       if (found_tables) return Corrupt("duplicate section");
       found_tables = true;
       tables_section = body;
+      continue;
+    }
+    if (tag == internal::kCalibrationRowsTag) {
+      if (found_calibration) return Corrupt("duplicate section");
+      found_calibration = true;
+      calibration_section = body;
       continue;
     }
     for (int i = 0; i < kAllSections; ++i) {
@@ -635,6 +656,10 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   }
   if (found_tables) {
     status = ReadStoredTables(tables_section, &forest);
+    if (!status.ok()) return status;
+  }
+  if (found_calibration) {
+    status = internal::ReadCalibrationSection(calibration_section, &forest);
     if (!status.ok()) return status;
   }
   return forest;

@@ -118,12 +118,14 @@ std::vector<double> LpLadder(double alpha);
 /// for alpha, delta or malformed rows (sizes, a tally not summing to T, a reference out of range).
 Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const CertifyOptions& options);
 
-/// The calibration rows of `forest` for the vote `vote`: an imported voting forest's calibration
-/// rows (CalibrateForest), references its own prediction when `vote` is its default vote and the
-/// plurality for the hard vote. Fails with kInvalidArgument, the message saying what is missing:
-/// a forest trained here (its out-of-bag tallies count only the trees that did not see a row, so
-/// no row's full-forest loss is known), an imported forest not calibrated, an additive model, or
-/// the soft vote of a model whose calibration stored its hard prediction.
+/// The calibration rows of `forest` for the vote `vote` (CalibrateForest): an imported voting
+/// forest's, references its own prediction when `vote` is its default vote and the plurality for
+/// the hard vote; a forest trained here's (Forest::calibration_votes(), all T trees), references
+/// the plurality. Fails with kInvalidArgument, the message saying what is missing: a forest
+/// trained here without calibration rows (its out-of-bag tallies count only the trees that did not
+/// see a row, so no row's full-forest loss is known: the message says to calibrate), an imported
+/// forest not calibrated, an additive model, or the soft vote of a model whose calibration stored
+/// its hard prediction.
 Result<CalibrationRows> ForestCalibrationRows(const Forest& forest, VoteKind vote);
 
 /// CertifyStrategy on ForestCalibrationRows(forest, vote), cached per (calibration rows, alpha,
@@ -138,7 +140,8 @@ Result<std::shared_ptr<const CertifiedStrategy>> CertifyForest(const Forest& for
 
 /// [KM26]'s minimean strategy at target disagreement 1 - alpha for a two-class forest, solved
 /// once per (rows, alpha) and cached like CertifyForest: from an imported forest's calibration
-/// rows, or a forest trained here's out-of-bag tallies rescaled to T (RescaledOobTallies). Fails
+/// rows; for a forest trained here, from its calibration rows when it has them (real all-tree
+/// tallies), else its out-of-bag tallies rescaled to T (RescaledOobTallies). Fails
 /// with kInvalidArgument for more than two classes, a forest without calibration or out-of-bag
 /// rows, or T > kMaxBinaryStoppingTrees.
 Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimean(const Forest& forest, double alpha);

@@ -73,6 +73,16 @@ class Forest {
   /// calibration votes (ImportedModel::calibrated) or are empty.
   const ImportedModel* imported() const { return imported_.empty() ? nullptr : &imported_[0]; }
 
+  /// A forest trained here, after CalibrateForest (urnforest/calibrate.h): the votes of all T trees
+  /// on its calibration rows, row-major `calibration_votes()[r * num_classes() + c]` (every row
+  /// sums to num_trees()), stored beside the out-of-bag votes, which they leave unchanged. Empty
+  /// when not calibrated, and always for an imported forest (its calibration votes are
+  /// oob_votes()). The certificate of rule 'auto' and rule 'lp' read them (ForestCalibrationRows).
+  const std::vector<uint32_t>& calibration_votes() const { return calibration_votes_; }
+  /// One reference label per calibration row, aligned with calibration_votes(): the full vote of
+  /// all trees (plurality, ties to the lowest class) that a halted answer is compared with.
+  const std::vector<int32_t>& calibration_labels() const { return calibration_labels_; }
+
   /// Stores a halting table with the model: SerializeForest writes it, DeserializeForest
   /// restores it, and BuildForestTable returns it instead of rebuilding when rule, alpha
   /// (bit-identical) and T match. Replaces a stored table with the same (rule, alpha, T). The
@@ -131,6 +141,8 @@ class Forest {
   std::vector<uint32_t> source_trees_;  ///< See source_trees().
   std::vector<HaltingTable> stored_tables_;  ///< See stored_tables().
   std::vector<ImportedModel> imported_;      ///< See imported(): empty or one record.
+  std::vector<uint32_t> calibration_votes_;  ///< See calibration_votes().
+  std::vector<int32_t> calibration_labels_;  ///< See calibration_labels().
   /// Derived from schema_: categories per feature (0 for numeric). Not serialized.
   std::vector<uint32_t> category_counts_;
   uint64_t layout_id_ = NextLayoutId();  ///< See layout_id(); not serialized.
