@@ -4,13 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { cli } from './cli_binary.mjs';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'build', 'urnforest');
 const fixtures = join(root, 'tests', 'fixtures', 'xgboost');
 const tmp = mkdtempSync(join(tmpdir(), 'urnforest-xgboost-import-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
