@@ -19,8 +19,6 @@ Status Refuse(RequestFault kind, const std::string& message, RequestFault* fault
 // The first option of `request` that needs a rule, or nullptr.
 const char* OptionNeedingRule(const PredictRequest& request) {
   if (request.compare) return "compare";
-  if (request.alpha.has_value()) return "alpha";
-  if (request.delta.has_value()) return "delta";
   if (request.order.has_value()) return "order";
   if (request.seed.has_value()) return "seed";
   if (request.trees.has_value()) return "trees";
@@ -195,6 +193,20 @@ const char* PredictPathName(PredictPath path) {
   return "full";
 }
 
+const char* PlannedRuleName(const PredictPlan& plan) {
+  switch (plan.path) {
+    case PredictPath::kFullVote:
+    case PredictPath::kWeightedVote:
+    case PredictPath::kSoftScores: return "";
+    case PredictPath::kTableRule:
+    case PredictPath::kExactExit: return RuleName(plan.rule);
+    case PredictPath::kMargin: return kMarginRuleName;
+    case PredictPath::kLp: return kLpRuleName;
+    case PredictPath::kCertified: return kAutoRuleName;
+  }
+  return "";
+}
+
 const char* TableSourceName(TableSource source) {
   switch (source) {
     case TableSource::kNone: return "none";
@@ -225,6 +237,12 @@ Result<PredictPlan> PlanPredict(const Forest& forest, const PredictRequest& requ
   if (imported != nullptr && imported->kind == ImportedKind::kAdditive && plan.vote == VoteKind::kHard) {
     return Refuse(RequestFault::kModel, "an additive model (boosted trees) has no hard vote: its trees add margins",
                   fault);
+  }
+  if (request.rule.empty() && (request.alpha.has_value() || request.delta.has_value())) {
+    // Halting asked for without naming a rule (an alpha or a delta alone): the certified rule.
+    PredictRequest certified = request;
+    certified.rule = kAutoRuleName;
+    return PlanPredict(forest, certified, fault);
   }
   if (request.rule.empty()) {
     if (const char* option = OptionNeedingRule(request)) {

@@ -34,12 +34,14 @@ inline constexpr const char* kLpRuleName = "lp";
 
 /// What a caller asks of a prediction. Unset optionals take the defaults their comments name.
 struct PredictRequest {
-  /// "" = the full prediction (no halting); a halting rule name (RuleNames()); or "margin".
+  /// "" = the full prediction (no halting) unless alpha or delta is set, then "auto" (halting
+  /// asked for without naming a rule gets the certified rule); a halting rule name (RuleNames());
+  /// "margin", "lp" or "auto".
   std::string rule;
-  /// Target confidence of a rule, in (0, 1]; unset = kDefaultAlpha. Needs a rule.
+  /// Target confidence of a rule, in (0, 1]; unset = kDefaultAlpha. Without a rule: rule "auto".
   std::optional<double> alpha;
   /// Rule "auto": the probability, in (0, 1), that its certificate is wrong; unset =
-  /// kDefaultDelta. Only with rule "auto".
+  /// kDefaultDelta. Only with rule "auto" (without a rule: rule "auto").
   std::optional<double> delta;
   /// Query order of a table rule; unset = DefaultQueryOrder(forest). kFixed needs fixed_order.
   /// Needs a table rule, "auto" or "lp" (their default: kRandomPerRow; random or generation).
@@ -133,6 +135,11 @@ struct PredictPlan {
     return path == PredictPath::kTableRule && !compare && !probabilities;
   }
 };
+
+/// The rule `plan` runs, as the front ends print it: "" for the full prediction (paths full,
+/// weighted, soft), the table's rule for a table rule and the exact exit ("alpha1"), "margin",
+/// "lp", or "auto" (also when the request named no rule but an alpha or a delta).
+const char* PlannedRuleName(const PredictPlan& plan);
 
 /// CheckPredictRequest, then the plan: the path (no rule: kSoftScores for an imported model's
 /// soft vote, kWeightedVote for a forest with tree weights, else kFullVote; "margin": kMargin;
