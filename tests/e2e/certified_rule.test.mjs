@@ -103,6 +103,14 @@ test('auto in view 2\'s rule bar, calibrated on held-out rows of wdbc, is certif
   assert.equal(Number(await page.getAttribute('#test-metrics', 'data-mean-trees')), autoTrees);
   assert.match(await page.textContent('#test-tradeoff'), /Trees versus disagreement at α = 0\.9 on the test rows/);
   await page.locator('#test-view').screenshot({ path: join(ARTIFACTS, 'certified-test-view.png') });
+
+  // View 6: classifying the test rows with the rule bar's auto shows the same certificate.
+  await page.click('#classify-test');
+  await page.waitForFunction(() => !document.querySelector('#classify-certificate').hidden, null, { timeout: 60_000 });
+  const v6 = await certificate('classify-certificate');
+  assert.equal(v6.certified, 'yes');
+  assert.equal(v6.strategy, t.strategy);
+  assert.match(v6.text, /On these 71 rows: [\d.]+ of 101 trees per row on average\./);
   assert.deepEqual(problems, []);
 });
 
