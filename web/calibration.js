@@ -61,8 +61,8 @@ export function showCalibration(result, calRows, testRows) {
     return;
   }
   if (!result.report) {
-    note.textContent = 'Not calibrated. Rules auto and lp use calibration rows: held-out rows (never training rows) whose full ' +
-      'votes show how this forest\'s votes usually split. Without them auto answers with the exact exit, which always equals the full vote.';
+    note.textContent = 'Not calibrated. Calibrate on a share of the held-out test rows (never training rows): rules auto and lp ' +
+      'learn from their full votes how this forest\'s votes usually split. Without them auto answers with the exact exit, which always equals the full vote.';
     return;
   }
   const r = result.report;

@@ -73,7 +73,11 @@ export function createTradeoff(app) {
     box.replaceChildren(table(results, app.forest.numTrees, opts.alpha), explain);
     linkCitations(box);
     box.dataset.rules = results.map((r) => r.rule).join(' ');
-    for (const r of results) if (r.p) box.dataset[`${r.rule}Trees`] = String(r.p.meanTrees);
+    for (const r of results) {
+      if (!r.p) continue;
+      box.dataset[`${r.rule}Trees`] = String(r.p.meanTrees);
+      box.dataset[`${r.rule}Disagreement`] = String(r.p.disagreement);
+    }
   }
   return function render(opts, isCurrent) {
     box.hidden = false;

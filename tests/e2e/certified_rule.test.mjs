@@ -102,6 +102,10 @@ test('auto in view 2\'s rule bar, calibrated on held-out rows of wdbc, is certif
   assert.ok(autoTrees > 0 && autoTrees < 101, `auto's mean trees ${autoTrees}`);
   assert.equal(Number(await page.getAttribute('#test-metrics', 'data-mean-trees')), autoTrees);
   assert.match(await page.textContent('#test-tradeoff'), /Trees versus disagreement at α = 0\.9 on the test rows/);
+  const row = await page.$eval('#test-tradeoff', (el) => ({ ...el.dataset }));
+  console.log(`# wdbc, 101 trees, 214 calibration rows, 71 test rows, α = 0.9, δ = 0.05 (${t.strategy}): ` +
+    ['hyper', 'auto', 'lp'].map((r) => `${r} ${Number(row[`${r}Trees`]).toFixed(1)} trees, ` +
+      `${(100 * Number(row[`${r}Disagreement`])).toFixed(1)} % disagreement`).join('; '));
   await page.locator('#test-view').screenshot({ path: join(ARTIFACTS, 'certified-test-view.png') });
 
   // View 6: classifying the test rows with the rule bar's auto shows the same certificate.
@@ -176,6 +180,12 @@ test('views 2, 3 and 6 with rule auto pass the 390 and 1,440 px checks and axe-c
   await train('wdbc', { holdout: '0.3', cal: '0.5' });
   await pick('auto', '0.9');
   await page.waitForFunction(() => document.querySelector('#test-tradeoff')?.dataset.rules === 'hyper auto lp', null, { timeout: 60_000 });
+  const row = await page.$eval('#test-tradeoff', (el) => ({ ...el.dataset }));
+  const calRows = await page.getAttribute('#calibrate-note', 'data-rows');
+  const testRows = (await certificate('urn-certificate')).text.match(/On these (\d+) test rows/)[1];
+  console.log(`# wdbc, 101 trees, ${calRows} calibration rows, ${testRows} test rows, α = 0.9, δ = 0.05 (${(await urnState()).strategy}): ` +
+    ['hyper', 'auto', 'lp'].map((r) => `${r} ${Number(row[`${r}Trees`]).toFixed(1)} trees, ` +
+      `${(100 * Number(row[`${r}Disagreement`])).toFixed(1)} % disagreement`).join('; '));
   for (const [name, size] of Object.entries(WIDTHS)) {
     await page.setViewportSize(size);
     for (const id of ['urn-view', 'test-view', 'classify-view']) {
