@@ -66,8 +66,10 @@ export function showCalibration(result, calRows, testRows) {
     return;
   }
   const r = result.report;
-  const warnings = r.warnings.map((w) => ` Warning (${w.code}): ${sentence(w)}`).join('');
+  // TooFewRowsForAlpha is about the α at calibration time: the certificate says what the α chosen now needs.
+  const warnings = r.warnings.filter((w) => w.code !== 'TooFewRowsForAlpha').map((w) => ` Warning (${w.code}): ${sentence(w)}`).join('');
   note.textContent = `Calibrated on ${rows(used)} drawn from the held-out rows; they are left out of the test rows, so the views ` +
-    `measure on the other ${rows(testRows.length)}. With δ = 0.05 these rows can certify at most α = ${r.maxCertifiableAlpha.toFixed(4)} ` +
-    `(for a strategy that never disagrees on them).${warnings}`;
+    `measure on the other ${rows(testRows.length)}. With δ = 0.05 no α above ${r.maxCertifiableAlpha.toFixed(4)} can be certified ` +
+    `from them, even for a strategy that never disagrees on them; auto needs more rows than that bound, since it fits on half of ` +
+    `them and tries several strategies (its certificate says how many).${warnings}`;
 }

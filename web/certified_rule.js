@@ -34,7 +34,7 @@ export function certifiedHelp(rule, alpha) {
     return `auto (certified halting). It tries the urn tables (siba, hyper) at several thresholds and, for two ` +
       `classes, the LP strategy of [KM26], and keeps the one with the fewest trees whose disagreement with the full ` +
       `vote is certified to be at most 1 − α = ${target}, with probability 1 − δ over the calibration rows. It needs ` +
-      'calibration rows (the control beside): without them, or with too few, it answers with the exact exit, which ' +
+      'calibration rows (the "Calibrate on" control): without them, or with too few, it answers with the exact exit, which ' +
       'always equals the full vote, and says how many rows it would need. It assumes the trees are asked in a random order.';
   }
   return `lp (the LP-optimal strategy of [KM26], two classes). It asks the trees in a random order and stops where a ` +
