@@ -48,16 +48,17 @@ export function calibrateModel(uf, bytes, all, calRows, alpha) {
 const rows = (n) => `${n.toLocaleString('en-GB')} row${n === 1 ? '' : 's'}`;
 
 /**
- * Says under the rule bar what the calibration used: `result` of calibrateModel, `calRows`, `testRows`;
- * data-rows holds the number of calibration rows used (0 when none), for tests.
+ * Says under the rule bar what the calibration used: `result` of calibrateModel, `calRows` (the rows it was
+ * asked to use), `testRows` (the test rows installed: every held-out row when it was refused); data-rows
+ * holds the number of calibration rows used (0 when none), for tests.
  */
 export function showCalibration(result, calRows, testRows) {
   const note = $('calibrate-note');
   const used = result.report ? calRows.length : 0;
   note.dataset.rows = String(used);
   if (result.error) {
-    note.textContent = `Not calibrated: ${sentence(result.error)} All ${rows(calRows.length + testRows.length)} held out stay test rows; ` +
-      'rule auto answers with the exact exit until the model is calibrated on more rows.';
+    note.textContent = `Not calibrated: ${sentence(result.error)} All ${rows(testRows.length)} held out stay test rows, ` +
+      'and rule auto answers with the exact exit, which always equals the full vote.';
     return;
   }
   if (!result.report) {

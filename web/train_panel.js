@@ -254,9 +254,10 @@ async function useModel(bytes, info) {
   const { trainMs, roundTrip, ensemble, trainRows, text, target, chosen } = info;
   const size = bytes.length;
   // Calibration rows for rules auto and lp: a share of the held-out rows, left out of the test rows.
-  const { calRows, testRows } = splitHeldOut(info.testRows, Number($('calibrate').value));
-  const calibrated = calibrateModel(app.uf, bytes, app.all, calRows, Number($('alpha').value));
-  showCalibration(calibrated, calRows, testRows);
+  const split = splitHeldOut(info.testRows, Number($('calibrate').value));
+  const calibrated = calibrateModel(app.uf, bytes, app.all, split.calRows, Number($('alpha').value));
+  const testRows = calibrated.report ? split.testRows : info.testRows; // a refused calibration keeps every held-out row
+  showCalibration(calibrated, split.calRows, testRows);
   $('calibrate').disabled = false;
   if (!await replaceModel(calibrated.bytes, ensemble, { text, target, testRows, trainRows })) return;
   const forest = app.forest;

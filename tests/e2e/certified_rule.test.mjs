@@ -39,9 +39,10 @@ after(async () => {
 });
 
 /** Trains `trees` trees on `dataset` with `holdout` of the rows held out and a share `cal` of them calibrating. */
-async function train(dataset, { holdout, cal, trees = 101 }) {
+async function train(dataset, { holdout, cal, trees = 101, ensemble = 'rf' }) {
   await page.selectOption('#dataset', dataset);
   await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'ready');
+  await page.selectOption('#ensemble', ensemble);
   await page.selectOption('#holdout', holdout);
   await page.selectOption('#calibrate', cal);
   await page.fill('#trees', String(trees));
@@ -173,6 +174,18 @@ test('too few calibration rows: the certificate says why and how many rows it ne
   await page.waitForFunction(() => document.querySelector('#calibrate-note').dataset.rows === '0' &&
     document.querySelector('#urn').dataset.state === 'ready' && !document.querySelector('#urn-certificate').hidden, null, { timeout: 60_000 });
   assert.match((await certificate('urn-certificate')).text, /Not certified\..*calibrat/);
+  assert.deepEqual(problems, []);
+});
+
+test('a calibration the library refuses (AdaBoost) says why, keeps every held-out row for testing, and auto answers with the exact exit', { timeout: 120_000 }, async () => {
+  await train('wdbc', { holdout: '0.3', cal: '0.5', trees: 21, ensemble: 'adaboost' });
+  assert.equal(await page.getAttribute('#calibrate-note', 'data-rows'), '0');
+  assert.match(await page.textContent('#calibrate-note'), /^Not calibrated: .*AdaBoost.* All 171 rows held out stay test rows/);
+  await pick('auto', '0.95');
+  const c = await certificate('urn-certificate');
+  assert.equal(c.certified, 'no');
+  assert.equal(c.strategy, 'exact');
+  assert.match(c.text, /On these 171 test rows/);
   assert.deepEqual(problems, []);
 });
 
