@@ -4,15 +4,21 @@
 //
 // Per tree the block's live rows first add their leaf values in one tight loop (the full soft
 // vote's loop), then only rows whose next possible settling point has come are checked; the
-// smallest such point over the block skips the whole check pass for trees before it. The answers
-// (labels and trees used) are those of a row-by-row walk with a check at every tree
-// (tests/cpp/soft_halting_reference_test.cpp).
+// smallest such point over the block skips the whole check pass for trees before it. Halting
+// rows answer and stop as a row-by-row walk with a check at every tree does
+// (tests/cpp/soft_halting_reference_test.cpp). A call first halts a probe of its rows and, when
+// their trees and checks would cost as much as walking every tree (small boosted trees, where a
+// check costs several trees' walks, and models whose rows settle late), walks the other rows
+// through every tree without checks: the same labels (model/soft_exact.h).
 #include <algorithm>
 #include <vector>
 
 #include "ensemble/forest_walk.h"
 #include "model/imported_scores.h"
 #include "tree/tree_walk.h"
+#include "model/soft_exact.h"
+
+#include <cmath>
 #include "urnforest/predict_scores.h"
 
 namespace urnforest {
@@ -35,89 +41,152 @@ void AddLeaves(const ImportedModel& m, const TreeNode* nodes, const int32_t* lea
   }
 }
 
-}  // namespace
+// The exact exit's state for one call: rows rows[begin..end) walk in blocks, halting when
+// `check`, else through every tree.
+class ExactWalker {
+ public:
+  ExactWalker(const Forest& forest, const float* rows, ExactHaltResult* out)
+      : forest_(forest), m_(*forest.imported()), rows_(rows), out_(out), bounds_(forest),
+        threshold_(internal::SingleScoreThreshold(m_)), k_(static_cast<size_t>(m_.outputs)),
+        width_(static_cast<size_t>(forest.num_features())), named_(!m_.named.empty()),
+        view_(internal::ForestWalkView(forest)), nodes_(forest.node_table().nodes.data()),
+        sums_(kBlock * k_), next_check_(kBlock), seen_(named_ ? kBlock * k_ : 0) {}
 
-Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows, size_t num_rows) {
-  const ImportedModel* m = forest.imported();
-  if (m == nullptr) {
-    return Invalid("the exact soft early exit is for imported forests; use the alpha1 rule");
+  void Walk(size_t begin, size_t end, bool check) {
+    for (size_t b = begin; b < end; b += kBlock) Block(b, std::min(kBlock, end - b), check);
   }
-  const int32_t trees = forest.num_trees();
-  if (trees == 0) return Invalid("the forest has no trees");
-  const internal::RemainingBounds bounds(forest);
-  const double threshold = internal::SingleScoreThreshold(*m);
-  ExactHaltResult out;
-  out.labels.resize(num_rows);
-  out.trees_used.resize(num_rows);
-  double total_trees = 0;
-  constexpr size_t kBlock = internal::kRowBlock;
-  const size_t k = static_cast<size_t>(m->outputs);
-  const size_t width = static_cast<size_t>(forest.num_features());
-  const bool named = !m->named.empty();
-  std::vector<double> sums(kBlock * k);
-  std::vector<int32_t> next_check(kBlock);
-  std::vector<uint8_t> seen(named ? kBlock * k : 0);  // classes named per row
-  auto seen_of = [&seen, k](size_t slot) { return seen.empty() ? nullptr : seen.data() + slot * k; };
-  const internal::WalkView view = internal::ForestWalkView(forest);
-  const TreeNode* nodes = forest.node_table().nodes.data();
-  size_t active[kBlock];
-  int32_t leaves[kBlock];
-  bool no_nan[kBlock];
-  for (size_t begin = 0; begin < num_rows; begin += kBlock) {
-    const size_t count = std::min(kBlock, num_rows - begin);
-    const float* block = rows + begin * width;
+  double trees_used() const { return trees_used_; }
+  double checks() const { return checks_; }
+
+ private:
+  static constexpr size_t kBlock = internal::kRowBlock;
+
+  uint8_t* seen_of(size_t slot) { return named_ ? seen_.data() + slot * k_ : nullptr; }
+
+  void Block(size_t begin, size_t count, bool check) {
+    const int32_t trees = forest_.num_trees();
+    const float* block = rows_ + begin * width_;
     for (size_t i = 0; i < count; ++i) {
-      active[i] = i;
-      no_nan[i] = internal::NoNaN(block + i * width, width);
-      next_check[i] = 0;
-      internal::StartScores(*m, sums.data() + i * k);
-      internal::StartNamed(*m, seen_of(i));
+      active_[i] = i;
+      no_nan_[i] = internal::NoNaN(block + i * width_, width_);
+      next_check_[i] = 0;
+      internal::StartScores(m_, sums_.data() + i * k_);
+      internal::StartNamed(m_, seen_of(i));
     }
-    auto row_ptr = [&active, block, width](size_t j) { return block + active[j] * width; };
-    auto row_no_nan = [&active, &no_nan](size_t j) { return no_nan[active[j]]; };
+    const size_t width = width_;
+    const size_t* active = active_;
+    const bool* no_nan = no_nan_;
+    auto row_ptr = [active, block, width](size_t j) { return block + active[j] * width; };
+    auto row_no_nan = [active, no_nan](size_t j) { return no_nan[active[j]]; };
     auto finish = [&](size_t i, int32_t used) {
-      out.labels[begin + i] = internal::ClassOf(*m, sums.data() + i * k, threshold, seen_of(i));
-      out.trees_used[begin + i] = used;
-      total_trees += used;
+      out_->labels[begin + i] = internal::ClassOf(m_, sums_.data() + i * k_, threshold_, seen_of(i));
+      out_->trees_used[begin + i] = used;
+      trees_used_ += used;
     };
     size_t live = count;
-    int32_t block_next = 0;  // no live row can settle after fewer trees
+    int32_t block_next = check ? 0 : trees;  // no live row can settle after fewer trees
     for (int32_t t = 0; t < trees && live > 0; ++t) {
-      if (view.numeric_only) {
-        view.LeavesMany<true>(t, live, row_ptr, row_no_nan, leaves);
+      if (view_.numeric_only) {
+        view_.LeavesMany<true>(t, live, row_ptr, row_no_nan, leaves_);
       } else {
-        view.LeavesMany<false>(t, live, row_ptr, row_no_nan, leaves);
+        view_.LeavesMany<false>(t, live, row_ptr, row_no_nan, leaves_);
       }
-      if (named) {
-        AddLeaves<true>(*m, nodes, leaves, active, live, k, sums.data(), seen.data());
+      if (named_) {
+        AddLeaves<true>(m_, nodes_, leaves_, active_, live, k_, sums_.data(), seen_.data());
       } else {
-        AddLeaves<false>(*m, nodes, leaves, active, live, k, sums.data(), nullptr);
+        AddLeaves<false>(m_, nodes_, leaves_, active_, live, k_, sums_.data(), nullptr);
       }
       const int32_t used = t + 1;
       if (used == trees) {
-        for (size_t j = 0; j < live; ++j) finish(active[j], used);
+        for (size_t j = 0; j < live; ++j) finish(active_[j], used);
         break;
       }
       if (used < block_next) continue;
       size_t kept = 0;
       block_next = trees;
       for (size_t j = 0; j < live; ++j) {
-        const size_t i = active[j];
-        const double* sum = sums.data() + i * k;
-        if (used >= next_check[i] &&
-            bounds.SettledSkipping(sum, used, internal::ClassOf(*m, sum, threshold, seen_of(i)), threshold,
-                                   &next_check[i], seen_of(i))) {
-          finish(i, used);
-          continue;
+        const size_t i = active_[j];
+        const double* sum = sums_.data() + i * k_;
+        if (used >= next_check_[i]) {
+          ++checks_;
+          if (bounds_.SettledSkipping(sum, used, internal::ClassOf(m_, sum, threshold_, seen_of(i)), threshold_,
+                                      &next_check_[i], seen_of(i))) {
+            finish(i, used);
+            continue;
+          }
         }
-        block_next = std::min(block_next, next_check[i]);
-        active[kept++] = i;
+        block_next = std::min(block_next, next_check_[i]);
+        active_[kept++] = i;
       }
       live = kept;
     }
   }
-  out.mean_trees = num_rows == 0 ? 0.0 : total_trees / static_cast<double>(num_rows);
+
+  const Forest& forest_;
+  const ImportedModel& m_;
+  const float* rows_;
+  ExactHaltResult* out_;
+  const internal::RemainingBounds bounds_;
+  const double threshold_;
+  const size_t k_, width_;
+  const bool named_;
+  const internal::WalkView view_;
+  const TreeNode* nodes_;
+  std::vector<double> sums_;
+  std::vector<int32_t> next_check_;
+  std::vector<uint8_t> seen_;  // classes named per row
+  size_t active_[kBlock];
+  int32_t leaves_[kBlock];
+  bool no_nan_[kBlock];
+  double trees_used_ = 0.0;
+  double checks_ = 0.0;
+};
+
+}  // namespace
+
+namespace internal {
+
+bool HaltingPays(const Forest& forest, double trees_used, double checks, size_t rows) {
+  const ImportedModel& m = *forest.imported();
+  const double trees = forest.num_trees();
+  // A check's cost in walks of a tree of depth 4, measured natively (bench/imported_halting.cpp):
+  // about 1.6 for one compared score, 6 for boosted trees that each add to one of several
+  // classes (the gaps close a little at every tree, so checks come often and search far), 3
+  // for voting forests. Deeper trees cost more per walk, so a check costs fewer of them.
+  const double base = m.single_score || m.second_class_threshold ? 1.6
+                      : m.kind == ImportedKind::kAdditive     ? 6.0
+                                                              : 3.0;
+  const double leaves_per_tree = (static_cast<double>(forest.num_nodes()) / trees + 1.0) / 2.0;
+  const double check_cost = base * 4.0 / std::max(4.0, std::log2(std::max(1.0, leaves_per_tree)));
+  return trees_used + check_cost * checks < 0.95 * static_cast<double>(rows) * trees;
+}
+
+Result<ExactHaltResult> PredictSoftExactWalk(const Forest& forest, const float* rows, size_t num_rows,
+                                             ExactWalk walk) {
+  const ImportedModel* m = forest.imported();
+  if (m == nullptr) {
+    return Invalid("the exact soft early exit is for imported forests; use the alpha1 rule");
+  }
+  if (forest.num_trees() == 0) return Invalid("the forest has no trees");
+  ExactHaltResult out;
+  out.labels.resize(num_rows);
+  out.trees_used.resize(num_rows);
+  ExactWalker walker(forest, rows, &out);
+  if (walk == ExactWalk::kAlwaysHalt || num_rows <= kExactProbeRows) {
+    walker.Walk(0, num_rows, true);
+  } else {
+    walker.Walk(0, kExactProbeRows, true);
+    const bool pays = HaltingPays(forest, walker.trees_used(), walker.checks(), kExactProbeRows);
+    walker.Walk(kExactProbeRows, num_rows, pays);
+  }
+  out.mean_trees = num_rows == 0 ? 0.0 : walker.trees_used() / static_cast<double>(num_rows);
   return out;
+}
+
+}  // namespace internal
+
+Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows, size_t num_rows) {
+  return internal::PredictSoftExactWalk(forest, rows, num_rows, internal::ExactWalk::kProbeThenDecide);
 }
 
 }  // namespace urnforest
