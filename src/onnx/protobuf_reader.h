@@ -34,6 +34,8 @@ class ProtoReader {
   bool Next(ProtoField* field);
   /// True once malformed input has been seen.
   bool failed() const { return failed_; }
+  /// Bytes not yet read.
+  size_t remaining() const { return size_ - pos_; }
 
   /// Reads the run of fields that directly follow the current position and repeat `field`'s
   /// number and wire type (`field`: the field Next() just read, kVarint or kFixed32; other types

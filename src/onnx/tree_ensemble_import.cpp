@@ -340,13 +340,15 @@ Result<Forest> BuildForest(const OnnxNode& node, const TreeEnsembleAttributes& a
 Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOptions& options) {
   Result<OnnxModel> parsed = internal::ParseOnnxModel(data, size);
   if (!parsed.ok()) return parsed.status();
-  const OnnxModel& model = parsed.value();
+  OnnxModel& model = parsed.value();
   std::string input_name;
   int64_t width = -1;
   Result<const OnnxNode*> found = internal::FindTreeNode(model, &input_name, &width);
   if (!found.ok()) return found.status();
-  const OnnxNode& node = *found.value();
-  Result<TreeEnsembleAttributes> read = internal::ReadTreeEnsembleAttributes(node);
+  // The parsed model is this call's: the tree node's lists move into the attributes (nothing
+  // below reads them from the node).
+  OnnxNode& node = model.nodes[static_cast<size_t>(found.value() - model.nodes.data())];
+  Result<TreeEnsembleAttributes> read = internal::ReadTreeEnsembleAttributes(&node);
   if (!read.ok()) return read.status();
   TreeEnsembleAttributes& a = read.value();
   if (Status s = CheckClasses(node, options, &a); !s.ok()) return s;
