@@ -182,9 +182,13 @@ Result<SourceTrees> IndexTrees(const OnnxNode& node, const TreeEnsembleAttribute
   internal::SourceTree* tree = nullptr;  // the previous node's tree (nodes come tree by tree)
   for (size_t i = 0; i < a.node_ids.size(); ++i) {
     if (i == 0 || a.tree_ids[i] != a.tree_ids[i - 1]) tree = &trees[a.tree_ids[i]];
-    if (!tree->by_id.emplace(a.node_ids[i], i).second) {
-      return OnnxCorrupt(node, "tree " + std::to_string(a.tree_ids[i]) + " has node id " + std::to_string(a.node_ids[i]) + " twice");
-    }
+    tree->by_id.Add(a.node_ids[i], i);
+  }
+  size_t repeat = SIZE_MAX;  // the first node (in attribute order) whose id its tree already had
+  for (auto& [id, t] : trees) repeat = std::min(repeat, t.by_id.Seal());
+  if (repeat != SIZE_MAX) {
+    return OnnxCorrupt(node, "tree " + std::to_string(a.tree_ids[repeat]) + " has node id " +
+                                 std::to_string(a.node_ids[repeat]) + " twice");
   }
   if (trees.size() > static_cast<size_t>(TrainOptions::kMaxTrees)) {
     return Status::Error(StatusCode::kLimitExceeded, "the model has more than 100,000 trees");
@@ -237,9 +241,13 @@ std::vector<uint8_t> NamedClasses(const OnnxNode& node, const TreeEnsembleAttrib
   const size_t k = static_cast<size_t>(m.outputs);
   if (k < 3 || !m.base_values.empty() || node.op_type == "TreeEnsemble") return {};
   std::vector<uint8_t> named(leaves.values.size(), 0);
+  size_t row = 0;  // the leaf row of entry e - 1; a leaf's entries usually come one after another
   for (size_t e = 0; e < a.class_ids.size(); ++e) {
-    const size_t node = trees.at(a.class_tree_ids[e]).by_id.at(a.class_node_ids[e]);  // checked by SumLeaves
-    named[leaves.row_of[node] * k + static_cast<size_t>(a.class_ids[e])] = 1;
+    if (e == 0 || a.class_tree_ids[e] != a.class_tree_ids[e - 1] || a.class_node_ids[e] != a.class_node_ids[e - 1]) {
+      const size_t node = trees.at(a.class_tree_ids[e]).by_id.at(a.class_node_ids[e]);  // checked by SumLeaves
+      row = leaves.row_of[node];
+    }
+    named[row * k + static_cast<size_t>(a.class_ids[e])] = 1;
   }
   std::vector<uint8_t> covered(k, 0), all(k);
   for (const auto& [id, tree] : trees) {
