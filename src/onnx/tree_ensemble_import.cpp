@@ -208,7 +208,7 @@ Result<LeafTable> SumLeaves(const OnnxNode& node, const TreeEnsembleAttributes& 
   out.row_of.assign(a.node_ids.size(), 0);
   size_t leaves = 0;
   for (size_t i = 0; i < a.node_ids.size(); ++i) {
-    if (a.modes[i] == "LEAF") out.row_of[i] = static_cast<uint32_t>(leaves++);
+    if (internal::IsLeafMode(a.modes[i])) out.row_of[i] = static_cast<uint32_t>(leaves++);
   }
   if (leaves * m.outputs > (size_t{1} << 28)) {
     return Status::Error(StatusCode::kLimitExceeded, "the model's leaves hold more than 2^28 values");
@@ -220,7 +220,7 @@ Result<LeafTable> SumLeaves(const OnnxNode& node, const TreeEnsembleAttributes& 
       auto tree = trees.find(a.class_tree_ids[k]);
       if (tree == trees.end()) return OnnxCorrupt(node, "a class weight names tree " + std::to_string(a.class_tree_ids[k]) + ", which does not exist");
       auto it = tree->second.by_id.find(a.class_node_ids[k]);
-      if (it == tree->second.by_id.end() || a.modes[it->second] != "LEAF") {
+      if (it == tree->second.by_id.end() || !internal::IsLeafMode(a.modes[it->second])) {
         return OnnxCorrupt(node, "a class weight names node " + std::to_string(a.class_node_ids[k]) + " of tree " +
                                      std::to_string(a.class_tree_ids[k]) + ", which is not a leaf");
       }
@@ -254,7 +254,7 @@ std::vector<uint8_t> NamedClasses(const OnnxNode& node, const TreeEnsembleAttrib
     std::fill(all.begin(), all.end(), uint8_t{1});
     bool any_leaf = false;
     for (const auto& [node_id, i] : tree.by_id) {
-      if (a.modes[i] != "LEAF") continue;
+      if (!internal::IsLeafMode(a.modes[i])) continue;
       any_leaf = true;
       const uint8_t* row = named.data() + leaves.row_of[i] * k;
       for (size_t c = 0; c < k; ++c) all[c] &= row[c];
@@ -292,7 +292,7 @@ std::vector<uint32_t> HardVotes(const ImportedModel& m, const std::vector<double
 Result<Schema> ImportSchema(const TreeEnsembleAttributes& a, int64_t width, const OnnxImportOptions& options) {
   int64_t max_feature = -1;
   for (size_t i = 0; i < a.feature_ids.size(); ++i) {
-    if (a.modes[i] != "LEAF") max_feature = std::max(max_feature, a.feature_ids[i]);
+    if (!internal::IsLeafMode(a.modes[i])) max_feature = std::max(max_feature, a.feature_ids[i]);
   }
   const int64_t num_features = width > 0 ? width : std::max<int64_t>(max_feature + 1, 1);
   if (num_features > static_cast<int64_t>(DatasetLimits::kMaxFeatures)) {
