@@ -10,15 +10,15 @@
 // their trees and checks would cost as much as walking every tree (small boosted trees, where a
 // check costs several trees' walks, and models whose rows settle late), walks the other rows
 // through every tree without checks: the same labels (model/soft_exact.h).
+#include "model/soft_exact.h"
+
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "ensemble/forest_walk.h"
 #include "model/imported_scores.h"
 #include "tree/tree_walk.h"
-#include "model/soft_exact.h"
-
-#include <cmath>
 #include "urnforest/predict_scores.h"
 
 namespace urnforest {
@@ -55,7 +55,7 @@ class ExactWalker {
   void Walk(size_t begin, size_t end, bool check) {
     for (size_t b = begin; b < end; b += kBlock) {
       if (check) {
-        Block(b, std::min(kBlock, end - b), true);
+        HaltingBlock(b, std::min(kBlock, end - b));
       } else {
         FullBlock(b, std::min(kBlock, end - b));
       }
@@ -102,7 +102,8 @@ class ExactWalker {
     }
   }
 
-  void Block(size_t begin, size_t count, bool check) {
+  // The block's rows halt: each leaves the walk at the first tree count its bounds settle.
+  void HaltingBlock(size_t begin, size_t count) {
     const int32_t trees = forest_.num_trees();
     const float* block = rows_ + begin * width_;
     for (size_t i = 0; i < count; ++i) {
@@ -123,7 +124,7 @@ class ExactWalker {
       trees_used_ += used;
     };
     size_t live = count;
-    int32_t block_next = check ? 0 : trees;  // no live row can settle after fewer trees
+    int32_t block_next = 0;  // no live row can settle after fewer trees
     for (int32_t t = 0; t < trees && live > 0; ++t) {
       if (view_.numeric_only) {
         view_.LeavesMany<true>(t, live, row_ptr, row_no_nan, leaves_);
