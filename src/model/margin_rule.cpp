@@ -53,29 +53,32 @@ class RowWalk {
  public:
   // `threshold`: internal::SingleScoreThreshold of the forest's model (computed once by the caller:
   // it reads every leaf).
-  RowWalk(const Forest& forest, const internal::RemainingBounds& bounds, double scale, double threshold)
+  // `spreads`: Spreads(forest.num_trees()) (borrowed); `sum` and `seen`: the row's storage,
+  // outputs values each (borrowed), so that a call's walks share one allocation.
+  RowWalk(const Forest& forest, const internal::RemainingBounds& bounds, double scale, double threshold,
+          const std::vector<double>& spreads, double* sum, uint8_t* seen)
       : forest_(forest), m_(*forest.imported()), bounds_(bounds), scale_(scale),
-        threshold_(threshold), sum_(m_.outputs), seen_(m_.outputs) {}
+        threshold_(threshold), spreads_(spreads), sum_(sum), seen_(seen) {}
 
   void Start(const float* row) {
     row_ = row;
     used_ = 0;
     next_check_ = 0;
-    internal::StartScores(m_, sum_.data());
-    internal::StartNamed(m_, seen_.data());
+    internal::StartScores(m_, sum_);
+    internal::StartNamed(m_, seen_);
   }
   // Adds the next tree; then settled(), exact_label(), leader() and z() describe the state.
   void Step() { Add(internal::LeafValuesOf(forest_, used_, row_)); }
   // Adds the next tree's leaf values `v` (found by the caller's walk).
   void Add(const double* v) {
     for (int32_t c = 0; c < m_.outputs; ++c) sum_[c] += v[c];
-    internal::AddNamed(m_, v, seen_.data());
+    internal::AddNamed(m_, v, seen_);
     ++used_;
-    exact_label_ = internal::ClassOf(m_, sum_.data(), threshold_, seen_.data());
+    exact_label_ = internal::ClassOf(m_, sum_, threshold_, seen_);
     const int32_t t = forest_.num_trees();
     settled_ = used_ == t ||
-               bounds_.SettledSkipping(sum_.data(), used_, exact_label_, threshold_, &next_check_, seen_.data());
-    double margin;
+               bounds_.SettledSkipping(sum_, used_, exact_label_, threshold_, &next_check_, seen_);
+    double& margin = margin_;
     if (m_.single_score) {
       // The partial analogue of "s > threshold": the partial sum against k/T of the threshold.
       const double centre = threshold_ * used_ / t;
@@ -89,15 +92,30 @@ class RowWalk {
       }
       margin = sum_[leader_] - second;
     }
-    const double k = used_;
-    const double spread = std::sqrt(std::max(0.0, 1.0 - k / t) / k);
-    z_ = spread > 0 && scale_ > 0 ? (margin / k / scale_) / spread : std::numeric_limits<double>::infinity();
   }
   int32_t used() const { return used_; }
   bool settled() const { return settled_; }
   int32_t exact_label() const { return exact_label_; }
   int32_t leader() const { return leader_; }
-  double z() const { return z_; }
+  /// z_k = (margin / k / s) / spread(k), +infinity when spread(k) or s is 0.
+  double z() const {
+    const double k = used_;
+    const double spread = spreads_[used_];
+    return spread > 0 && scale_ > 0 ? (margin_ / k / scale_) / spread : std::numeric_limits<double>::infinity();
+  }
+  /// z() < lambda (lambda finite and >= 0), computing z() only when the margin lies within a
+  /// relative 1e-9 of lambda * k * s * spread(k): further off, the rounding of either side
+  /// (a few units in the last place) cannot change the comparison.
+  bool Below(double lambda) const {
+    const double spread = spreads_[used_];
+    if (spread > 0 && scale_ > 0) {
+      const double need = lambda * used_ * scale_ * spread;
+      const double room = 1e-9 * need;
+      if (margin_ < need - room) return true;
+      if (margin_ > need + room) return false;
+    }
+    return z() < lambda;
+  }
 
  private:
   const Forest& forest_;
@@ -105,16 +123,28 @@ class RowWalk {
   const internal::RemainingBounds& bounds_;
   double scale_;
   double threshold_;
-  std::vector<double> sum_;
-  std::vector<uint8_t> seen_;  // classes the row's leaves named (ImportedModel::named)
+  const std::vector<double>& spreads_;
+  double* sum_;
+  uint8_t* seen_;  // classes the row's leaves named (ImportedModel::named)
   const float* row_ = nullptr;
   int32_t used_ = 0;
   int32_t next_check_ = 0;
   bool settled_ = false;
   int32_t exact_label_ = 0;
   int32_t leader_ = 0;
-  double z_ = 0.0;
+  double margin_ = 0.0;  // the leader's margin after used_ trees (see Add)
 };
+
+// spreads[k] = sqrt(max(0, 1 - k / trees) / k) for k = 1..trees (the z statistic's spread).
+std::vector<double> Spreads(int32_t trees) {
+  std::vector<double> out(static_cast<size_t>(trees) + 1, 0.0);
+  const double t = trees;
+  for (int32_t used = 1; used <= trees; ++used) {
+    const double k = used;
+    out[used] = std::sqrt(std::max(0.0, 1.0 - k / t) / k);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -129,7 +159,11 @@ Result<MarginCalibration> CalibrateMargin(const Forest& forest, const float* row
   out.wrong.assign(kLambdaCount, 0);
   std::vector<double> trees(kLambdaCount, 0.0);
   const internal::RemainingBounds bounds(forest);
-  RowWalk walk(forest, bounds, out.scale, internal::SingleScoreThreshold(*forest.imported()));
+  const std::vector<double> spreads = Spreads(forest.num_trees());
+  std::vector<double> sum(forest.imported()->outputs);
+  std::vector<uint8_t> seen(sum.size());
+  RowWalk walk(forest, bounds, out.scale, internal::SingleScoreThreshold(*forest.imported()), spreads,
+               sum.data(), seen.data());
   const size_t m = static_cast<size_t>(forest.num_features());
   std::vector<int32_t> answer(kLambdaCount), stop(kLambdaCount);
   for (size_t r = 0; r < num_rows; ++r) {
@@ -202,7 +236,14 @@ Result<ExactHaltResult> PredictSoftMargin(const Forest& forest, const float* row
   const double single_threshold = internal::SingleScoreThreshold(*forest.imported());
   const size_t walkers = std::min(internal::kRowBlock, num_rows);
   walks.reserve(walkers);
-  for (size_t i = 0; i < walkers; ++i) walks.emplace_back(forest, bounds, calibration.scale, single_threshold);
+  const std::vector<double> spreads = Spreads(forest.num_trees());
+  const size_t k = static_cast<size_t>(forest.imported()->outputs);
+  std::vector<double> sums(walkers * k);
+  std::vector<uint8_t> seen(walkers * k);
+  for (size_t i = 0; i < walkers; ++i) {
+    walks.emplace_back(forest, bounds, calibration.scale, single_threshold, spreads, sums.data() + i * k,
+                       seen.data() + i * k);
+  }
   internal::WalkRowsUntilStopped(
       forest, rows, num_rows,
       [&](size_t slot, size_t row) { walks[slot].Start(rows + row * m); },
@@ -210,7 +251,7 @@ Result<ExactHaltResult> PredictSoftMargin(const Forest& forest, const float* row
         RowWalk& walk = walks[slot];
         walk.Add(v);
         const bool settled = walk.settled();
-        if (!settled && walk.z() < threshold) return false;
+        if (!settled && walk.Below(threshold)) return false;
         out.labels[row] = settled ? walk.exact_label() : walk.leader();
         out.trees_used[row] = walk.used();
         total += walk.used();

@@ -163,8 +163,16 @@ int32_t RemainingBounds::FirstReaching(int32_t used, size_t a, int64_t b, double
   auto moved = [&](int32_t j) { return Moved(used, j, a, b); };
   // The slack keeps the skip on the safe side of rounding.
   const double target = gap - 1e-9 * (1.0 + std::fabs(gap));
-  if (moved(trees) < target) return trees + 1;
-  int32_t lo = used + 1, hi = trees;  // moved() is non-decreasing in j
+  // moved() is non-decreasing in j. The answer is usually a few trees on (a check fails when a
+  // gap is about to close), so a galloping search from used + 1 brackets it in about
+  // 2 log2(distance) evaluations, then a binary search inside the bracket finds the first.
+  if (used >= trees) return trees + 1;
+  int32_t lo = used + 1, hi = used + 1;
+  for (int32_t step = 1; moved(hi) < target; step *= 2) {
+    if (hi >= trees) return trees + 1;
+    lo = hi + 1;
+    hi = std::min(trees, hi + step);
+  }
   while (lo < hi) {
     const int32_t mid = lo + (hi - lo) / 2;
     if (moved(mid) >= target) hi = mid; else lo = mid + 1;
@@ -341,51 +349,6 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
       ScoresOf(*m, sums.data() + i * k, threshold, out.scores.data() + (begin + i) * l);
     }
   }
-  return out;
-}
-
-Result<ExactHaltResult> PredictSoftExact(const Forest& forest, const float* rows, size_t num_rows) {
-  const ImportedModel* m = forest.imported();
-  if (m == nullptr) {
-    return Invalid("the exact soft early exit is for imported forests; use the alpha1 rule");
-  }
-  const int32_t trees = forest.num_trees();
-  if (trees == 0) return Invalid("the forest has no trees");
-  const internal::RemainingBounds bounds(forest);
-  const double threshold = SingleScoreThreshold(*m);
-  ExactHaltResult out;
-  out.labels.resize(num_rows);
-  out.trees_used.resize(num_rows);
-  double total_trees = 0;
-  const size_t k = static_cast<size_t>(m->outputs);
-  std::vector<double> sums(internal::kRowBlock * k);
-  std::vector<int32_t> next_check(internal::kRowBlock);
-  std::vector<uint8_t> seen(m->named.empty() ? 0 : internal::kRowBlock * k);  // classes named per row
-  auto seen_of = [&seen, k](size_t slot) { return seen.empty() ? nullptr : seen.data() + slot * k; };
-  internal::WalkRowsUntilStopped(
-      forest, rows, num_rows,
-      [&](size_t slot, size_t) {
-        next_check[slot] = 0;
-        StartScores(*m, sums.data() + slot * k);
-        StartNamed(*m, seen_of(slot));
-      },
-      [&](size_t slot, size_t row, const double* v, int32_t used) {
-        double* sum = sums.data() + slot * k;
-        for (size_t c = 0; c < k; ++c) sum[c] += v[c];
-        uint8_t* named = seen_of(slot);
-        AddNamed(*m, v, named);
-        const bool done = used == trees ||
-                          (used >= next_check[slot] &&
-                           bounds.SettledSkipping(sum, used, ClassOf(*m, sum, threshold, named), threshold,
-                                                  &next_check[slot], named));
-        if (done) {
-          out.labels[row] = ClassOf(*m, sum, threshold, named);
-          out.trees_used[row] = used;
-          total_trees += used;
-        }
-        return done;
-      });
-  out.mean_trees = num_rows == 0 ? 0.0 : total_trees / static_cast<double>(num_rows);
   return out;
 }
 

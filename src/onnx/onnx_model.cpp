@@ -46,6 +46,11 @@ class Decoder {
       return Count(1);
     }
     if (!NeedBytes(f, what)) return false;
+    // One value ends at each byte without the continuation bit: reserve exactly, so that a long
+    // list is written once rather than regrown (each regrowth copies it and touches new memory).
+    size_t values = 0;
+    for (char c : f.bytes) values += (static_cast<uint8_t>(c) & 0x80) == 0;
+    out->reserve(out->size() + values);
     if (!ForEachPackedVarint(f.bytes, [out](uint64_t v) { out->push_back(static_cast<int64_t>(v)); })) {
       return Bad(std::string("packed ") + what + " is truncated");
     }
@@ -172,12 +177,16 @@ class Decoder {
         case 3: if (!NeedVarint(f, "AttributeProto.i")) return false; a->i = static_cast<int64_t>(f.varint); break;
         case 4: if (!NeedBytes(f, "AttributeProto.s")) return false; a->s = std::string(f.bytes); break;
         case 5: if (!NeedBytes(f, "AttributeProto.t") || !Tensor(f.bytes, &a->t)) return false; break;
-        // An unpacked list's remaining values are read as one run (ProtoReader::ReadRun).
-        case 7: if (!Floats(f, &a->floats, "AttributeProto.floats") ||
+        // An unpacked list's remaining values are read as one run (ProtoReader::ReadRun), into
+        // room for as many as the attribute's remaining bytes can hold (a key and a value take at
+        // least 5 bytes for floats, 2 for ints): regrowing a long list costs more than the spare room.
+        case 7: a->floats.reserve(a->floats.size() + 1 + r.remaining() / 5);
+                if (!Floats(f, &a->floats, "AttributeProto.floats") ||
                     !Count(r.ReadRun(f, [a](uint64_t v) { a->floats.push_back(FloatBits(static_cast<uint32_t>(v))); })))
                   return false;
                 break;
-        case 8: if (!Ints(f, &a->ints, "AttributeProto.ints") ||
+        case 8: if (f.type == WireType::kVarint) a->ints.reserve(a->ints.size() + 1 + r.remaining() / 2);
+                if (!Ints(f, &a->ints, "AttributeProto.ints") ||
                     !Count(r.ReadRun(f, [a](uint64_t v) { a->ints.push_back(static_cast<int64_t>(v)); })))
                   return false;
                 break;

@@ -34,6 +34,8 @@ class ProtoReader {
   bool Next(ProtoField* field);
   /// True once malformed input has been seen.
   bool failed() const { return failed_; }
+  /// Bytes not yet read.
+  size_t remaining() const { return size_ - pos_; }
 
   /// Reads the run of fields that directly follow the current position and repeat `field`'s
   /// number and wire type (`field`: the field Next() just read, kVarint or kFixed32; other types
@@ -62,6 +64,8 @@ class ProtoReader {
         value = static_cast<uint64_t>(data_[at]) | static_cast<uint64_t>(data_[at + 1]) << 8 |
                 static_cast<uint64_t>(data_[at + 2]) << 16 | static_cast<uint64_t>(data_[at + 3]) << 24;
         at += 4;
+      } else if (at < size_ && data_[at] < 0x80) {
+        value = data_[at++];  // a one-byte varint (most ids and class indices): no call
       } else if (!VarintAt(&at, &value)) {
         break;
       }

@@ -14,31 +14,48 @@ namespace urnforest {
 namespace internal {
 namespace {
 
+// node.Find(name), const or not as the node is.
+const OnnxAttribute* Find(const OnnxNode& node, const std::string& name) { return node.Find(name); }
+OnnxAttribute* Find(OnnxNode& node, const std::string& name) {
+  return const_cast<OnnxAttribute*>(static_cast<const OnnxNode&>(node).Find(name));
+}
+
+// A list attribute's values into *out: copied from a node that stays as it is, moved from one
+// the caller gives up (ReadTreeEnsembleAttributes(OnnxNode*)): the lists of a large forest hold
+// hundreds of megabytes, and a copy doubles that memory and its first touch.
+template <class T>
+void Take(const std::vector<T>& from, std::vector<T>* out) { *out = from; }
+template <class T>
+void Take(std::vector<T>& from, std::vector<T>* out) { *out = std::move(from); }
+
 // Reads a float list attribute, or its `_as_tensor` double form. A file with both is ambiguous
-// (ONNX Runtime refuses it too): kCorruptModel naming the two.
-Status Numbers(const OnnxNode& node, const std::string& name, std::vector<double>* out) {
-  const OnnxAttribute* as_tensor = node.Find(name + "_as_tensor");
-  const OnnxAttribute* as_floats = node.Find(name);
+// (ONNX Runtime refuses it too): kCorruptModel naming the two. Node: OnnxNode or const OnnxNode.
+template <class Node>
+Status Numbers(Node& node, const std::string& name, std::vector<double>* out) {
+  auto* as_tensor = Find(node, name + "_as_tensor");
+  auto* as_floats = Find(node, name);
   if (as_tensor != nullptr && as_floats != nullptr) {
     return OnnxCorrupt(node, "has both " + name + " and " + name + "_as_tensor (which one holds the values is ambiguous)");
   }
-  if (as_tensor != nullptr) *out = as_tensor->t.numbers;
-  if (as_floats != nullptr) *out = as_floats->floats;
+  if (as_tensor != nullptr) Take(as_tensor->t.numbers, out);
+  if (as_floats != nullptr) Take(as_floats->floats, out);
   return Status::Ok();
 }
-void Ints(const OnnxNode& node, const std::string& name, std::vector<int64_t>* out) {
-  if (const OnnxAttribute* a = node.Find(name)) *out = a->ints;
+template <class Node>
+void Ints(Node& node, const std::string& name, std::vector<int64_t>* out) {
+  if (auto* a = Find(node, name)) Take(a->ints, out);
 }
 
 // The attributes of a TreeEnsembleClassifier (opsets 1 and 3), checked for presence and lengths.
-Status ReadClassifierAttributes(const OnnxNode& node, TreeEnsembleAttributes* a) {
+template <class Node>
+Status ReadClassifierAttributes(Node& node, TreeEnsembleAttributes* a) {
   Ints(node, "nodes_treeids", &a->tree_ids);
   Ints(node, "nodes_nodeids", &a->node_ids);
   Ints(node, "nodes_featureids", &a->feature_ids);
   Ints(node, "nodes_truenodeids", &a->true_ids);
   Ints(node, "nodes_falsenodeids", &a->false_ids);
   Ints(node, "nodes_missing_value_tracks_true", &a->missing_true);
-  if (const OnnxAttribute* m = node.Find("nodes_modes")) a->modes = m->strings;
+  if (auto* m = Find(node, "nodes_modes")) Take(m->strings, &a->modes);
   Ints(node, "class_treeids", &a->class_tree_ids);
   Ints(node, "class_nodeids", &a->class_node_ids);
   Ints(node, "class_ids", &a->class_ids);
@@ -227,15 +244,20 @@ Status ReadTreeEnsembleV5(const OnnxNode& node, TreeEnsembleAttributes* a) {
   return Status::Ok();
 }
 
-}  // namespace
-
-Result<TreeEnsembleAttributes> ReadTreeEnsembleAttributes(const OnnxNode& node) {
+template <class Node>
+Result<TreeEnsembleAttributes> ReadAttributes(Node& node) {
   TreeEnsembleAttributes a;
   Status status = node.op_type == "TreeEnsemble" ? ReadTreeEnsembleV5(node, &a) : ReadClassifierAttributes(node, &a);
   if (!status.ok()) return status;
   if (a.member_sets.empty()) a.member_sets.resize(a.node_ids.size());
   return a;
 }
+
+}  // namespace
+
+Result<TreeEnsembleAttributes> ReadTreeEnsembleAttributes(const OnnxNode& node) { return ReadAttributes(node); }
+
+Result<TreeEnsembleAttributes> ReadTreeEnsembleAttributes(OnnxNode* node) { return ReadAttributes(*node); }
 
 std::string OnnxQuoted(const std::string& s) {
   if (FirstInvalidUtf8(s) != s.size()) return "(text that is not UTF-8)";

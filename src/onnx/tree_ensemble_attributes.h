@@ -39,6 +39,14 @@ struct TreeEnsembleAttributes {
 /// that are missing, of different lengths or out of range (naming the node), kUnsupportedModel for
 /// an opset-5 ensemble with one target or MIN/MAX aggregation, kLimitExceeded beyond 2^28 nodes.
 Result<TreeEnsembleAttributes> ReadTreeEnsembleAttributes(const OnnxNode& node);
+/// The same, moving the classifier's lists out of *node instead of copying them (they are left
+/// empty; the node's other attributes, name and type stay): for a node the caller is done with.
+Result<TreeEnsembleAttributes> ReadTreeEnsembleAttributes(OnnxNode* node);
+
+/// mode == "LEAF", comparing the length first (most nodes are branches).
+inline bool IsLeafMode(const std::string& mode) {
+  return mode.size() == 4 && mode[0] == 'L' && mode[1] == 'E' && mode[2] == 'A' && mode[3] == 'F';
+}
 
 /// A string from the file quoted for a message: "(text that is not UTF-8)" when it is not UTF-8.
 std::string OnnxQuoted(const std::string& s);

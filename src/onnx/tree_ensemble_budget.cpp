@@ -19,7 +19,7 @@ size_t Add(size_t a, size_t b) { return b > kSaturated - a ? kSaturated : a + b;
 // Slots a source node takes in the node table beyond its own (TreeWriter's expansions): two
 // children for a comparison, three for an equality, two per boundary of a member set (2 per value).
 size_t ExtraSlots(const std::string& mode, size_t member_values) {
-  if (mode == "LEAF") return 0;
+  if (IsLeafMode(mode)) return 0;
   if (mode == "BRANCH_EQ" || mode == "BRANCH_NEQ") return 3;
   if (mode == "BRANCH_MEMBER") return Mul(4, member_values);
   return 2;
@@ -38,7 +38,7 @@ ImportEstimate EstimateImport(const TreeEnsembleAttributes& a, size_t trees, siz
   e.outputs = outputs;
   e.nodes = trees;  // each tree's root slot
   for (size_t i = 0; i < a.modes.size(); ++i) {
-    if (a.modes[i] == "LEAF") ++e.leaves;
+    if (IsLeafMode(a.modes[i])) ++e.leaves;
     const size_t members = i < a.member_sets.size() ? a.member_sets[i].size() : 0;
     e.nodes = Add(e.nodes, ExtraSlots(a.modes[i], members));
   }

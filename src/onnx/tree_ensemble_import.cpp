@@ -182,9 +182,13 @@ Result<SourceTrees> IndexTrees(const OnnxNode& node, const TreeEnsembleAttribute
   internal::SourceTree* tree = nullptr;  // the previous node's tree (nodes come tree by tree)
   for (size_t i = 0; i < a.node_ids.size(); ++i) {
     if (i == 0 || a.tree_ids[i] != a.tree_ids[i - 1]) tree = &trees[a.tree_ids[i]];
-    if (!tree->by_id.emplace(a.node_ids[i], i).second) {
-      return OnnxCorrupt(node, "tree " + std::to_string(a.tree_ids[i]) + " has node id " + std::to_string(a.node_ids[i]) + " twice");
-    }
+    tree->by_id.Add(a.node_ids[i], i);
+  }
+  size_t repeat = SIZE_MAX;  // the first node (in attribute order) whose id its tree already had
+  for (auto& [id, t] : trees) repeat = std::min(repeat, t.by_id.Seal());
+  if (repeat != SIZE_MAX) {
+    return OnnxCorrupt(node, "tree " + std::to_string(a.tree_ids[repeat]) + " has node id " +
+                                 std::to_string(a.node_ids[repeat]) + " twice");
   }
   if (trees.size() > static_cast<size_t>(TrainOptions::kMaxTrees)) {
     return Status::Error(StatusCode::kLimitExceeded, "the model has more than 100,000 trees");
@@ -204,7 +208,7 @@ Result<LeafTable> SumLeaves(const OnnxNode& node, const TreeEnsembleAttributes& 
   out.row_of.assign(a.node_ids.size(), 0);
   size_t leaves = 0;
   for (size_t i = 0; i < a.node_ids.size(); ++i) {
-    if (a.modes[i] == "LEAF") out.row_of[i] = static_cast<uint32_t>(leaves++);
+    if (internal::IsLeafMode(a.modes[i])) out.row_of[i] = static_cast<uint32_t>(leaves++);
   }
   if (leaves * m.outputs > (size_t{1} << 28)) {
     return Status::Error(StatusCode::kLimitExceeded, "the model's leaves hold more than 2^28 values");
@@ -216,7 +220,7 @@ Result<LeafTable> SumLeaves(const OnnxNode& node, const TreeEnsembleAttributes& 
       auto tree = trees.find(a.class_tree_ids[k]);
       if (tree == trees.end()) return OnnxCorrupt(node, "a class weight names tree " + std::to_string(a.class_tree_ids[k]) + ", which does not exist");
       auto it = tree->second.by_id.find(a.class_node_ids[k]);
-      if (it == tree->second.by_id.end() || a.modes[it->second] != "LEAF") {
+      if (it == tree->second.by_id.end() || !internal::IsLeafMode(a.modes[it->second])) {
         return OnnxCorrupt(node, "a class weight names node " + std::to_string(a.class_node_ids[k]) + " of tree " +
                                      std::to_string(a.class_tree_ids[k]) + ", which is not a leaf");
       }
@@ -237,16 +241,20 @@ std::vector<uint8_t> NamedClasses(const OnnxNode& node, const TreeEnsembleAttrib
   const size_t k = static_cast<size_t>(m.outputs);
   if (k < 3 || !m.base_values.empty() || node.op_type == "TreeEnsemble") return {};
   std::vector<uint8_t> named(leaves.values.size(), 0);
+  size_t row = 0;  // the leaf row of entry e - 1; a leaf's entries usually come one after another
   for (size_t e = 0; e < a.class_ids.size(); ++e) {
-    const size_t node = trees.at(a.class_tree_ids[e]).by_id.at(a.class_node_ids[e]);  // checked by SumLeaves
-    named[leaves.row_of[node] * k + static_cast<size_t>(a.class_ids[e])] = 1;
+    if (e == 0 || a.class_tree_ids[e] != a.class_tree_ids[e - 1] || a.class_node_ids[e] != a.class_node_ids[e - 1]) {
+      const size_t node = trees.at(a.class_tree_ids[e]).by_id.at(a.class_node_ids[e]);  // checked by SumLeaves
+      row = leaves.row_of[node];
+    }
+    named[row * k + static_cast<size_t>(a.class_ids[e])] = 1;
   }
   std::vector<uint8_t> covered(k, 0), all(k);
   for (const auto& [id, tree] : trees) {
     std::fill(all.begin(), all.end(), uint8_t{1});
     bool any_leaf = false;
     for (const auto& [node_id, i] : tree.by_id) {
-      if (a.modes[i] != "LEAF") continue;
+      if (!internal::IsLeafMode(a.modes[i])) continue;
       any_leaf = true;
       const uint8_t* row = named.data() + leaves.row_of[i] * k;
       for (size_t c = 0; c < k; ++c) all[c] &= row[c];
@@ -284,7 +292,7 @@ std::vector<uint32_t> HardVotes(const ImportedModel& m, const std::vector<double
 Result<Schema> ImportSchema(const TreeEnsembleAttributes& a, int64_t width, const OnnxImportOptions& options) {
   int64_t max_feature = -1;
   for (size_t i = 0; i < a.feature_ids.size(); ++i) {
-    if (a.modes[i] != "LEAF") max_feature = std::max(max_feature, a.feature_ids[i]);
+    if (!internal::IsLeafMode(a.modes[i])) max_feature = std::max(max_feature, a.feature_ids[i]);
   }
   const int64_t num_features = width > 0 ? width : std::max<int64_t>(max_feature + 1, 1);
   if (num_features > static_cast<int64_t>(DatasetLimits::kMaxFeatures)) {
@@ -340,13 +348,15 @@ Result<Forest> BuildForest(const OnnxNode& node, const TreeEnsembleAttributes& a
 Result<Forest> ImportOnnx(const uint8_t* data, size_t size, const OnnxImportOptions& options) {
   Result<OnnxModel> parsed = internal::ParseOnnxModel(data, size);
   if (!parsed.ok()) return parsed.status();
-  const OnnxModel& model = parsed.value();
+  OnnxModel& model = parsed.value();
   std::string input_name;
   int64_t width = -1;
   Result<const OnnxNode*> found = internal::FindTreeNode(model, &input_name, &width);
   if (!found.ok()) return found.status();
-  const OnnxNode& node = *found.value();
-  Result<TreeEnsembleAttributes> read = internal::ReadTreeEnsembleAttributes(node);
+  // The parsed model is this call's: the tree node's lists move into the attributes (nothing
+  // below reads them from the node).
+  OnnxNode& node = model.nodes[static_cast<size_t>(found.value() - model.nodes.data())];
+  Result<TreeEnsembleAttributes> read = internal::ReadTreeEnsembleAttributes(&node);
   if (!read.ok()) return read.status();
   TreeEnsembleAttributes& a = read.value();
   if (Status s = CheckClasses(node, options, &a); !s.ok()) return s;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,12 +29,13 @@ float BelowFloat(double t) {
 }
 
 Result<Mode> ParseMode(const OnnxNode& node, const std::string& mode) {
-  static const std::pair<const char*, Mode> kModes[] = {
+  // string_views: a comparison checks the length before the bytes.
+  static const std::pair<std::string_view, Mode> kModes[] = {
       {"BRANCH_LEQ", Mode::kLeq}, {"BRANCH_LT", Mode::kLt}, {"BRANCH_GTE", Mode::kGte},
       {"BRANCH_GT", Mode::kGt},   {"BRANCH_EQ", Mode::kEq}, {"BRANCH_NEQ", Mode::kNeq},
       {"BRANCH_MEMBER", Mode::kMember}, {"LEAF", Mode::kLeaf}};
   for (const auto& [name, m] : kModes) {
-    if (mode == name) return m;
+    if (std::string_view(mode) == name) return m;
   }
   return OnnxUnsupported(node.Describe() + ": node mode " + OnnxQuoted(mode) + " is not supported");
 }
@@ -201,7 +203,7 @@ class TreeWriter {
 Result<size_t> FindRoot(const OnnxNode& node, const TreeEnsembleAttributes& a, int64_t id,
                         const SourceTree& tree, std::vector<uint8_t>* named) {
   for (const auto& [node_id, i] : tree.by_id) {
-    if (a.modes[i] == "LEAF") continue;
+    if (IsLeafMode(a.modes[i])) continue;
     for (int64_t c : {a.true_ids[i], a.false_ids[i]}) {
       auto it = tree.by_id.find(c);
       if (it != tree.by_id.end()) (*named)[it->second] = 1;

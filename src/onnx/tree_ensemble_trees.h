@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "onnx/onnx_model.h"
+#include "onnx/node_ids.h"
 #include "onnx/tree_ensemble_attributes.h"
 #include "urnforest/forest_builder.h"
 #include "urnforest/status.h"
@@ -16,7 +17,7 @@ namespace internal {
 
 /// One source tree's nodes: node id -> index into the attribute arrays.
 struct SourceTree {
-  std::map<int64_t, size_t> by_id;
+  NodeIds by_id;  ///< sealed (NodeIds::Seal) before use
 };
 /// The source trees by tree id (increasing: the forest's tree order).
 using SourceTrees = std::map<int64_t, SourceTree>;

@@ -10,6 +10,7 @@
 #include "ensemble/forest_access.h"
 #include "fixtures.h"
 #include "model/imported_scores.h"
+#include "model/soft_exact.h"
 #include "urnforest/calibrate.h"
 #include "urnforest/margin_rule.h"
 #include "urnforest/onnx_import.h"
@@ -76,7 +77,8 @@ TEST_CASE("The exact early exit stops at the first tree where the bounds settle,
   const Forest forest = ImportFixture(fixture);
   const ImportedModel& m = *forest.imported();
   const std::vector<float> rows = RowsAroundThresholds(forest, 500);
-  const ExactHaltResult exact = MustOk(PredictSoftExact(forest, rows.data(), 500));
+  const ExactHaltResult exact =
+      MustOk(internal::PredictSoftExactWalk(forest, rows.data(), 500, internal::ExactWalk::kAlwaysHalt));
   const internal::RemainingBounds bounds(forest);
   const double threshold = internal::SingleScoreThreshold(m);
   const size_t width = static_cast<size_t>(forest.num_features());

@@ -12,6 +12,7 @@
 #include "ensemble/forest_access.h"
 #include "fixtures.h"
 #include "model/imported_scores.h"
+#include "model/soft_exact.h"
 #include "urnforest/calibrate.h"
 #include "urnforest/margin_rule.h"
 #include "urnforest/predict_scores.h"
@@ -106,10 +107,58 @@ TEST_CASE("The exact early exit answers and stops as its definition does on ever
   INFO(fixture);
   const Forest forest = ImportFixture(fixture);
   const std::vector<float> rows = RowsNearThresholds(forest, 700, 7);
-  const ExactHaltResult exact = MustOk(PredictSoftExact(forest, rows.data(), 700));
+  const ExactHaltResult exact =
+      MustOk(internal::PredictSoftExactWalk(forest, rows.data(), 700, internal::ExactWalk::kAlwaysHalt));
   const Reference want = HaltedByDefinition(forest, rows.data(), 700, std::numeric_limits<double>::infinity());
   CHECK(exact.labels == want.labels);
   CHECK(exact.trees_used == want.trees_used);
+}
+
+TEST_CASE("The exact early exit halts its probe rows, then halts the rest or walks all their trees, "
+          "and always answers the full soft prediction", "[soft_halting]") {
+  const char* fixture = GENERATE("sk_rf_soybean_19class", "sk_rf_iris_nozipmap", "sk_rf_wdbc_binary_zipmap",
+                                 "xgb_vehicle_softprob_missing", "xgb_wdbc_binary_missing");
+  INFO(fixture);
+  const Forest forest = ImportFixture(fixture);
+  const size_t n = 700;
+  const std::vector<float> rows = RowsNearThresholds(forest, n, 5);
+  const ScorePrediction full = MustOk(PredictScoresRows(forest, rows.data(), n, VoteKind::kSoft));
+  const ExactHaltResult halted =
+      MustOk(internal::PredictSoftExactWalk(forest, rows.data(), n, internal::ExactWalk::kAlwaysHalt));
+  const ExactHaltResult exact = MustOk(PredictSoftExact(forest, rows.data(), n));
+  CHECK(exact.labels == full.labels);
+  CHECK(halted.labels == full.labels);
+  const size_t probe = internal::kExactProbeRows;
+  double probe_trees = 0;
+  for (size_t r = 0; r < probe; ++r) probe_trees += halted.trees_used[r];
+  double probe_checks = 0;  // at most one check per tree after the first
+  for (size_t r = 0; r < probe; ++r) probe_checks += halted.trees_used[r];
+  const bool pays = internal::HaltingPays(forest, probe_trees, 0.0, probe);
+  const bool pays_at_most = internal::HaltingPays(forest, probe_trees, probe_checks, probe);
+  bool all_halted = true, rest_full = true;
+  for (size_t r = 0; r < n; ++r) {
+    if (r < probe) {
+      CHECK(exact.trees_used[r] == halted.trees_used[r]);
+      continue;
+    }
+    all_halted = all_halted && exact.trees_used[r] == halted.trees_used[r];
+    rest_full = rest_full && exact.trees_used[r] == forest.num_trees();
+  }
+  CHECK((all_halted || rest_full));
+  if (!pays) CHECK(rest_full);
+  if (pays_at_most) CHECK(all_halted);
+  double total = 0;
+  for (int32_t t : exact.trees_used) total += t;
+  CHECK(exact.mean_trees == Approx(total / n));
+}
+
+TEST_CASE("Halting pays when the probe's trees and checks cost less than the full walk", "[soft_halting]") {
+  const Forest forest = ImportFixture("xgb_vehicle_softprob_missing");
+  const double trees = forest.num_trees();
+  CHECK(internal::HaltingPays(forest, 0.5 * 64 * trees, 0.0, 64));
+  CHECK_FALSE(internal::HaltingPays(forest, 0.96 * 64 * trees, 0.0, 64));
+  CHECK_FALSE(internal::HaltingPays(forest, 0.7 * 64 * trees, 64 * 5.0, 64));
+  CHECK(internal::HaltingPays(forest, 0.7 * 64 * trees, 64 * 1.0, 64));
 }
 
 TEST_CASE("The margin rule answers and stops as its definition does on every row, at every threshold",
@@ -134,7 +183,12 @@ TEST_CASE("The margin rule answers and stops as its definition does on every row
     REQUIRE(used_lambda == lambda);
     const Reference want = HaltedByDefinition(forest, rows.data(), 700, lambda);
     CHECK(halted.labels == want.labels);
-    CHECK(halted.trees_used == want.trees_used);
+    if (std::isinf(lambda)) {
+      // No threshold qualifies: the exact early exit answers (and decides after its probe rows).
+      CHECK(halted.trees_used == MustOk(PredictSoftExact(forest, rows.data(), 700)).trees_used);
+    } else {
+      CHECK(halted.trees_used == want.trees_used);
+    }
   }
 }
 
