@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds urnforest. Usage: scripts/build.sh [native] [cli] [wasm] [node-cli]   (no argument: native wasm node-cli)
+# Builds urnforest. Usage: scripts/build.sh [native] [cli] [wasm] [predict] [node-cli]   (no argument: native wasm node-cli)
 #   native: build/ (Release): the core, the CLI build/urnforest and the Catch2 suite (ctest --test-dir build).
 #   cli:    build/urnforest only (the core and the CLI; no Catch2 suite, no benchmark tools): `npm run cli`.
 #   node-cli: build-wasm/ → dist/cli/urnforest_cli.mjs + .wasm, the CLI's C++ for Node (bin/urnforest.mjs,
@@ -15,7 +15,11 @@
 #           parts bindings/types/*.d.ts (one concept each, in name order; each part's first line, a
 #           "// Part of dist/index.d.ts: ..." comment, is left out) into dist/index.d.ts, then copies
 #           worker_thread.js, worker.d.ts into dist/ (the npm package's contents: one entry per package
-#           export, so that dist/ holds no internal module files).
+#           export, so that dist/ holds no internal module files); then the predict target.
+#   predict: the inference-only entry urnforest/predict: build-wasm/ → dist/urnforest_predict.mjs +
+#           dist/urnforest_predict.wasm (plain C exports, the core compiled for size), its JS modules
+#           bindings/js/predict_entry*.js bundled into dist/predict.js (the glue stays external), and
+#           bindings/predict.d.ts copied to dist/predict.d.ts.
 # All build output goes to stderr, so callers (e.g. `npm run cli`) keep stdout clean.
 # JOBS (default 2) sets the parallelism.
 set -euo pipefail
@@ -25,6 +29,25 @@ export NODE_PATH=/usr/share/nodejs  # Debian's acorn, needed by emscripten's opt
 jobs="${JOBS:-2}"
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(native wasm node-cli)
+
+build_predict() {
+  mkdir -p dist
+  [ -f build-wasm/CMakeCache.txt ] || emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
+  cmake --build build-wasm -j "$jobs" --target urnforest_predict_wasm
+  node --input-type=module -e "
+    import { build } from 'vite';
+    await build({ configFile: false, logLevel: 'error', publicDir: false, build: {
+      outDir: 'dist', emptyOutDir: false, minify: false, target: 'esnext', reportCompressedSize: false,
+      lib: { entry: 'bindings/js/predict_entry.js', formats: ['es'], fileName: () => 'predict.js' },
+      rollupOptions: { external: ['./urnforest_predict.mjs'] } } });"
+  # As for dist/index.js: keep new URL('./urnforest_predict.wasm', import.meta.url) in the form bundlers recognise.
+  sed -i 's|new URL("./urnforest_predict.wasm", "" + import.meta.url)|new URL("./urnforest_predict.wasm", import.meta.url)|' dist/predict.js
+  grep -q 'new URL("./urnforest_predict.wasm", import.meta.url)' dist/predict.js ||
+    { echo "build.sh: dist/predict.js lost new URL('./urnforest_predict.wasm', import.meta.url)"; exit 1; }
+  ! grep -q 'urnforest_wasm\|urnforest\.wasm' dist/predict.js ||
+    { echo "build.sh: dist/predict.js names the full module's wasm"; exit 1; }
+  cp bindings/predict.d.ts dist/predict.d.ts
+}
 
 for t in "${targets[@]}"; do
   case "$t" in
@@ -93,7 +116,9 @@ for t in "${targets[@]}"; do
           rollupOptions: { external: ['urnforest'], output: { entryFileNames: 'worker.js', paths: { urnforest: './index.js' } } } } });"
       for part in bindings/types/*.d.ts; do sed '1{/^\/\/ Part of dist\/index.d.ts:/d}' "$part"; done > dist/index.d.ts
       cp bindings/worker_thread.js bindings/worker.d.ts dist/
+      build_predict
       ;;
-    *) echo "build.sh: unknown target '$t' (expected native, cli, wasm or node-cli)"; exit 2 ;;
+    predict) build_predict ;;
+    *) echo "build.sh: unknown target '$t' (expected native, cli, wasm, predict or node-cli)"; exit 2 ;;
   esac
 done
