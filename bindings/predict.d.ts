@@ -16,7 +16,13 @@ export class UrnforestError extends Error {
 export type WasmSource = string | URL | Response | PromiseLike<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 
 export interface InitOptions {
-  /** Default: wasmUrl(), dist/urnforest_predict.wasm next to dist/predict.js. */
+  /**
+   * true: the import build (dist/urnforest_predict_import.wasm), which also reads ONNX and XGBoost JSON
+   * (Forest.fromONNX, Forest.fromXGBoost); default false: urnforest's model bytes only (Forest.fromBytes;
+   * the others throw UrnforestError 'UnsupportedModel').
+   */
+  imports?: boolean;
+  /** Default: wasmUrl() (or importWasmUrl() with imports: true), next to dist/predict.js. */
   wasm?: WasmSource;
 }
 
@@ -25,12 +31,20 @@ export interface PredictApi {
   UrnforestError: typeof UrnforestError;
   init: typeof init;
   wasmUrl: typeof wasmUrl;
+  importWasmUrl: typeof importWasmUrl;
 }
 
-/** Loads the inference-only wasm once; later calls resolve to the same API. Must resolve before Forest is used. */
+/**
+ * Loads the inference-only wasm once; later calls resolve to the same API (asking `imports: true` after a
+ * call without loads the import build in its place). Must resolve before Forest is used. If the module
+ * aborts (out of memory: it is built without exceptions), the call throws UrnforestError 'OutOfMemory'
+ * (or 'Internal'), forests of that instance throw 'ModuleReset', and the next init() makes a fresh one.
+ */
 export function init(options?: InitOptions): Promise<PredictApi>;
 /** The URL of this entry's wasm asset (bundlers copy it next to their output). */
 export function wasmUrl(): URL;
+/** The URL of the import build's wasm asset (init({imports: true})). */
+export function importWasmUrl(): URL;
 
 /** Names given to an imported model (as the full package's Forest.fromONNX / fromXGBoost). */
 export interface ImportOptions {
@@ -128,9 +142,9 @@ export class Forest {
   private constructor();
   /** A model written by the full package's toBytes() or the CLI's `train --out` (CorruptModel, UnsupportedVersion). */
   static fromBytes(bytes: Uint8Array): Forest;
-  /** An ONNX TreeEnsembleClassifier, opsets 1, 3 and 5 (UnsupportedModel, CorruptModel, LimitExceeded). */
+  /** An ONNX TreeEnsembleClassifier, opsets 1, 3 and 5 (needs init({imports: true}); UnsupportedModel, CorruptModel, LimitExceeded). */
   static fromONNX(bytes: Uint8Array, options?: ImportOptions): Forest;
-  /** XGBoost's JSON model (Booster.save_model('model.json')): its bytes or its text. */
+  /** XGBoost's JSON model (Booster.save_model('model.json')): its bytes or its text (needs init({imports: true})). */
   static fromXGBoost(model: Uint8Array | string, options?: ImportOptions): Forest;
   /** The full prediction. */
   predict(rows: Rows): Prediction;

@@ -18,23 +18,42 @@ export function wasmUrl() {
   return new URL('./urnforest_predict.wasm', import.meta.url);
 }
 
+/** The URL of the import build's wasm (also ONNX and XGBoost JSON), dist/urnforest_predict_import.wasm. */
+export function importWasmUrl() {
+  return new URL('./urnforest_predict_import.wasm', import.meta.url);
+}
+
 let module = null;
 let loading = null;
+let loadedImports = false;
 
-/** Loads the inference-only wasm (once); `options.wasm` as the full package's init({wasm}). */
+/**
+ * Loads the inference-only wasm once: urnforest's model bytes only, or with `imports: true` the
+ * import build (also Forest.fromONNX / fromXGBoost). `wasm` as the full package's init({wasm}), for
+ * the build asked. Later calls resolve to the same API; asking imports after a call without them
+ * loads the import build in its place (forests loaded before keep working).
+ */
 export function init(options) {
   let source;
+  let imports;
   try {
     const o = optionsObject(options, 'init');
-    rejectUnknown(o, ['wasm'], 'init');
-    source = o.wasm === undefined ? wasmUrl() : checkWasmSource(o.wasm);
+    rejectUnknown(o, ['wasm', 'imports'], 'init');
+    if (o.imports !== undefined && typeof o.imports !== 'boolean') throw new TypeError(`init: option 'imports' must be a boolean, got ${describe(o.imports)}`);
+    imports = o.imports === true;
+    source = o.wasm !== undefined ? checkWasmSource(o.wasm) : imports ? importWasmUrl() : wasmUrl();
   } catch (e) {
     return Promise.reject(e);
   }
-  if (loading === null) {
+  if (loading === null || (imports && !loadedImports)) {
     const { overrides, failed } = instantiateHook(source);
-    loading = Promise.race([createUrnforestPredictModule(overrides), failed]).then((m) => {
+    // The import build's glue (its own: emscripten names each build's imports differently) is
+    // fetched only when asked for.
+    const create = imports ? import('./urnforest_predict_import.mjs').then((g) => g.default(overrides))
+      : createUrnforestPredictModule(overrides);
+    loading = Promise.race([create, failed]).then((m) => {
       module = m;
+      loadedImports = imports;
       return api;
     }, (e) => {
       loading = null;
@@ -45,9 +64,32 @@ export function init(options) {
 }
 
 function requireModule() {
-  if (module === null) throw new Error('urnforest/predict: call `await init()` first');
+  if (module === null) {
+    if (loading !== null) throw new UrnforestError('ModuleReset', 'ModuleReset: the wasm module aborted; `await init()` before the next call');
+    throw new Error('urnforest/predict: call `await init()` first');
+  }
   return module;
 }
+
+// Runs `fn`, a call into instance `m`. A trap (the module aborted: out of memory, as the module is
+// built without exceptions, or a bug) drops the instance, so that the next init() makes a fresh
+// one, and throws UrnforestError OutOfMemory or Internal.
+function guarded(m, fn) {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof WebAssembly.RuntimeError) && !(e instanceof RangeError && /stack/i.test(e.message))) throw e;
+    const oom = m._urnforest_only_out_of_memory() === 1;
+    if (module === m) {
+      module = null;
+      loading = null;
+    }
+    dropped.add(m);
+    const code = oom ? 'OutOfMemory' : 'Internal';
+    throw new UrnforestError(code, `${code}: the wasm module aborted (${e.message}); \`await init()\` and load the model again`);
+  }
+}
+const dropped = new WeakSet();
 
 // The kept error of the last failed call as an exception: RangeError / TypeError for a refused
 // request's value / misplaced option (as the full package), else UrnforestError with the code.
@@ -82,7 +124,10 @@ class Arena {
   string(s) { return s === undefined ? 0 : this.bytes(encoder.encode(`${s}\0`)); }
   /** Names each followed by a NUL byte (undefined: 0). */
   names(list) { return list === undefined ? 0 : this.string(list.join('\0')); }
-  free() { for (const a of this.#blocks) this.#m._free(a); this.#blocks.length = 0; }
+  free() {
+    if (!dropped.has(this.#m)) for (const a of this.#blocks) this.#m._free(a);
+    this.#blocks.length = 0;
+  }
 }
 
 const PREDICT_OPTIONS = ['rule', 'alpha', 'delta', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder'];
@@ -122,8 +167,8 @@ function load(format, bytes, options, what) {
   const arena = new Arena(m);
   try {
     const [features, classes, target] = names;
-    const address = m._urnforest_only_load(format, arena.bytes(bytes), bytes.length, arena.names(features), features?.length ?? -1,
-      arena.names(classes), classes?.length ?? -1, arena.string(target));
+    const address = guarded(m, () => m._urnforest_only_load(format, arena.bytes(bytes), bytes.length, arena.names(features),
+      features?.length ?? -1, arena.names(classes), classes?.length ?? -1, arena.string(target)));
     if (address === 0) throw lastError(m, what);
     return new Forest(TOKEN, m, address);
   } finally {
@@ -132,7 +177,7 @@ function load(format, bytes, options, what) {
 }
 
 const TOKEN = Symbol('urnforest/predict');
-const registry = new FinalizationRegistry(({ m, address }) => m._urnforest_only_free(address));
+const registry = new FinalizationRegistry(({ m, address }) => { if (!dropped.has(m)) m._urnforest_only_free(address); });
 
 /** A model loaded for prediction (bindings/predict.d.ts). */
 export class Forest {
@@ -189,10 +234,10 @@ export class Forest {
       const arena = new Arena(m);
       try {
         const fixed = spec.fixedOrder;
-        const address = m._urnforest_only_predict(this.#address, arena.bytes(values), n, arena.string(spec.rule),
+        const address = guarded(m, () => m._urnforest_only_predict(this.#address, arena.bytes(values), n, arena.string(spec.rule),
           spec.alpha ?? NaN, spec.delta ?? NaN, arena.string(spec.order), spec.seed?.[0] ?? NaN, spec.seed?.[1] ?? 0,
           spec.trees ?? 0, spec.trees === undefined ? 0 : 1, arena.string(spec.vote), fixed === undefined ? 0 : arena.bytes(fixed),
-          fixed?.length ?? -1, (spec.compare ? 1 : 0) | f);
+          fixed?.length ?? -1, (spec.compare ? 1 : 0) | f));
         if (address === 0) throw lastError(m, what);
         try {
           return copyAnswer(m, this.#info.layout, address);
@@ -215,6 +260,7 @@ export class Forest {
 
   #live() {
     if (this.#address === 0) throw new Error('Forest: used after dispose()');
+    if (dropped.has(this.#m)) throw new UrnforestError('ModuleReset', 'ModuleReset: this Forest belonged to a wasm module instance that aborted; load it again');
     return this.#m;
   }
 
@@ -241,9 +287,9 @@ export class Forest {
   dispose() {
     if (this.#address === 0) return;
     registry.unregister(this);
-    this.#m._urnforest_only_free(this.#address);
+    if (!dropped.has(this.#m)) this.#m._urnforest_only_free(this.#address);
     this.#address = 0;
   }
 }
 
-const api = Object.freeze({ Forest, UrnforestError, init, wasmUrl });
+const api = Object.freeze({ Forest, UrnforestError, init, wasmUrl, importWasmUrl });

@@ -26,7 +26,8 @@ function cellNumber(v, where) {
 function requireNumeric(features) {
   const c = features.find((f) => f.type === 'categorical');
   if (c !== undefined) {
-    throw fail('ColumnMismatch', `feature '${c.name}' is categorical; give rows as objects keyed by feature name (category texts)`);
+    // The full package's message (its arrays are numeric columns); objects keyed by name take category texts.
+    throw fail('ColumnMismatch', `column '${c.name}' is numeric but the model expects categorical ('${c.name}')`);
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -17,10 +18,12 @@
 #include "urnforest/forest.h"
 #include "urnforest/forest_halting.h"
 #include "urnforest/json_writer.h"
-#include "urnforest/onnx_import.h"
 #include "urnforest/predict_request.h"
 #include "urnforest/serialize.h"
+#if URNFOREST_ONLY_IMPORTS
+#include "urnforest/onnx_import.h"
 #include "urnforest/xgboost_import.h"
+#endif
 
 namespace urnforest::wasm {
 
@@ -42,6 +45,17 @@ struct OnlyModel {
 namespace {
 
 constexpr size_t kKeptTables = 16;
+
+// Set by OnAllocationFailure before the module aborts (urnforest_only_out_of_memory).
+int32_t g_out_of_memory = 0;
+
+// The new-handler: the module is built without exceptions (a smaller binary), so a failed allocation
+// cannot unwind; it is recorded and the module aborts (the JS side reports OutOfMemory, drops the
+// instance and makes a fresh one).
+[[noreturn]] void OnAllocationFailure() {
+  g_out_of_memory = 1;
+  std::abort();
+}
 
 Status g_error;
 OnlyPlan g_plan;
@@ -67,8 +81,9 @@ std::vector<std::string> Names(const char* text, int32_t count) {
 
 Result<Forest> LoadForest(int32_t format, const uint8_t* bytes, size_t size, std::vector<std::string> features,
                           std::vector<std::string> classes, const char* target) {
-  const bool has_target = target != nullptr && target[0] != '\0';
   if (format == 0) return DeserializeForest(bytes, size);
+#if URNFOREST_ONLY_IMPORTS
+  const bool has_target = target != nullptr && target[0] != '\0';
   if (format == 1) {
     OnnxImportOptions options;
     options.feature_names = std::move(features);
@@ -83,6 +98,16 @@ Result<Forest> LoadForest(int32_t format, const uint8_t* bytes, size_t size, std
     if (has_target) options.target_name = target;
     return ImportXGBoost(bytes, size, options);
   }
+#else
+  (void)features;
+  (void)classes;
+  (void)target;
+  if (format == 1 || format == 2) {
+    return Status::Error(StatusCode::kUnsupportedModel,
+                         "this build of the inference-only module reads urnforest's model bytes only (the import build "
+                         "reads ONNX and XGBoost JSON)");
+  }
+#endif
   return Status::Error(StatusCode::kInvalidArgument, "unknown model format");
 }
 
@@ -237,28 +262,21 @@ EMSCRIPTEN_KEEPALIVE OnlyModel* urnforest_only_load(int32_t format, const uint8_
                                                     const char* class_names, int32_t class_count,
                                                     const char* target) {
   using namespace urnforest::wasm;
-  try {
-    urnforest::Result<urnforest::Forest> forest =
-        LoadForest(format, bytes, size, Names(feature_names, feature_count), Names(class_names, class_count), target);
-    if (!forest.ok()) return Fail(forest.status()), nullptr;
-    OnlyModel* model = new OnlyModel();
-    model->forest = std::move(forest).value();
-    return model;
-  } catch (const std::bad_alloc&) {
-    return Fail(OutOfMemory()), nullptr;
-  }
+  std::set_new_handler(&OnAllocationFailure);
+  urnforest::Result<urnforest::Forest> forest =
+      LoadForest(format, bytes, size, Names(feature_names, feature_count), Names(class_names, class_count), target);
+  if (!forest.ok()) return Fail(forest.status()), nullptr;
+  OnlyModel* model = new OnlyModel();
+  model->forest = std::move(forest).value();
+  return model;
 }
 
 EMSCRIPTEN_KEEPALIVE void urnforest_only_free(OnlyModel* model) { delete model; }
 
 EMSCRIPTEN_KEEPALIVE const char* urnforest_only_describe(const OnlyModel* model) {
   using namespace urnforest::wasm;
-  try {
-    g_text = Describe(model->forest);
-    return g_text.c_str();
-  } catch (const std::bad_alloc&) {
-    return Fail(OutOfMemory()), nullptr;
-  }
+  g_text = Describe(model->forest);
+  return g_text.c_str();
 }
 
 EMSCRIPTEN_KEEPALIVE uint8_t* urnforest_only_predict(OnlyModel* model, const float* rows, uint32_t num_rows,
@@ -268,21 +286,19 @@ EMSCRIPTEN_KEEPALIVE uint8_t* urnforest_only_predict(OnlyModel* model, const flo
                                                      const int32_t* fixed_order, int32_t fixed_count,
                                                      uint32_t flags) {
   using namespace urnforest::wasm;
-  try {
-    urnforest::PredictRequest request;
-    urnforest::RequestFault fault = urnforest::RequestFault::kNone;
-    Status parsed = ParseRequest(rule, alpha, delta, order, seed_hi, seed_lo, trees, has_trees, vote, fixed_order,
-                                 fixed_count, flags, &request, &fault);
-    if (!parsed.ok()) return Fail(parsed, fault), nullptr;
-    uint8_t* answer = nullptr;
-    g_fault = urnforest::RequestFault::kNone;
-    Status status = Answer(*model, rows, num_rows, request, &answer);
-    if (!status.ok()) return Fail(status, g_fault), nullptr;
-    return answer;
-  } catch (const std::bad_alloc&) {
-    return Fail(OutOfMemory()), nullptr;
-  }
+  urnforest::PredictRequest request;
+  urnforest::RequestFault fault = urnforest::RequestFault::kNone;
+  Status parsed = ParseRequest(rule, alpha, delta, order, seed_hi, seed_lo, trees, has_trees, vote, fixed_order,
+                               fixed_count, flags, &request, &fault);
+  if (!parsed.ok()) return Fail(parsed, fault), nullptr;
+  uint8_t* answer = nullptr;
+  g_fault = urnforest::RequestFault::kNone;
+  Status status = Answer(*model, rows, num_rows, request, &answer);
+  if (!status.ok()) return Fail(status, g_fault), nullptr;
+  return answer;
 }
+
+EMSCRIPTEN_KEEPALIVE int32_t urnforest_only_out_of_memory() { return urnforest::wasm::g_out_of_memory; }
 
 EMSCRIPTEN_KEEPALIVE const urnforest::wasm::OnlyPlan* urnforest_only_plan() { return &urnforest::wasm::g_plan; }
 

@@ -9,8 +9,12 @@
 //
 // Errors: a call that fails returns 0 (null) and keeps the error, which urnforest_only_error
 // returns as JSON {code, message, fault} (code: CodeName; fault: "range", "misplaced" or "model"
-// for a refused request, else "") and clears. Out of memory inside a call is the error
-// OutOfMemory (malloc returns null at MAXIMUM_MEMORY; std::bad_alloc is caught at the boundary).
+// for a refused request, else "") and clears. The module is built without exceptions (smaller): a
+// failed allocation aborts it after setting the flag urnforest_only_out_of_memory reads; the JS
+// side then reports OutOfMemory and makes a fresh instance.
+//
+// Two builds from this file, each with its glue: urnforest_predict reads urnforest's model bytes
+// only; urnforest_predict_import (URNFOREST_ONLY_IMPORTS=1) also ONNX and XGBoost JSON.
 #pragma once
 
 #include <cstddef>
@@ -33,7 +37,8 @@ static_assert(sizeof(OnlyPlan) == 24, "the JS side reads a 24-byte plan");
 extern "C" {
 
 /// Loads `size` bytes at `bytes` as `format` (0: urnforest's model bytes, DeserializeForest; 1:
-/// ONNX, ImportOnnx; 2: XGBoost JSON, ImportXGBoost). For formats 1 and 2, `feature_names` and
+/// ONNX, ImportOnnx; 2: XGBoost JSON, ImportXGBoost; 1 and 2 need the import build, else
+/// UnsupportedModel). For formats 1 and 2, `feature_names` and
 /// `class_names` are `count` names each separated by a NUL byte (count -1: not given) and `target`
 /// the target column's name ("" or null: the importer's default); format 0 ignores them. Returns a
 /// new model the caller frees with urnforest_only_free, or null (error kept).
@@ -69,6 +74,9 @@ uint8_t* urnforest_only_predict(urnforest::wasm::OnlyModel* model, const float* 
 
 /// The plan of the last successful urnforest_only_predict (owned by the module).
 const urnforest::wasm::OnlyPlan* urnforest_only_plan();
+
+/// 1 once an allocation has failed (the module then aborted), else 0.
+int32_t urnforest_only_out_of_memory();
 
 /// The error of the last failed call as JSON {code, message, fault}, then cleared; null when none.
 /// Valid until the next call.

@@ -1,10 +1,13 @@
 // urnforest/predict (dist/predict.js): the inference-only entry answers as the full package does, on
-// every row, for forests trained here (rf, adaboost, vote-boosting, categorical features), imported
-// ONNX and XGBoost fixtures, full and halted predictions and probabilities; it refuses what the full
-// package refuses with the same codes; and it loads none of the full package's modules or wasm.
+// every row, for forests trained here (rf, adaboost, vote-boosting, bagging, categorical features;
+// the default build) and imported ONNX and XGBoost fixtures (the import build, init({imports: true})),
+// full and halted predictions and probabilities; it refuses what the full package refuses with the
+// same codes; and it loads none of the full package's modules or wasm.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import * as full from '../../dist/index.js';
 import * as slim from '../../dist/predict.js';
 import { readDataset } from './helpers.mjs';
@@ -70,6 +73,8 @@ function sameEverywhere(forestFull, forestSlim, rows, what, optionsList) {
 
 test('init resolves to the API once; the entry is the package export urnforest/predict', async () => {
   assert.equal(await slim.init(), api);
+  await assert.rejects(slim.init({ imports: 'yes' }), TypeError);
+  await assert.rejects(slim.init({ color: 1 }), TypeError);
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   assert.deepEqual(pkg.exports['./predict'], { types: './dist/predict.d.ts', default: './dist/predict.js' });
   assert.equal(pkg.typesVersions['*'].predict[0], './dist/predict.d.ts');
@@ -134,11 +139,47 @@ test('categorical features: object rows with category texts, unknown categories 
   });
   sameEverywhere(forest, model, objects, 'categorical objects', [{ rule: 'alpha1' }, { rule: 'hyper', compare: true }]);
   const wide = rowsIn.map((row) => [...row, 0, 1]);
-  sameError((m) => (m === full ? forest : model).predict(wide), 'arrays for a model with categorical features', false);
+  sameError((m) => (m === full ? forest : model).predict(wide), 'arrays for a model with categorical features');
   model.dispose();
   forest.dispose();
   data.dispose();
   iris.dispose();
+});
+
+test('the default build reads urnforest\'s bytes only; init({imports: true}) loads the import build, and forests loaded before keep working', async () => {
+  const data = full.Dataset.fromCSV(readDataset('iris'), { target: 'class' });
+  const forest = full.trainForest(data, { trees: 11, seed: 3 });
+  const before = api.Forest.fromBytes(forest.toBytes());
+  const xgb = readFileSync(new URL('../fixtures/xgboost/iris_softmax.model.json', import.meta.url), 'utf8');
+  assert.throws(() => api.Forest.fromXGBoost(xgb), (e) => e instanceof slim.UrnforestError && e.code === 'UnsupportedModel');
+  const onnx = new Uint8Array(readFileSync(new URL('../fixtures/onnx/sk_rf_iris_nozipmap.onnx', import.meta.url)));
+  assert.throws(() => api.Forest.fromONNX(onnx), (e) => e instanceof slim.UrnforestError && e.code === 'UnsupportedModel');
+  assert.throws(() => before.predict(rowsOf(data).slice(0, 3), { rule: 'auto' }), (e) => e instanceof slim.UrnforestError
+    && e.code === 'UnsupportedModel' && e.message.includes("rule 'auto' is not in urnforest/predict's default build"));
+  const wdbc = full.Dataset.fromCSV(readDataset('wdbc'), { target: 'class' });
+  const binary = full.trainForest(wdbc, { trees: 11, seed: 3 });
+  const binarySlim = api.Forest.fromBytes(binary.toBytes());
+  assert.throws(() => binarySlim.predict(rowsOf(wdbc).slice(0, 3), { rule: 'lp' }), (e) => e instanceof slim.UrnforestError
+    && e.code === 'UnsupportedModel' && e.message.includes("rule 'lp' is not in urnforest/predict's default build"));
+  for (const f of [binarySlim, binary, wdbc]) f.dispose();
+  assert.equal(await slim.init({ imports: true }), api);
+  const rows = rowsOf(data);
+  assertSameResult(forest.predict(data), before.predict(rows), 'a forest of the default build');
+  const after = api.Forest.fromBytes(forest.toBytes());
+  assertSameResult(forest.predict(data, { rule: 'siba' }), after.predict(rows, { rule: 'siba' }), 'a forest of the import build');
+  api.Forest.fromXGBoost(xgb).dispose();
+  for (const f of [before, after, forest, data]) f.dispose();
+});
+
+test('rules auto and lp: refused with UnsupportedModel by the default build, the full package\'s answers in the import build', async () => {
+  const data = full.Dataset.fromCSV(readDataset('wdbc'), { target: 'class' });
+  const forest = full.trainForest(data, { trees: 31, seed: 9 });
+  const rows = rowsOf(data);
+  for (const options of [{ rule: 'auto' }, { rule: 'lp', alpha: 0.95 }, { rule: 'auto', compare: true }]) {
+    assertSameResult(forest.predict(data, options), api.Forest.fromBytes(forest.toBytes()).predict(rows, options), JSON.stringify(options));
+  }
+  forest.dispose();
+  data.dispose();
 });
 
 const onnxDir = new URL('../fixtures/onnx/', import.meta.url);
@@ -183,7 +224,8 @@ function sameError(fn, what, message = true) {
     expected = e;
   }
   assert.ok(expected, `${what}: the full package refuses it`);
-  assert.throws(() => fn(api), (e) => e.constructor.name === expected.constructor.name && e.code === expected.code
+  const Class = expected instanceof full.UrnforestError ? slim.UrnforestError : expected.constructor;
+  assert.throws(() => fn(api), (e) => e instanceof Class && e.name === expected.name && e.code === expected.code
     && (!message || e.message === expected.message), `${what}: ${expected.message}`);
 }
 
@@ -213,10 +255,18 @@ test('refusals carry the full package\'s class, code and message', () => {
   data.dispose();
 });
 
-test('dist/predict.js imports only its own glue and names only its own wasm', () => {
+test('dist/predict.js imports only its own glue (the import build\'s on demand) and names only its own wasm', () => {
   const code = readFileSync(new URL('../../dist/predict.js', import.meta.url), 'utf8');
-  const imports = [...code.matchAll(/^import .* from ["'](.+)["'];?$/gm)].map((m) => m[1]);
+  const imports = [...code.matchAll(/(?:^|;)\s*import\s*[^;]*?from\s*["']([^"']+)["']/g)].map((m) => m[1]);
   assert.deepEqual(imports, ['./urnforest_predict.mjs']);
+  assert.ok(code.includes('import("./urnforest_predict_import.mjs")'), 'the import build\'s glue, by a literal bundlers follow');
   assert.ok(!/urnforest_wasm|urnforest\.wasm|urnforest\.mjs/.test(code));
-  assert.ok(code.includes('new URL("./urnforest_predict.wasm", import.meta.url)'));
+  assert.ok(code.includes('new URL("./urnforest_predict.wasm",import.meta.url)'));
+  assert.ok(code.includes('new URL("./urnforest_predict_import.wasm",import.meta.url)'));
+});
+
+test('the entry\'s types compile (tsc --strict on tests/js/predict_types_check.ts)', () => {
+  const root = new URL('../../', import.meta.url);
+  execFileSync(fileURLToPath(new URL('node_modules/.bin/tsc', root)), ['--noEmit', '--strict', '--target', 'es2022',
+    '--module', 'nodenext', '--moduleResolution', 'nodenext', 'tests/js/predict_types_check.ts'], { cwd: fileURLToPath(root), stdio: 'pipe' });
 });
