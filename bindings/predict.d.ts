@@ -69,7 +69,10 @@ export type Vote = 'soft' | 'hard';
 
 /** A halted prediction's options: the full package's predict() options. */
 export interface PredictOptions {
-  /** A halting rule ('alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal'), 'margin', 'auto' or 'lp'. */
+  /**
+   * A halting rule ('alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal') or 'margin'; 'auto' and
+   * 'lp' in the import build only (the default build throws UrnforestError 'UnsupportedModel').
+   */
   rule: string;
   /** Target confidence in (0, 1]; default 0.99. */
   alpha?: number;

@@ -53,6 +53,13 @@ function fromFlat(x, features) {
   if (x.length === 0 || x.length % width !== 0) {
     throw fail('ShapeMismatch', `predict: a flat ${x.constructor.name} needs a multiple of the model's ${width} features, got ${x.length} values`);
   }
+  if (x instanceof Float32Array) {
+    // Already float32: only infinities are refused (as the full package's Dataset.fromArrays); no copy.
+    for (let i = 0; i < x.length; i++) {
+      if (x[i] === Infinity || x[i] === -Infinity) throw fail('NonFiniteValue', `x[${i}] = ${x[i]} is not a finite float32; write missing values as NaN`);
+    }
+    return { values: x, rows: x.length / width };
+  }
   const values = new Float32Array(x.length);
   for (let i = 0; i < x.length; i++) values[i] = cellNumber(x[i], `x[${i}]`);
   return { values, rows: x.length / width };

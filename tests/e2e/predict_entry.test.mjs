@@ -50,7 +50,8 @@ before(async () => {
   const xgb = full.Forest.fromXGBoost(xgbText);
   const plain = forest.predict(rows);
   const halted = forest.predict(rows, { rule: 'siba', alpha: 0.99 });
-  const proba = xgb.predictProba(rows);
+  const table = full.Dataset.fromRows(rows, { featureNames: xgb.featureNames, schemaOf: xgb });
+  const proba = xgb.predictProba(table);
   expected = { labels: plain.labels, votes: Array.from(plain.votes), halted: halted.labels, treesUsed: Array.from(halted.treesUsed),
     xgbLabels: proba.labels, xgbProba: Array.from(proba.probabilities), exactTrees: Array.from(xgb.predict(rows, { rule: 'alpha1' }).treesUsed) };
   dir = mkdtempSync(join(tmpdir(), 'urnforest-predict-entry-'));
@@ -61,6 +62,7 @@ before(async () => {
   writeFileSync(join(dir, 'rows.json'), JSON.stringify(rows));
   forest.dispose();
   xgb.dispose();
+  table.dispose();
   data.dispose();
   server = await startServer({ root: dir });
   browser = await launchChromium();

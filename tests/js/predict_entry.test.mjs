@@ -107,10 +107,13 @@ test('a table stored with the model is used, and objects, flat typed arrays and 
   const names = forest.featureNames;
   const objects = rows.map((row) => Object.fromEntries([...names].reverse().map((n) => [n, row[names.indexOf(n)]])));
   const flat = Float64Array.from(rows.flat());
+  const flat32 = Float32Array.from(rows.flat());
   for (const options of [undefined, { rule: 'hyper' }, { rule: 'hyper', compare: true }]) {
     const expected = forest.predict(rows, options);
-    for (const input of [rows, objects, flat]) assertSameResult(expected, model.predict(input, options), `input ${input.constructor.name}`);
+    for (const input of [rows, objects, flat, flat32]) assertSameResult(expected, model.predict(input, options), `input ${input.constructor.name}`);
   }
+  flat32[5] = Infinity;
+  assert.throws(() => model.predict(flat32), (e) => e instanceof slim.UrnforestError && e.code === 'NonFiniteValue');
   model.dispose();
   forest.dispose();
   data.dispose();
