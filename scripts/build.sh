@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds urnforest. Usage: scripts/build.sh [native] [cli] [wasm] [node-cli]   (no argument: native wasm node-cli)
+# Builds urnforest. Usage: scripts/build.sh [native] [cli] [wasm] [predict] [node-cli]   (no argument: native wasm node-cli)
 #   native: build/ (Release): the core, the CLI build/urnforest and the Catch2 suite (ctest --test-dir build).
 #   cli:    build/urnforest only (the core and the CLI; no Catch2 suite, no benchmark tools): `npm run cli`.
 #   node-cli: build-wasm/ → dist/cli/urnforest_cli.mjs + .wasm, the CLI's C++ for Node (bin/urnforest.mjs,
@@ -15,7 +15,12 @@
 #           parts bindings/types/*.d.ts (one concept each, in name order; each part's first line, a
 #           "// Part of dist/index.d.ts: ..." comment, is left out) into dist/index.d.ts, then copies
 #           worker_thread.js, worker.d.ts into dist/ (the npm package's contents: one entry per package
-#           export, so that dist/ holds no internal module files).
+#           export, so that dist/ holds no internal module files); then the predict target.
+#   predict: the inference-only entry urnforest/predict: build-wasm/ → dist/urnforest_predict.mjs +
+#           dist/urnforest_predict.wasm (plain C exports, the core compiled for size) and
+#           dist/urnforest_predict_import.mjs + .wasm (also ONNX and XGBoost JSON), its JS modules
+#           bindings/js/predict_entry*.js bundled and minified into dist/predict.js (the glues stay
+#           external; the import build's is imported only by init({imports: true})), and bindings/predict.d.ts copied to dist/predict.d.ts.
 # All build output goes to stderr, so callers (e.g. `npm run cli`) keep stdout clean.
 # JOBS (default 2) sets the parallelism.
 set -euo pipefail
@@ -25,6 +30,32 @@ export NODE_PATH=/usr/share/nodejs  # Debian's acorn, needed by emscripten's opt
 jobs="${JOBS:-2}"
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(native wasm node-cli)
+
+build_predict() {
+  mkdir -p dist
+  [ -f build-wasm/CMakeCache.txt ] || emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
+  cmake --build build-wasm -j "$jobs" --target urnforest_predict_wasm urnforest_predict_import_wasm
+  # Minified (whitespace too: output.minify): the entry is measured by the bytes a page loads.
+  node --input-type=module -e "
+    import { build } from 'vite';
+    await build({ configFile: false, logLevel: 'error', publicDir: false, build: {
+      outDir: 'dist', emptyOutDir: false, minify: true, target: 'es2022', reportCompressedSize: false,
+      lib: { entry: 'bindings/js/predict_entry.js', formats: ['es'], fileName: () => 'predict.js' },
+      rollupOptions: { external: ['./urnforest_predict.mjs', './urnforest_predict_import.mjs'], output: { minify: true } } } });"
+  # As for dist/index.js: keep new URL('./x.wasm', import.meta.url) and the import build's import('./x.mjs')
+  # in the forms bundlers recognise (the minifier writes template literals).
+  sed -i -E 's#new URL\([`"]\./(urnforest_predict(_import)?\.wasm)[`"], *(``|"") *\+ *import\.meta\.url\)#new URL("./\1",import.meta.url)#g' dist/predict.js
+  sed -i -E 's#import\(`\./urnforest_predict_import\.mjs`\)#import("./urnforest_predict_import.mjs")#' dist/predict.js
+  grep -q 'import("./urnforest_predict_import.mjs")' dist/predict.js ||
+    { echo "build.sh: dist/predict.js lost import('./urnforest_predict_import.mjs')"; exit 1; }
+  for w in urnforest_predict urnforest_predict_import; do
+    grep -q "new URL(\"./$w.wasm\",import.meta.url)" dist/predict.js ||
+      { echo "build.sh: dist/predict.js lost new URL('./$w.wasm', import.meta.url)"; exit 1; }
+  done
+  ! grep -q 'urnforest_wasm\|urnforest\.wasm' dist/predict.js ||
+    { echo "build.sh: dist/predict.js names the full module's wasm"; exit 1; }
+  cp bindings/predict.d.ts dist/predict.d.ts
+}
 
 for t in "${targets[@]}"; do
   case "$t" in
@@ -93,7 +124,9 @@ for t in "${targets[@]}"; do
           rollupOptions: { external: ['urnforest'], output: { entryFileNames: 'worker.js', paths: { urnforest: './index.js' } } } } });"
       for part in bindings/types/*.d.ts; do sed '1{/^\/\/ Part of dist\/index.d.ts:/d}' "$part"; done > dist/index.d.ts
       cp bindings/worker_thread.js bindings/worker.d.ts dist/
+      build_predict
       ;;
-    *) echo "build.sh: unknown target '$t' (expected native, cli, wasm or node-cli)"; exit 2 ;;
+    predict) build_predict ;;
+    *) echo "build.sh: unknown target '$t' (expected native, cli, wasm, predict or node-cli)"; exit 2 ;;
   esac
 done

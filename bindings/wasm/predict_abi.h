@@ -93,6 +93,14 @@ struct AnswerLayout {
 };
 AnswerLayout LayoutOf(size_t n, size_t k, uint32_t present);
 
+/// Writes an AnswerHeader at `block`.
+void WriteAnswerHeader(uint8_t* block, size_t n, size_t k, uint32_t present, size_t size_bytes,
+                       double mean_trees, double disagreement, double lambda, PredictPath path);
+
+/// Prediction `p` (k classes) packed into a new malloc'd block that the caller frees: every array
+/// of the expected size (n, or n * k) is present. Null when the allocation fails.
+uint8_t* PackPrediction(const Prediction& p, size_t k);
+
 /// {headerBytes, header: {numRows, numClasses, present, sizeBytes, meanTrees, disagreement, lambda,
 /// path} (byte offsets), sections: [{name, type, elementBytes, perClass}], paths: PredictPathName
 /// of each PredictPath value} for the JS decoder.

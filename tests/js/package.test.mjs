@@ -29,18 +29,39 @@ test('the tarball holds exactly dist/ and package metadata', () => {
   const files = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path).sort();
   assert.deepEqual(files.filter((f) => !/^(README\.md|LICENSE|package\.json)$/.test(f)), [
     'bin/urnforest.mjs', 'datasets/iris.csv', 'dist/cli/urnforest_cli.mjs', 'dist/cli/urnforest_cli.wasm',
-    'dist/index.d.ts', 'dist/index.js', 'dist/single-file.js', 'dist/urnforest.mjs', 'dist/urnforest.wasm', 'dist/urnforest_wasm.mjs', 'dist/worker.d.ts',
+    'dist/index.d.ts', 'dist/index.js', 'dist/predict.d.ts', 'dist/predict.js', 'dist/single-file.js', 'dist/urnforest.mjs', 'dist/urnforest.wasm',
+    'dist/urnforest_predict.mjs', 'dist/urnforest_predict.wasm', 'dist/urnforest_predict_import.mjs', 'dist/urnforest_predict_import.wasm',
+    'dist/urnforest_wasm.mjs', 'dist/worker.d.ts',
     'dist/worker.js', 'dist/worker_thread.js',
   ]);
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'default']);
   assert.deepEqual(Object.keys(pkg.exports['./worker']), ['types', 'default']);
   assert.deepEqual(pkg.exports['./single-file'], { types: './dist/index.d.ts', default: './dist/single-file.js' });
+  assert.deepEqual(pkg.exports['./predict'], { types: './dist/predict.d.ts', default: './dist/predict.js' });
   assert.equal(pkg.sideEffects, false);
   assert.match(pkg.scripts.prepack, /^URNFOREST_SKIP_BROWSER=1 URNFOREST_SKIP_NATIVE=1 scripts\/setup\.sh && scripts\/build\.sh wasm node-cli$/,
     'npm pack and npm publish set up (npm ci when needed) and build dist/ first');
   assert.deepEqual(pkg.bin, { urnforest: 'bin/urnforest.mjs' });
   assert.deepEqual(pkg.dependencies ?? {}, {});
+});
+
+test('an installed tarball imports urnforest/predict by name and predicts as urnforest does', () => {
+  const script = `
+    import { init, Dataset, trainForest } from 'urnforest';
+    import * as only from 'urnforest/predict';
+    await init();
+    await only.init();
+    const csv = 'a,b,class\\n' + Array.from({ length: 60 }, (_, i) => \`\${i % 7},\${(i * 3) % 5},\${i % 2 ? 'y' : 'x'}\`).join('\\n');
+    const data = Dataset.fromCSV(csv);
+    const forest = trainForest(data, { trees: 21, seed: 1 });
+    const rows = Array.from({ length: 60 }, (_, i) => [i % 7, (i * 3) % 5]);
+    const a = forest.predict(data, { rule: 'hyper' });
+    const b = only.Forest.fromBytes(forest.toBytes()).predict(rows, { rule: 'hyper' });
+    console.log(JSON.stringify({ same: JSON.stringify(a.labels) === JSON.stringify(b.labels) && a.meanTrees === b.meanTrees }));
+  `;
+  writeFileSync(join(project, 'only.mjs'), script);
+  assert.deepEqual(JSON.parse(execFileSync(process.execPath, ['only.mjs'], { cwd: project, encoding: 'utf8' })), { same: true });
 });
 
 test('an installed tarball imports urnforest and urnforest/worker by name and predicts with a rule', () => {

@@ -1,0 +1,37 @@
+// The default inference-only build's strategies of rules 'auto' and 'lp' (urnforest/certified_halting.h):
+// refused with UnsupportedModel. Both fit a strategy from the model's calibration or out-of-bag
+// votes at their first use (the certificate's search over table families, [KM26]'s LP solver),
+// about 8 KB of the compressed wasm that a page predicting with the table rules, margin or the
+// full vote does not need. The import build (urnforest_predict_import.wasm, init({imports:
+// true})) links the core's own definitions and serves both rules. This file replaces
+// src/model/certified_forest.cpp in the default build only: the linker then never pulls that
+// archive member (a second definition would be a duplicate-symbol error at link time, never a
+// silent choice).
+#include <memory>
+
+#include "urnforest/binary_stopping.h"
+#include "urnforest/certified_halting.h"
+#include "urnforest/status.h"
+
+namespace urnforest {
+namespace {
+
+Status NotInThisBuild(const char* rule) {
+  return Status::Error(StatusCode::kUnsupportedModel,
+                       std::string("rule '") + rule +
+                           "' is not in urnforest/predict's default build: load the import build "
+                           "(init({imports: true})) or use the full package");
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const CertifiedStrategy>> CertifyForest(const Forest&, double, double, VoteKind,
+                                                                QueryOrder) {
+  return NotInThisBuild("auto");
+}
+
+Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimean(const Forest&, double) {
+  return NotInThisBuild("lp");
+}
+
+}  // namespace urnforest
