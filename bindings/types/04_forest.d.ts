@@ -286,7 +286,11 @@ export interface AutoOptions {
   vote?: Vote;
 }
 
-/** Forest.predict's options for rule 'lp' (two classes). */
+/**
+ * Forest.predict's options for rule 'lp': [KM26]'s minimean strategy at expected disagreement 1 - alpha
+ * (two classes; three or more over full tallies, UrnforestError 'LimitExceeded' past 5,000,000 tally states,
+ * e.g. five or more classes at 101 trees).
+ */
 export type LpOptions = Omit<AutoOptions, 'rule' | 'delta'> & { rule: 'lp' };
 
 /** What rule 'auto' certified (the CLI's "certificate" object, camelCase). */

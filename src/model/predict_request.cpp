@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "urnforest/query_order.h"
+#include "urnforest/tally_stopping.h"
 
 namespace urnforest {
 namespace {
@@ -114,11 +115,16 @@ Status PlanStoppingStrategy(const Forest& forest, const PredictRequest& request,
   if (request.delta.has_value() && !certified) {
     return Refuse(RequestFault::kMisplaced, "delta applies to rule 'auto' (its certificate), not 'lp'", fault);
   }
-  if (!certified && forest.num_classes() != 2) {
-    return Refuse(RequestFault::kModel, "rule 'lp' is for two classes; this model has " +
-                  std::to_string(forest.num_classes()) + " (rule 'auto' serves any number)", fault);
+  if (!certified && forest.num_classes() < 2) {
+    return Refuse(RequestFault::kModel, "rule 'lp' needs two or more classes", fault);
   }
-  if (!certified && forest.num_trees() > kMaxBinaryStoppingTrees) {
+  if (!certified && forest.num_classes() > 2) {
+    if (Result<TallyLattice> fits = TallyLattice::Make(forest.num_trees(), forest.num_classes()); !fits.ok()) {
+      if (fault != nullptr) *fault = RequestFault::kModel;
+      return Status::Error(fits.status().code, "rule 'lp': " + fits.status().message + " (rule 'auto' serves any number)");
+    }
+  }
+  if (!certified && forest.num_classes() == 2 && forest.num_trees() > kMaxBinaryStoppingTrees) {
     return Refuse(RequestFault::kModel, "rule 'lp' is for at most " + std::to_string(kMaxBinaryStoppingTrees) +
                   " trees", fault);
   }

@@ -83,8 +83,9 @@ enum class RequestFault : uint8_t {
 /// not calibrated; an additive model (its trees do not vote) with a rule other than alpha1 on
 /// its soft prediction, or asked for the hard vote; a forest without trees; delta outside (0, 1)
 /// (CheckDelta) or with a rule other than "auto"; trees, a fixed order or probabilities with
-/// "auto" or "lp"; "lp" on more than two classes, more than kMaxBinaryStoppingTrees trees or an
-/// imported forest not calibrated.
+/// "auto" or "lp"; "lp" on two classes and more than kMaxBinaryStoppingTrees trees, or an
+/// imported forest not calibrated; "lp" on three or more classes whose full-tally lattice exceeds
+/// kMaxTallyStoppingStates (kLimitExceeded, e.g. K >= 5 at T = 101).
 Status CheckPredictRequest(const Forest& forest, const PredictRequest& request,
                            RequestFault* fault = nullptr);
 
@@ -96,7 +97,7 @@ enum class PredictPath : uint8_t {
   kTableRule = 3,     ///< A halting table's rule on the trees' votes (sequential voting).
   kExactExit = 4,     ///< An imported model's soft prediction, stopped once it cannot change.
   kMargin = 5,        ///< The calibrated margin rule on an imported voting model's soft vote.
-  kLp = 6,            ///< [KM26]'s minimean stopping strategy (two classes; ForestMinimean).
+  kLp = 6,            ///< [KM26]'s minimean strategy (ForestMinimean; ForestTallyMinimean for K > 2).
   kCertified = 7,     ///< Rule "auto": the certified strategy (CertifyForest) or the exact exit.
 };
 

@@ -88,8 +88,14 @@ test('rules auto and lp refuse what does not apply with stable codes', () => {
   ok('train', '--data', join(root, 'datasets', 'iris.csv'), '--trees', '11', '--out', iris);
   const data = join(root, 'datasets', 'iris.csv');
   const refused = (...args) => run('predict', '--model', iris, '--data', data, ...args).json.error;
-  assert.equal(refused('--rule', 'lp').code, 'InvalidArgument');
-  assert.match(refused('--rule', 'lp').message, /two classes/);
+  const lp = ok('predict', '--model', iris, '--data', data, '--rule', 'lp', '--alpha', '0.99', '--compare');
+  assert.equal(lp.path, 'lp');
+  assert.ok(lp.mean_trees < 11);
+  const soybean = join(tmp, 'soybean.urnf');
+  ok('train', '--data', join(root, 'datasets', 'soybean.csv'), '--trees', '11', '--out', soybean);
+  const tooMany = run('predict', '--model', soybean, '--data', join(root, 'datasets', 'soybean.csv'), '--rule', 'lp').json.error;
+  assert.equal(tooMany.code, 'LimitExceeded');
+  assert.match(tooMany.message, /full-tally states/);
   assert.equal(refused('--rule', 'auto', '--delta', '0').code, 'InvalidArgument');
   assert.equal(refused('--rule', 'auto', '--delta', '1.5').code, 'InvalidArgument');
   assert.match(refused('--rule', 'hyper', '--delta', '0.1').message, /delta/);

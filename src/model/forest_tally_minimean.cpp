@@ -1,0 +1,101 @@
+// ForestTallyMinimean: rule "lp" for three or more classes, solved from the forest's calibration
+// tallies and cached (urnforest/forest_tally_minimean.h).
+#include "urnforest/forest_tally_minimean.h"
+
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "urnforest/alpha.h"
+#include "urnforest/prior.h"
+
+namespace urnforest {
+namespace {
+
+Status Invalid(const std::string& message) { return Status::Error(StatusCode::kInvalidArgument, message); }
+
+// A solved strategy and what it was solved from (the tallies in full, so no two models collide).
+struct Entry {
+  int32_t classes = 0, trees = 0;
+  uint64_t alpha_bits = 0;
+  std::vector<uint32_t> tallies;
+  std::shared_ptr<const TallyStoppingStrategy> strategy;
+};
+
+// A few recent models; the oldest is dropped beyond kCapacity (a strategy at K = 4, T = 101
+// holds about 9 MB).
+constexpr size_t kCapacity = 4;
+
+std::mutex& CacheMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::deque<Entry>& Cache() {
+  static std::deque<Entry> cache;
+  return cache;
+}
+
+// The rows the strategy is solved from, as all-tree tallies (row-major, K per row).
+Result<std::vector<uint32_t>> Tallies(const Forest& forest) {
+  const ImportedModel* imported = forest.imported();
+  if (imported != nullptr) {
+    if (imported->kind == ImportedKind::kAdditive || !imported->calibrated || forest.oob_votes().empty()) {
+      return Invalid("rule 'lp' needs a calibrated voting forest: calibrate it on unlabeled rows first");
+    }
+    return forest.oob_votes();
+  }
+  if (!forest.calibration_votes().empty()) return forest.calibration_votes();
+  Result<std::vector<int32_t>> rescaled =
+      RescaledOobTallies(forest.oob_votes(), forest.num_classes(), forest.num_trees());
+  if (!rescaled.ok()) return Invalid("rule 'lp' needs out-of-bag votes: " + rescaled.status().message);
+  return std::vector<uint32_t>(rescaled.value().begin(), rescaled.value().end());
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const TallyStoppingStrategy>> ForestTallyMinimean(const Forest& forest, double alpha) {
+  if (Status s = CheckAlpha(alpha); !s.ok()) return s;
+  if (forest.num_classes() < 3) {
+    return Invalid("the full-tally rule 'lp' is for three or more classes; this model has " +
+                   std::to_string(forest.num_classes()));
+  }
+  if (Result<TallyLattice> fits = TallyLattice::Make(forest.num_trees(), forest.num_classes()); !fits.ok()) {
+    return Status::Error(fits.status().code, "rule 'lp': " + fits.status().message);
+  }
+  Result<std::vector<uint32_t>> tallies = Tallies(forest);
+  if (!tallies.ok()) return tallies.status();
+  uint64_t alpha_bits = 0;
+  std::memcpy(&alpha_bits, &alpha, sizeof alpha_bits);
+  {
+    std::lock_guard<std::mutex> lock(CacheMutex());
+    for (const Entry& e : Cache()) {
+      if (e.classes == forest.num_classes() && e.trees == forest.num_trees() && e.alpha_bits == alpha_bits &&
+          e.tallies == tallies.value()) {
+        return e.strategy;
+      }
+    }
+  }
+  TallyMinimeanProblem problem;
+  problem.num_trees = forest.num_trees();
+  problem.num_classes = forest.num_classes();
+  problem.final_tallies = tallies.value();
+  problem.max_disagreement = 1.0 - alpha;
+  Result<TallyStoppingStrategy> solved = SolveTallyMinimean(problem);
+  if (!solved.ok()) return solved.status();
+  Entry entry;
+  entry.classes = forest.num_classes();
+  entry.trees = forest.num_trees();
+  entry.alpha_bits = alpha_bits;
+  entry.tallies = std::move(tallies).value();
+  entry.strategy = std::make_shared<const TallyStoppingStrategy>(std::move(solved).value());
+  std::lock_guard<std::mutex> lock(CacheMutex());
+  Cache().push_back(entry);
+  while (Cache().size() > kCapacity) Cache().pop_front();
+  return entry.strategy;
+}
+
+}  // namespace urnforest
