@@ -90,7 +90,9 @@ Masses StateMasses(const TallyLattice& lattice, const TallyWeights& rows) {
   Masses m;
   m.all.assign(static_cast<size_t>(lattice.size()), 0.0);
   m.wrong.assign(m.all.size(), 0.0);
-  for (const auto& [f, weight] : rows) {
+  for (const auto& row : rows) {
+    const std::vector<int32_t>& f = row.first;
+    const double weight = row.second;
     const int32_t winner = TallyLeader(f.data(), k);
     ForEachBelow(f, binom, lattice.num_trees(), [&](const int32_t* x, int32_t sum, double h) {
       const size_t s = static_cast<size_t>(lattice.Index(x, sum));
