@@ -29,6 +29,7 @@ const CommandEntry kCommands[] = {
     {"predict", nullptr, "  [--rule <rules|> --alpha A --order generation|random --seed S]"},
     {"predict", nullptr, "  [--rule auto --alpha A [--delta D]]  (certified: disagreement <= 1 - A with probability >= 1 - D; the JSON has the certificate)"},
     {"predict", nullptr, "  [--rule lp --alpha A]  ([KM26]'s minimean strategy at expected disagreement 1 - A; K > 2 over full tallies, up to 5M states)"},
+    {"predict", nullptr, "  [--rule lp --objective minimean|minimax]  (minimax: disagreement <= 1 - A for every final tally, two classes)"},
     {"predict", nullptr, "  [--compare]  (with --rule: also the full vote, its votes and the disagreement)"},
     {"predict", nullptr, "  [--threads N]  (0 = every core, the default, for batches of 32,768 rows or more; same results)"},
     {"predict", nullptr, "  [--vote soft|hard] [--proba]  (imported forests: --rule margin too; with a table rule, --proba"},

@@ -291,7 +291,14 @@ export interface AutoOptions {
  * (two classes; three or more over full tallies, UrnforestError 'LimitExceeded' past 5,000,000 tally states,
  * e.g. five or more classes at 101 trees).
  */
-export type LpOptions = Omit<AutoOptions, 'rule' | 'delta'> & { rule: 'lp' };
+export type LpOptions = Omit<AutoOptions, 'rule' | 'delta'> & {
+  rule: 'lp';
+  /**
+   * [KM26]'s objective: 'minimean' (default) bounds the expected disagreement over rows like the calibration
+   * rows; 'minimax' bounds it for every final tally, whatever the row (two classes; more trees spent).
+   */
+  objective?: 'minimean' | 'minimax';
+};
 
 /** What rule 'auto' certified (the CLI's "certificate" object, camelCase). */
 export interface Certificate {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 #include <utility>
 
 namespace urnforest {
@@ -105,6 +106,10 @@ Figures Evaluate(const BinaryStoppingSet& set, const std::vector<double>& h, con
 Result<MinimaxStrategy> SolveMinimax(const MinimaxProblem& problem) {
   if (!(problem.max_disagreement >= 0.0 && problem.max_disagreement <= 1.0)) {
     return Status::Error(StatusCode::kInvalidArgument, "binary stopping: the disagreement target must be in [0, 1]");
+  }
+  if (problem.num_trees > kMaxMinimaxTrees) {
+    return Status::Error(StatusCode::kLimitExceeded, "minimax stopping: at most " + std::to_string(kMaxMinimaxTrees) +
+                                                         " trees, got " + std::to_string(problem.num_trees));
   }
   // Validates N and the weights and gives the answers (the leader; a tie by the weights).
   Result<BinaryStoppingSet> base = LagrangianStoppingSet(problem.num_trees, problem.final_count_weights, 0.0);

@@ -155,6 +155,11 @@ Status PredictLpPath(const Forest& forest, const PreparedRows& rows, const Predi
     if (!lp.ok()) return lp.status();
     return internal::PredictTallyStopping(forest, rows, plan, *lp.value(), out);
   }
+  if (plan.objective == LpObjective::kMinimax) {
+    Result<std::shared_ptr<const BinaryStoppingStrategy>> lp = ForestMinimax(forest, plan.alpha);
+    if (!lp.ok()) return lp.status();
+    return internal::PredictStopping(forest, rows, plan, *lp.value(), out);
+  }
   Result<std::shared_ptr<const BinaryStoppingStrategy>> lp = ForestMinimean(forest, plan.alpha);
   if (!lp.ok()) return lp.status();
   return internal::PredictStopping(forest, rows, plan, *lp.value(), out);

@@ -22,10 +22,14 @@
 
 namespace urnforest {
 
+/// Largest N SolveMinimax accepts: it keeps every count's hypergeometric lattice,
+/// (N + 1)^2 (N + 2) / 2 doubles (33 MB at N = 201), and runs a few hundred dual steps over it.
+inline constexpr int32_t kMaxMinimaxTrees = 201;
+
 /// What to solve (same fields and ranges as MinimeanProblem; max_disagreement is the bound for
 /// every final count).
 struct MinimaxProblem {
-  int32_t num_trees = 101;                 ///< N, 1..kMaxBinaryStoppingTrees.
+  int32_t num_trees = 101;                 ///< N, 1..kMaxMinimaxTrees.
   std::vector<double> final_count_weights; ///< D(n), n = 0..N: the rows whose trees are counted.
   double max_disagreement = 0.001;         ///< The bound on dis_n for every n, in [0, 1].
 };
@@ -38,7 +42,8 @@ struct MinimaxStrategy {
   int32_t worst_count = 0;          ///< An n where the worst is reached.
 };
 
-/// Solves `problem` (file comment). Fails with kInvalidArgument as SolveMinimean does.
+/// Solves `problem` (file comment). Fails with kInvalidArgument as SolveMinimean does, and with
+/// kLimitExceeded for N > kMaxMinimaxTrees.
 Result<MinimaxStrategy> SolveMinimax(const MinimaxProblem& problem);
 
 }  // namespace urnforest

@@ -32,6 +32,16 @@ inline constexpr const char* kAutoRuleName = "auto";
 /// (ForestMinimean).
 inline constexpr const char* kLpRuleName = "lp";
 
+/// Rule "lp"'s objective ([KM26]'s names). kMinimean: the fewest expected trees with the expected
+/// disagreement over rows like the calibration rows <= 1 - alpha (ForestMinimean,
+/// ForestTallyMinimean). kMinimax: the fewest expected trees with the disagreement <= 1 - alpha
+/// for every final tally, whatever the row (two classes; ForestMinimax, urnforest/minimax_stopping.h).
+enum class LpObjective : uint8_t { kMinimean = 0, kMinimax = 1 };
+
+/// "minimean", "minimax"; ParseLpObjective fails with kInvalidArgument naming both.
+const char* LpObjectiveName(LpObjective objective);
+Result<LpObjective> ParseLpObjective(const std::string& name);
+
 /// What a caller asks of a prediction. Unset optionals take the defaults their comments name.
 struct PredictRequest {
   /// "" = the full prediction (no halting); a halting rule name (RuleNames()); or "margin".
@@ -41,6 +51,8 @@ struct PredictRequest {
   /// Rule "auto": the probability, in (0, 1), that its certificate is wrong; unset =
   /// kDefaultDelta. Only with rule "auto".
   std::optional<double> delta;
+  /// Rule "lp": its objective; unset = kMinimean. Only with rule "lp"; kMinimax needs two classes.
+  std::optional<LpObjective> objective;
   /// Query order of a table rule; unset = DefaultQueryOrder(forest). kFixed needs fixed_order.
   /// Needs a table rule, "auto" or "lp" (their default: kRandomPerRow; random or generation).
   std::optional<QueryOrder> order;
@@ -123,6 +135,7 @@ struct PredictPlan {
   HaltingRule rule = HaltingRule::kAlpha1;  ///< kTableRule: the table's rule.
   double alpha = kDefaultAlpha;
   double delta = kDefaultDelta;  ///< kCertified: the certificate's delta.
+  LpObjective objective = LpObjective::kMinimean;  ///< kLp: its objective.
   int32_t trees = 0;  ///< Trees a rule queries (T of the table; the forest's trees otherwise).
   SequentialVoteOptions order;  ///< kTableRule, kLp, kCertified: query order, seed, fixed order.
   bool compare = false;

@@ -157,7 +157,7 @@ TEST_CASE("Minimax is feasible for the linear program and within 1.6 times its o
   }
 }
 
-TEST_CASE("Minimax refuses malformed problems", "[minimax_stopping]") {
+TEST_CASE("Minimax refuses malformed problems and more than kMaxMinimaxTrees trees", "[minimax_stopping]") {
   MinimaxProblem p;
   p.num_trees = 5;
   p.final_count_weights.assign(6, 0.0);
@@ -168,9 +168,9 @@ TEST_CASE("Minimax refuses malformed problems", "[minimax_stopping]") {
   p.max_disagreement = -0.1;
   CHECK(SolveMinimax(p).status().code == StatusCode::kInvalidArgument);
   p.max_disagreement = 0.01;
-  p.num_trees = kMaxBinaryStoppingTrees + 1;
+  p.num_trees = kMaxMinimaxTrees + 1;
   p.final_count_weights.assign(static_cast<size_t>(p.num_trees) + 1, 1.0);
-  CHECK(SolveMinimax(p).status().code == StatusCode::kInvalidArgument);
+  CHECK(SolveMinimax(p).status().code == StatusCode::kLimitExceeded);
 }
 
 }  // namespace
