@@ -20,7 +20,9 @@ wdbc, ionosphere, sonar, vehicle, wine, soybean from datasets/.
 
 Columns (means over splits): cal = calibration rows; trees = mean trees of 101 on the test rows;
 speed-up = 101 / trees; dis. = realised disagreement (%), worst = its worst split (%); floor = the
-oracle floor's mean trees.
+oracle floor's mean trees. Second table (two classes): minimean's worst test row (the largest exact
+disagreement of any row, over all splits) against the minimax strategy (objective 'minimax', bound
+1 - alpha for every final count) fitted on the same calibration rows.
 
 Usage: /usr/bin/python3 bench/lp_reproduction.py [--splits 10] [--data a,b] [--jobs 2] [--json out.json]
 Needs build/bench_tally_lp (scripts/build.sh native). Not part of npm test.
@@ -148,7 +150,15 @@ def summary(results):
                 "worst": float(np.max([p["lp_disagreement"] for p in per])),
                 "floor_trees": float(np.mean([p["floor_trees"] for p in per])),
                 "solve_ms": float(np.mean([p["solve_ms"] for p in per])),
+                "worst_row": float(np.max([p["lp_worst_row"] for p in per])),
             }
+            if "minimax_trees" in per[0]:
+                row[str(target)]["minimax"] = {
+                    "trees": float(np.mean([p["minimax_trees"] for p in per])),
+                    "disagreement": float(np.mean([p["minimax_disagreement"] for p in per])),
+                    "worst_row": float(np.max([p["minimax_worst_row"] for p in per])),
+                    "solve_ms": float(np.mean([p["minimax_solve_ms"] for p in per])),
+                }
         rows.append(row)
     return rows
 
@@ -167,6 +177,23 @@ def table(rows):
             cells.append(f"{c['trees']:.1f} / {c['speedup']:.1f}x / {c['disagreement'] * 100:.3f} % / "
                          f"{c['worst'] * 100:.3f} % / {c['floor_trees']:.1f}")
         lines.append(f"| {r['data']} ({r['classes']}) | {r['calibration_rows']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def minimax_table(rows):
+    head = "| data | " + " | ".join(
+        f"{t * 100:g} %: minimean trees / worst row | minimax trees / mean dis. / worst row" for t in TARGETS) + " |"
+    lines = [head, "|---|" + "---|---|" * len(TARGETS)]
+    for r in rows:
+        if "error" in r or "minimax" not in r[str(TARGETS[0])]:
+            continue
+        cells = []
+        for t in TARGETS:
+            c = r[str(t)]
+            m = c["minimax"]
+            cells.append(f"{c['trees']:.1f} / {c['worst_row'] * 100:.1f} % | {m['trees']:.1f} / "
+                         f"{m['disagreement'] * 100:.4f} % / {m['worst_row'] * 100:.3f} %")
+        lines.append(f"| {r['data']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -189,6 +216,9 @@ def main():
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
     print(table(rows))
+    if any("error" not in r and "minimax" in r[str(TARGETS[0])] for r in rows):
+        print()
+        print(minimax_table(rows))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@
 //   CALIBRATION, TEST: text files of final tallies, K counts per line summing to T.
 //   TARGET: expected disagreement targets (default 0.001 0.01).
 // Prints one JSON document: per target, the calibrated strategy's trees and disagreement on the
-// test rows, the floor's trees and disagreement, and the solve time of the calibrated strategy.
+// test rows (mean and the worst row's exact disagreement), the floor's trees and disagreement, the
+// solve time of the calibrated strategy; for two classes also the calibrated minimax strategy's.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "urnforest/binary_stopping.h"
+#include "urnforest/minimax_stopping.h"
 #include "urnforest/tally_stopping.h"
 
 using namespace urnforest;
@@ -30,15 +33,44 @@ std::vector<uint32_t> ReadTallies(const char* path) {
 
 struct Measured {
   double trees = 0.0, disagreement = 0.0, solve_ms = 0.0;
+  double worst = 0.0;  // the largest exact disagreement of any test row
   bool ok = false;
 };
+
+std::vector<double> CountWeights(int t, const std::vector<uint32_t>& tallies) {
+  std::vector<double> w(static_cast<size_t>(t) + 1, 0.0);
+  for (size_t r = 0; r + 1 < tallies.size(); r += 2) w[tallies[r + 1]] += 1.0;
+  return w;
+}
+
+// Two classes, objective minimax: one deterministic set bounding every count's disagreement.
+Measured Minimax(int t, const std::vector<uint32_t>& fit, const std::vector<uint32_t>& test, double target) {
+  MinimaxProblem p;
+  p.num_trees = t;
+  p.final_count_weights = CountWeights(t, fit);
+  p.max_disagreement = target;
+  const auto start = std::chrono::steady_clock::now();
+  Result<MinimaxStrategy> s = SolveMinimax(p);
+  Measured m;
+  m.solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!s.ok()) return m;
+  const auto rows = ExactBinaryOutcomes(s.value().set).value();
+  const size_t n = test.size() / 2;
+  for (size_t r = 0; r < n; ++r) {
+    const BinaryOutcome& o = rows[test[2 * r + 1]];
+    m.trees += o.trees / n;
+    m.disagreement += o.disagreement / n;
+    m.worst = std::max(m.worst, o.disagreement);
+  }
+  m.ok = true;
+  return m;
+}
 
 // Binary: the tallies' class-1 counts.
 Measured Binary(int t, const std::vector<uint32_t>& fit, const std::vector<uint32_t>& test, double target) {
   MinimeanProblem p;
   p.num_trees = t;
-  p.final_count_weights.assign(static_cast<size_t>(t) + 1, 0.0);
-  for (size_t r = 0; r + 1 < fit.size(); r += 2) p.final_count_weights[fit[r + 1]] += 1.0;
+  p.final_count_weights = CountWeights(t, fit);
   p.max_disagreement = target;
   const auto start = std::chrono::steady_clock::now();
   Result<BinaryStoppingStrategy> s = SolveMinimean(p);
@@ -52,7 +84,9 @@ Measured Binary(int t, const std::vector<uint32_t>& fit, const std::vector<uint3
   for (size_t r = 0; r < rows; ++r) {
     const uint32_t n = test[2 * r + 1];
     m.trees += (share * first[n].trees + (1 - share) * second[n].trees) / rows;
-    m.disagreement += (share * first[n].disagreement + (1 - share) * second[n].disagreement) / rows;
+    const double d = share * first[n].disagreement + (1 - share) * second[n].disagreement;
+    m.disagreement += d / rows;
+    m.worst = std::max(m.worst, d);
   }
   m.ok = true;
   return m;
@@ -76,6 +110,7 @@ Measured Tally(int k, int t, const std::vector<uint32_t>& fit, const std::vector
   for (const TallyOutcome& o : per_row) {
     m.trees += o.trees / per_row.size();
     m.disagreement += o.disagreement / per_row.size();
+    m.worst = std::max(m.worst, o.disagreement);
   }
   m.ok = true;
   return m;
@@ -101,9 +136,17 @@ int main(int argc, char** argv) {
     const Measured lp = k == 2 ? Binary(t, calibration, test, a) : Tally(k, t, calibration, test, a);
     const Measured floor = k == 2 ? Binary(t, test, test, a) : Tally(k, t, test, test, a);
     if (!lp.ok || !floor.ok) return 1;
-    std::printf("%s{\"target\": %g, \"lp_trees\": %.6f, \"lp_disagreement\": %.8f, \"floor_trees\": %.6f, "
-                "\"floor_disagreement\": %.8f, \"solve_ms\": %.1f}",
-                i ? ", " : "", a, lp.trees, lp.disagreement, floor.trees, floor.disagreement, lp.solve_ms);
+    std::printf("%s{\"target\": %g, \"lp_trees\": %.6f, \"lp_disagreement\": %.8f, \"lp_worst_row\": %.8f, "
+                "\"floor_trees\": %.6f, \"floor_disagreement\": %.8f, \"solve_ms\": %.1f",
+                i ? ", " : "", a, lp.trees, lp.disagreement, lp.worst, floor.trees, floor.disagreement, lp.solve_ms);
+    if (k == 2 && t <= kMaxMinimaxTrees) {
+      const Measured mm = Minimax(t, calibration, test, a);
+      if (!mm.ok) return 1;
+      std::printf(", \"minimax_trees\": %.6f, \"minimax_disagreement\": %.8f, \"minimax_worst_row\": %.8f, "
+                  "\"minimax_solve_ms\": %.1f",
+                  mm.trees, mm.disagreement, mm.worst, mm.solve_ms);
+    }
+    std::printf("}");
   }
   std::printf("]}\n");
   return 0;
