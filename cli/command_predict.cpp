@@ -83,7 +83,7 @@ void WriteCertificate(const Certificate& c, JsonWriter& json) {
 
 // The answer's per-row arrays and figures as predict's JSON fields (and the text: one label per line).
 void WritePrediction(const Forest& f, const Dataset& d, const Prediction& p, const PredictRequest& request,
-                     double predict_ms, Output& out) {
+                     const PredictPlan& plan, double predict_ms, Output& out) {
   std::vector<std::string> names;
   names.reserve(p.labels.size());
   for (int32_t label : p.labels) names.push_back(f.schema().class_names[label]);
@@ -106,7 +106,7 @@ void WritePrediction(const Forest& f, const Dataset& d, const Prediction& p, con
   }
   out.json.Key("predict_ms").Double(predict_ms);
   if (p.Halted()) {
-    out.json.Key("rule").String(request.rule);
+    out.json.Key("rule").String(PlannedRuleName(plan));
     out.json.Key("table_source").String(TableSourceName(p.table_source));
     if (p.path == PredictPath::kMargin) out.json.Key("lambda").Double(p.lambda);  // +inf prints null
     out.json.Key("trees_used").IntArray(p.trees_used);
@@ -164,7 +164,7 @@ Status RunPredict(int argc, char** argv, Output& out) {
   if (!prediction.ok()) return prediction.status();
   const double predict_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  WritePrediction(f, data.value(), prediction.value(), request.value(), predict_ms, out);
+  WritePrediction(f, data.value(), prediction.value(), request.value(), plan.value(), predict_ms, out);
   return Status::Ok();
 }
 

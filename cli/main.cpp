@@ -27,7 +27,7 @@ const CommandEntry kCommands[] = {
     {"train", nullptr, "  voteboost: [--emphasis A|cv] [--emphasis-b B] [--base random|unpruned|stump] [--cv-trees N (with --emphasis cv)]"},
     {"predict", urnforest::cli::RunPredict, "--model MODEL --data FILE.csv"},
     {"predict", nullptr, "  [--rule <rules|> --alpha A --order generation|random --seed S]"},
-    {"predict", nullptr, "  [--rule auto --alpha A [--delta D]]  (certified: disagreement <= 1 - A with probability >= 1 - D; the JSON has the certificate)"},
+    {"predict", nullptr, "  [--rule auto --alpha A [--delta D]]  (certified: disagreement <= 1 - A with probability >= 1 - D; the JSON has the certificate; --alpha or --delta without --rule is --rule auto)"},
     {"predict", nullptr, "  [--rule lp --alpha A]  ([KM26]'s minimean strategy at expected disagreement 1 - A; K > 2 over full tallies, up to 5M states)"},
     {"predict", nullptr, "  [--rule lp --objective minimean|minimax]  (minimax: disagreement <= 1 - A for every final tally, two classes)"},
     {"predict", nullptr, "  [--compare]  (with --rule: also the full vote, its votes and the disagreement)"},

@@ -3,6 +3,7 @@
 // subscribe with app.onModel / app.onRule. The page's thread only keeps a copy of the model for cheap reads
 // (names, sizes, out-of-bag votes, the full vote of the test rows); everything slow runs in the worker.
 import { h } from './charts.js';
+import { currentDelta, isCertifiedRule } from './certified_rule.js';
 import { sentence } from './explain.js';
 import { UrnforestWorker } from '/dist/worker.js';
 import { MAX_POSTERIOR_TALLIES, numTallies } from './math.js';
@@ -36,6 +37,9 @@ export const app = {
   haltingOptions() {
     const opts = { rule: $('rule').value, alpha: Number($('alpha').value) };
     if ($('order').value === 'random') { opts.order = 'random'; opts.seed = Number($('seed').value) || 0; }
+    // auto and lp default to the random order: "as trained" is said explicitly, so that the urn's trace agrees.
+    else if (isCertifiedRule(opts.rule)) opts.order = 'generation';
+    if (opts.rule === 'auto') opts.delta = currentDelta();
     return opts;
   },
   /**

@@ -1,5 +1,6 @@
 // View 6, classify privately: the trained (or loaded) model labels the user's rows inside the page; the
 // predictions and the model bytes are downloaded as blob: URLs made here (no network request).
+import { showCertified } from './certified_answer.js';
 import { fmt, h, pct } from './charts.js';
 import { showRuleProblem } from './rule_bar.js';
 import { previewCSV } from './math.js';
@@ -72,6 +73,7 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
     const my = ++generation;
     clearError($('classify-error'));
     showRuleProblem($('classify-rule-note'), null);
+    showCertified($('classify-certificate'), null);
     if (!app.forest) { summary('Train or load a model first.'); return; }
     const opts = app.haltingOptions();
     const numTrees = app.forest.numTrees;
@@ -93,6 +95,7 @@ export function createClassifyView(app, { useLoadedModel, showError, clearError 
     if (!msg) { summary(`Classifying ${name} was stopped (cancelled, or the model changed); ask again to classify it.`); return; }
     const { full, halting, haltingError, numRows } = msg;
     showRuleProblem($('classify-rule-note'), haltingError, opts.rule);
+    showCertified($('classify-certificate'), opts, halting, 'rows');
     const truth = trueLabels(csv, numRows);
     const header = ['row', 'predicted'];
     const shown = ['row', 'predicted'];

@@ -6,7 +6,7 @@ import { app, showError, clearError } from './app.js';
 import { linkCitations } from './cite.js';
 import { sentence } from './explain.js';
 import { loadChoice, readLocalFile, describeData } from './data_panel.js';
-import { cancelTraining, ensembleChanged, formChanged, train, useLoadedModel } from './train_panel.js';
+import { cancelTraining, ensembleChanged, formChanged, recalibrate, train, useLoadedModel } from './train_panel.js';
 import { createRuleBar } from './rule_bar.js';
 import { createUrnView } from './urn/view.js';
 import { createTestView } from './testset.js';
@@ -49,6 +49,7 @@ async function main() {
   for (const id of ['trees', 'seed', 'mtry']) $(id).addEventListener('input', formChanged);
   ensembleChanged();
   $('cancel').addEventListener('click', cancelTraining);
+  $('calibrate').addEventListener('change', recalibrate);
   addRuleMirror($('test-view'), 'testset', $('test-unavailable'));
   addRuleMirror($('classify-view'), 'classify', $('classify-view').querySelector('.grid'));
   createRuleBar();

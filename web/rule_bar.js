@@ -7,6 +7,7 @@ import { h } from './charts.js';
 import { linkCitations } from './cite.js';
 import { RULE_NAMES, ruleProblem } from './explain.js';
 import { syncRuleMirrors } from './rule_mirror.js';
+import { certifiedHelp, certifiedOptions, certifiedRulePicked, deltaTyped, isCertifiedRule, orderChosen } from './certified_rule.js';
 import { ruleInfo } from '/dist/index.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,6 +22,7 @@ export function showRuleHelp() {
   const rule = $('rule').value;
   const info = ruleInfo.find((r) => r.name === rule);
   let text = info ? `${info.name} (${info.summary}). ${info.description}` : '';
+  if (isCertifiedRule(rule)) text = certifiedHelp(rule, Number($('alpha').value));
   if (info?.infiniteEnsemble && app.remote?.info.defaultOrder === 'random') {
     text += ' Caution: it models the trees as independent draws, which boosted trees are not (vote-boosting with a = b = 1 excepted).';
   }
@@ -39,6 +41,7 @@ export function useModelOrder(defaultOrder) {
   if (!forced && orderForced) { $('order').value = 'generation'; orderForced = false; }
   $('order').querySelector('option[value="generation"]').disabled = forced;
   $('order-note').hidden = !forced;
+  offerCertifiedRules(app.forest?.numClasses ?? 0);
   showRuleHelp();
 }
 
@@ -63,7 +66,18 @@ export function showRuleProblem(el, e, rule) {
     h('button', { type: 'button', class: 'secondary', text: `Use ${RULE_NAMES[r]}`, onclick: () => useRule(r) }))));
 }
 
+/** Rewrites the options of rules auto and lp for a model of `numClasses` (lp: two classes only; 0: no model). */
+function offerCertifiedRules(numClasses) {
+  for (const o of certifiedOptions(numClasses)) {
+    const option = $('rule').querySelector(`option[value="${o.value}"]`);
+    option.textContent = o.text;
+    option.disabled = o.disabled;
+  }
+  if ($('rule').selectedOptions[0]?.disabled) { $('rule').value = 'auto'; ruleChanged(); }
+}
+
 function ruleChanged() {
+  certifiedRulePicked($('rule').value);
   showRuleHelp();
   for (const fn of app.ruleListeners) fn();
 }
@@ -84,8 +98,12 @@ export function ruleLabel(r) {
 }
 
 export function createRuleBar() {
-  $('rule').replaceChildren(...ruleInfo.map((r) => h('option', { value: r.name, text: ruleLabel(r) })));
+  $('rule').replaceChildren(...ruleInfo.map((r) => h('option', { value: r.name, text: ruleLabel(r) })),
+    ...certifiedOptions(0).map((o) => h('option', { value: o.value, text: o.text })));
   $('rule').value = FIRST_RULE;
   for (const id of ['rule', 'alpha', 'order']) $(id).addEventListener('change', ruleChanged);
+  $('order').addEventListener('change', orderChosen);
+  $('delta').addEventListener('input', () => { if (deltaTyped()) ruleChanged(); });
+  certifiedRulePicked(FIRST_RULE);
   showRuleHelp();
 }

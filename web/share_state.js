@@ -1,16 +1,19 @@
 // A shareable state in the address: the hash holds the data set, the training options, the halting rule and
-// the row, e.g. #data=vehicle&ensemble=rf&trees=301&seed=1&rule=hyper&alpha=0.95&order=generation&row=7&view=urn-view.
+// the row, e.g. #data=vehicle&ensemble=rf&trees=301&seed=1&rule=hyper&alpha=0.95&order=generation&row=7&view=urn-view;
+// with calibration rows and rule auto, e.g. …&cal=0.5&rule=auto&alpha=0.9&delta=0.05&order=random&….
 // Opening such an address trains the same model in the page and shows the same row. Only the bundled and
 // generated data sets go in it, by name: a file the student opened never leaves the page, so with one the
 // address holds no state at all.
 
+import { adoptRule, currentDelta, setDelta } from './certified_rule.js';
+
 const $ = (id) => document.getElementById(id);
 
 /** The keys of the state, in the order written. */
-export const STATE_KEYS = ['data', 'ensemble', 'trees', 'seed', 'mtry', 'test', 'a', 'base', 'rule', 'alpha', 'order', 'row', 'view'];
+export const STATE_KEYS = ['data', 'ensemble', 'trees', 'seed', 'mtry', 'test', 'a', 'base', 'cal', 'rule', 'alpha', 'delta', 'order', 'row', 'view'];
 
 /** The form fields the keys set, where a key is a field's value. */
-const FIELDS = { data: 'dataset', ensemble: 'ensemble', trees: 'trees', seed: 'seed', mtry: 'mtry', test: 'holdout', base: 'vb-base' };
+const FIELDS = { data: 'dataset', ensemble: 'ensemble', trees: 'trees', seed: 'seed', mtry: 'mtry', test: 'holdout', base: 'vb-base', cal: 'calibrate' };
 
 /**
  * The state in `hash` ('#data=iris&…') as a plain object of strings, or null when it holds none; a bare
@@ -58,6 +61,8 @@ export function applyFields(state, emphasisGrid) {
   if (state.rule !== undefined) set('rule', state.rule, 'the rule');
   if (state.alpha !== undefined) set('alpha', state.alpha, 'α =');
   if (state.order !== undefined) set('order', state.order, 'the tree order');
+  adoptRule($('rule').value); // the order of the address is kept, also for auto and lp
+  if (state.delta !== undefined && !setDelta(state.delta)) problems.push(`the link asks for δ = "${state.delta}", which is not a number between 0 and 1`);
   return problems;
 }
 
@@ -69,6 +74,7 @@ export function currentState(trained, view) {
     rule: $('rule').value,
     alpha: $('alpha').value,
     order: $('order').value,
+    delta: $('rule').value === 'auto' ? String(currentDelta()) : undefined,
     row: $('urn-row').value,
     view,
   };
@@ -78,6 +84,7 @@ export function currentState(trained, view) {
 export function trainedState() {
   const ensemble = $('ensemble').value;
   const state = { data: $('dataset').value, ensemble, trees: $('trees').value.trim(), seed: $('seed').value.trim(), test: $('holdout').value };
+  if ($('calibrate').value !== '0') state.cal = $('calibrate').value;
   if (!$('mtry').disabled) state.mtry = $('mtry').value.trim();
   if (ensemble === 'voteboost') {
     state.a = $('vb-cv').checked ? 'cv' : $('vb-a-out').textContent;

@@ -2,6 +2,8 @@
 // cost predicted from training data, and for 2-D data a heat map of trees needed over the plane ([HMS11] Fig. 4).
 import { sentence } from './explain.js';
 import { showRuleProblem } from './rule_bar.js';
+import { showCertified } from './certified_answer.js';
+import { createTradeoff } from './tradeoff.js';
 import { fmt, frame, h, linePath, pct, pending, s, slowGate, viridis } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
@@ -10,6 +12,7 @@ const GRID = 56;
 
 export function createTestView(app) {
   let generation = 0;
+  const tradeoff = createTradeoff(app);
 
   function note(error, rule) { showRuleProblem($('test-unavailable'), error, rule); }
 
@@ -179,10 +182,12 @@ export function createTestView(app) {
     const opts = app.haltingOptions();
     let pred;
     try { pred = await app.predictHalting(opts); } catch (e) {
-      if (my === generation) note(e, opts.rule);
+      if (my === generation) { note(e, opts.rule); showCertified($('test-certificate'), null); }
       return;
     }
     if (!pred || my !== generation) return;
+    showCertified($('test-certificate'), opts, pred);
+    tradeoff(opts, () => my === generation);
     renderMetrics(pred, null);
     renderHist(pred);
     const heat = renderHeat(opts, my);

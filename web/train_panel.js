@@ -10,6 +10,7 @@ import { linkCitations } from './cite.js';
 import { sentence } from './explain.js';
 import { useModelOrder } from './rule_bar.js';
 import { checkForm } from './validate.js';
+import { calibrateModel, showCalibration, splitHeldOut } from './calibration.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -248,9 +249,17 @@ async function replaceModel(bytes, ensemble, rows = null) {
 const TREE_NOUNS = { rf: 'random-forest trees', bagging: 'bagged trees', adaboost: 'AdaBoost trees', voteboost: 'vote-boosted trees' };
 
 /** Installs a trained model: metrics on the held-out rows, then every view redraws. */
-async function useModel(bytes, { trainMs, roundTrip, ensemble, testRows, trainRows, text, target, chosen }) {
+async function useModel(bytes, info) {
+  app.trained = { bytes, info, all: app.all }; // for recalibrate()
+  const { trainMs, roundTrip, ensemble, trainRows, text, target, chosen } = info;
   const size = bytes.length;
-  if (!await replaceModel(bytes, ensemble, { text, target, testRows, trainRows })) return;
+  // Calibration rows for rules auto and lp: a share of the held-out rows, left out of the test rows.
+  const split = splitHeldOut(info.testRows, Number($('calibrate').value));
+  const calibrated = calibrateModel(app.uf, bytes, app.all, split.calRows, Number($('alpha').value));
+  const testRows = calibrated.report ? split.testRows : info.testRows; // a refused calibration keeps every held-out row
+  showCalibration(calibrated, split.calRows, testRows);
+  $('calibrate').disabled = false;
+  if (!await replaceModel(calibrated.bytes, ensemble, { text, target, testRows, trainRows })) return;
   const forest = app.forest;
   app.testRows = testRows;
   app.trainRows = trainRows;
@@ -284,6 +293,16 @@ async function useModel(bytes, { trainMs, roundTrip, ensemble, testRows, trainRo
   modelReady();
 }
 
+/** Installs the model trained last again, calibrated as the rule bar's "Calibration rows" now says. */
+export async function recalibrate() {
+  if (!app.trained) return;
+  if (app.trained.all !== app.all) {
+    $('calibrate-note').textContent = 'Another data set is loaded now: train a forest on it, then choose its calibration rows.';
+    return;
+  }
+  await useModel(app.trained.bytes, app.trained.info);
+}
+
 /** Every view redraws; each asks the compute worker for what it shows (the rule's table is built there). */
 function modelReady() {
   for (const fn of app.modelListeners) fn();
@@ -294,6 +313,9 @@ export async function useLoadedModel(bytes) {
   const forest = app.uf.Forest.fromBytes(bytes); // throws on a bad file before the current model is dropped
   forest.dispose();
   if (!await replaceModel(bytes, '')) return;
+  app.trained = null;
+  $('calibrate').disabled = true; // no held-out rows to calibrate on
+  $('calibrate-note').textContent = 'A model loaded from a file has no held-out rows here: it is not calibrated in this page.';
   const { weighted } = app.remote.info;
   app.ensemble = weighted ? 'adaboost' : '';
   $('m-accuracy').textContent = '—';

@@ -20,8 +20,11 @@ function typeChecked(value, type, name) {
 export function predictSpec(options, numTrees) {
   if (!isPlainObject(options)) throw new TypeError(`predict: options must be an object with a 'rule', got ${describe(options)}`);
   rejectUnknown(options, PREDICT_OPTIONS, 'predict');
-  if (options.rule === undefined) throw new TypeError("predict: option 'rule' is required");
-  const spec = { rule: typeChecked(options.rule, 'string', 'rule') };
+  // Halting asked for without a rule (an alpha or a delta alone) gets rule 'auto': the core decides.
+  if (options.rule === undefined && options.alpha === undefined && options.delta === undefined) {
+    throw new TypeError("predict: option 'rule' (or 'alpha' for the certified rule 'auto') is required");
+  }
+  const spec = { rule: options.rule === undefined ? '' : typeChecked(options.rule, 'string', 'rule') };
   if (options.alpha !== undefined) spec.alpha = typeChecked(options.alpha, 'number', 'alpha');
   if (options.delta !== undefined) spec.delta = typeChecked(options.delta, 'number', 'delta');
   if (options.objective !== undefined) spec.objective = typeChecked(options.objective, 'string', 'objective');

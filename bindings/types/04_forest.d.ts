@@ -95,6 +95,8 @@ export class Forest {
    * the exact exit when nothing that saves trees is certified. `certificate` says which and why.
    */
   predict(dataset: Dataset, options: AutoOptions): StoppedPrediction & { rule: 'auto'; certificate: Certificate };
+  /** Halting asked for without naming a rule (an `alpha` or a `delta` alone) is rule 'auto'. */
+  predict(dataset: Dataset, options: Omit<AutoOptions, 'rule'> & ({ alpha: number } | { delta: number })): StoppedPrediction & { rule: 'auto'; certificate: Certificate };
   /** Two classes: [KM26]'s minimean stopping strategy at expected disagreement 1 - alpha (not certified). */
   predict(dataset: Dataset, options: LpOptions): StoppedPrediction & { rule: 'lp' };
   /** Every vote of row `row` (0-based index into `dataset`) in query order, with the stop point. */

@@ -66,7 +66,7 @@ val PredictRequestHandle::Parse(const ForestHandle& forest, const val& spec) {
   val info = val::object();
   info.set("path", std::string(PredictPathName(plan_.path)));
   info.set("vote", std::string(VoteKindName(plan_.vote)));
-  info.set("rule", request.rule);
+  info.set("rule", std::string(PlannedRuleName(plan_)));
   info.set("alpha", plan_.alpha);
   info.set("trees", plan_.trees);
   info.set("compare", plan_.compare);

@@ -34,8 +34,6 @@ namespace {
 // The first option of `request` that needs a rule, or nullptr.
 const char* OptionNeedingRule(const PredictRequest& request) {
   if (request.compare) return "compare";
-  if (request.alpha.has_value()) return "alpha";
-  if (request.delta.has_value()) return "delta";
   if (request.objective.has_value()) return "objective";
   if (request.order.has_value()) return "order";
   if (request.seed.has_value()) return "seed";
@@ -227,6 +225,20 @@ const char* PredictPathName(PredictPath path) {
   return "full";
 }
 
+const char* PlannedRuleName(const PredictPlan& plan) {
+  switch (plan.path) {
+    case PredictPath::kFullVote:
+    case PredictPath::kWeightedVote:
+    case PredictPath::kSoftScores: return "";
+    case PredictPath::kTableRule:
+    case PredictPath::kExactExit: return RuleName(plan.rule);
+    case PredictPath::kMargin: return kMarginRuleName;
+    case PredictPath::kLp: return kLpRuleName;
+    case PredictPath::kCertified: return kAutoRuleName;
+  }
+  return "";
+}
+
 const char* TableSourceName(TableSource source) {
   switch (source) {
     case TableSource::kNone: return "none";
@@ -257,6 +269,12 @@ Result<PredictPlan> PlanPredict(const Forest& forest, const PredictRequest& requ
   if (imported != nullptr && imported->kind == ImportedKind::kAdditive && plan.vote == VoteKind::kHard) {
     return Refuse(RequestFault::kModel, "an additive model (boosted trees) has no hard vote: its trees add margins",
                   fault);
+  }
+  if (request.rule.empty() && (request.alpha.has_value() || request.delta.has_value())) {
+    // Halting asked for without naming a rule (an alpha or a delta alone): the certified rule.
+    PredictRequest certified = request;
+    certified.rule = kAutoRuleName;
+    return PlanPredict(forest, certified, fault);
   }
   if (request.rule.empty()) {
     if (const char* option = OptionNeedingRule(request)) {

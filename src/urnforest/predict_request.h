@@ -44,12 +44,14 @@ Result<LpObjective> ParseLpObjective(const std::string& name);
 
 /// What a caller asks of a prediction. Unset optionals take the defaults their comments name.
 struct PredictRequest {
-  /// "" = the full prediction (no halting); a halting rule name (RuleNames()); or "margin".
+  /// "" = the full prediction (no halting) unless alpha or delta is set, then "auto" (halting
+  /// asked for without naming a rule gets the certified rule); a halting rule name (RuleNames());
+  /// "margin", "lp" or "auto".
   std::string rule;
-  /// Target confidence of a rule, in (0, 1]; unset = kDefaultAlpha. Needs a rule.
+  /// Target confidence of a rule, in (0, 1]; unset = kDefaultAlpha. Without a rule: rule "auto".
   std::optional<double> alpha;
   /// Rule "auto": the probability, in (0, 1), that its certificate is wrong; unset =
-  /// kDefaultDelta. Only with rule "auto".
+  /// kDefaultDelta. Only with rule "auto" (without a rule: rule "auto").
   std::optional<double> delta;
   /// Rule "lp": its objective; unset = kMinimean. Only with rule "lp"; kMinimax needs two classes.
   std::optional<LpObjective> objective;
@@ -147,6 +149,11 @@ struct PredictPlan {
     return path == PredictPath::kTableRule && !compare && !probabilities;
   }
 };
+
+/// The rule `plan` runs, as the front ends print it: "" for the full prediction (paths full,
+/// weighted, soft), the table's rule for a table rule and the exact exit ("alpha1"), "margin",
+/// "lp", or "auto" (also when the request named no rule but an alpha or a delta).
+const char* PlannedRuleName(const PredictPlan& plan);
 
 /// CheckPredictRequest, then the plan: the path (no rule: kSoftScores for an imported model's
 /// soft vote, kWeightedVote for a forest with tree weights, else kFullVote; "margin": kMargin;

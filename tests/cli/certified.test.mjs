@@ -58,6 +58,17 @@ test('rule auto prints trees_used per row and a certificate with exactly its key
   assert.ok(p.disagreement <= 0.05);
 });
 
+test('--alpha without --rule is rule auto: the same answer and certificate', () => {
+  const named = ok('predict', '--model', calibrated, '--data', testCsv, '--rule', 'auto', '--alpha', '0.95');
+  const unnamed = ok('predict', '--model', calibrated, '--data', testCsv, '--alpha', '0.95');
+  assert.equal(unnamed.rule, 'auto');
+  assert.equal(unnamed.path, 'auto');
+  assert.deepEqual(unnamed.labels, named.labels);
+  assert.deepEqual(unnamed.trees_used, named.trees_used);
+  assert.deepEqual(unnamed.certificate, named.certificate);
+  assert.ok(unnamed.mean_trees < 15);
+});
+
 test('rule auto with too few rows for alpha answers with the exact exit and says how many rows it needs', () => {
   const p = ok('predict', '--model', calibrated, '--data', testCsv, '--rule', 'auto', '--alpha', '0.99', '--delta', '0.05', '--compare');
   assert.equal(p.certificate.certified, false);

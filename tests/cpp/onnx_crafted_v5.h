@@ -67,49 +67,7 @@ inline std::vector<uint8_t> EncodeV5(const CraftedStumpV5& c) {
   argmax.Bytes(4, "ArgMax");
   IntAttr(&argmax, "axis", 1);
   IntAttr(&argmax, "keepdims", 0);
-  ProtoWriter dim_n, dim_1, shape, tensor, type, input;
-  dim_n.Bytes(2, "N");
-  dim_1.Varint(1, 1);
-  shape.Message(1, dim_n);
-  shape.Message(1, dim_1);
-  tensor.Varint(1, 1);  // float
-  tensor.Message(2, shape);
-  type.Message(1, tensor);
-  input.Bytes(1, "X");
-  input.Message(2, type);
-  ProtoWriter label_shape, label_tensor, label_type, label;
-  label_shape.Message(1, dim_n);
-  label_tensor.Varint(1, 7);  // int64
-  label_tensor.Message(2, label_shape);
-  label_type.Message(1, label_tensor);
-  label.Bytes(1, "label");
-  label.Message(2, label_type);
-  ProtoWriter dim_c, scores_shape, scores_tensor, scores_type, scores;
-  dim_c.Varint(1, static_cast<uint64_t>(c.targets));
-  scores_shape.Message(1, dim_n);
-  scores_shape.Message(1, dim_c);
-  scores_tensor.Varint(1, 1);
-  scores_tensor.Message(2, scores_shape);
-  scores_type.Message(1, scores_tensor);
-  scores.Bytes(1, "Y");
-  scores.Message(2, scores_type);
-  ProtoWriter graph;
-  graph.Message(1, node);
-  graph.Message(1, argmax);
-  graph.Bytes(2, "crafted_v5");
-  graph.Message(11, input);
-  graph.Message(12, label);
-  graph.Message(12, scores);
-  ProtoWriter model;
-  model.Varint(1, 10);
-  model.Message(7, graph);
-  for (const auto& [domain, version] : {std::pair<const char*, int>{"", 18}, {"ai.onnx.ml", 5}}) {
-    ProtoWriter opset;
-    opset.Bytes(1, domain);
-    opset.Varint(2, static_cast<uint64_t>(version));
-    model.Message(8, opset);
-  }
-  return model.Release();
+  return WrapGraph({&node, &argmax}, {"crafted_v5", "Y", c.targets, 10, 18, 5});
 }
 
 }  // namespace urnforest_test

@@ -208,8 +208,6 @@ TEST_CASE("CheckPredictRequest refuses every request a forest trained here canno
   const std::vector<Refusal> refusals = {
       {"compare without a rule", With("", [](PredictRequest* r) { r->compare = true; }), RequestFault::kMisplaced,
        "option compare needs a rule"},
-      {"alpha without a rule", With("", [](PredictRequest* r) { r->alpha = 0.9; }), RequestFault::kMisplaced,
-       "option alpha needs a rule"},
       {"seed without a rule", With("", [](PredictRequest* r) { r->seed = 3; }), RequestFault::kMisplaced,
        "option seed needs a rule"},
       {"an unknown rule", With("fast", [](PredictRequest*) {}), RequestFault::kOutOfRange, "rule must be one of alpha1, siba"},
@@ -296,6 +294,29 @@ TEST_CASE("Predict uses a table the caller gives and reports it as cached", "[pr
   CHECK(cached.labels == built.labels);
   CHECK(cached.trees_used == built.trees_used);
   CHECK(std::isnan(cached.disagreement));
+}
+
+TEST_CASE("Halting asked for with an alpha or a delta but no rule gets the certified rule auto", "[predict_request]") {
+  const Forest forest = Trained(EnsembleKind::kRandomForest, 11);
+  for (PredictRequest request : {With("", [](PredictRequest* r) { r->alpha = 0.9; }),
+                                 With("", [](PredictRequest* r) { r->delta = 0.1; }),
+                                 With("", [](PredictRequest* r) {
+                                   r->alpha = 0.95;
+                                   r->order = QueryOrder::kGeneration;
+                                 })}) {
+    Result<PredictPlan> plan = PlanPredict(forest, request, nullptr);
+    REQUIRE(plan.ok());
+    CHECK(plan.value().path == PredictPath::kCertified);
+    CHECK(plan.value().alpha == request.alpha.value_or(kDefaultAlpha));
+    CHECK(plan.value().delta == request.delta.value_or(kDefaultDelta));
+  }
+  // Without alpha or delta it is still the full prediction, and the options of a rule are refused.
+  Result<PredictPlan> full = PlanPredict(forest, PredictRequest{}, nullptr);
+  REQUIRE(full.ok());
+  CHECK(full.value().path == PredictPath::kFullVote);
+  RequestFault fault = RequestFault::kNone;
+  CHECK_FALSE(PlanPredict(forest, With("", [](PredictRequest* r) { r->order = QueryOrder::kGeneration; }), &fault).ok());
+  CHECK(fault == RequestFault::kMisplaced);
 }
 
 }  // namespace

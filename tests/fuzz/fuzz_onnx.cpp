@@ -10,8 +10,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -19,8 +17,8 @@
 #include "urnforest/onnx_import.h"
 #include "urnforest/predict.h"
 #include "urnforest/predict_scores.h"
-#include "urnforest/serialize.h"
 #include "urnforest/status.h"
+#include "import_oracle.h"
 
 namespace {
 
@@ -28,10 +26,7 @@ using urnforest::Forest;
 using urnforest::Result;
 using urnforest::StatusCode;
 
-[[noreturn]] void Fail(const std::string& what) {
-  std::fprintf(stderr, "fuzz_onnx oracle failed: %s\n", what.c_str());
-  std::abort();
-}
+[[noreturn]] void Fail(const std::string& what) { urnforest_fuzz::FailOracle("fuzz_onnx", what); }
 
 void CheckLabels(const std::vector<int32_t>& labels, size_t rows, int32_t classes, const char* what) {
   if (labels.size() != rows) Fail(std::string(what) + ": wrong number of labels");
@@ -83,26 +78,5 @@ void CheckPredictions(const Forest& forest) {
 #endif
 
 extern "C" int URNFOREST_FUZZ_ENTRY(const uint8_t* data, size_t size) {
-  Result<Forest> imported = urnforest::ImportOnnx(data, size);
-  if (!imported.ok()) {
-    const StatusCode code = imported.status().code;
-    if (code != StatusCode::kCorruptModel && code != StatusCode::kUnsupportedModel &&
-        code != StatusCode::kLimitExceeded && code != StatusCode::kInvalidArgument) {
-      Fail("unexpected error code: " + imported.status().ToString());
-    }
-    return 0;
-  }
-  const Forest& forest = imported.value();
-  if (forest.num_trees() < 1 || forest.num_classes() < 2 || forest.num_features() < 1) {
-    Fail("an imported model without trees, classes or features");
-  }
-  if (forest.imported() == nullptr) Fail("an imported model without its import record");
-
-  const std::vector<uint8_t> bytes = urnforest::SerializeForest(forest);
-  Result<Forest> loaded = urnforest::DeserializeForest(bytes.data(), bytes.size());
-  if (!loaded.ok()) Fail("an imported model does not load back: " + loaded.status().ToString());
-  if (urnforest::SerializeForest(loaded.value()) != bytes) Fail("the round trip changes the bytes");
-  CheckPredictions(forest);
-  CheckPredictions(loaded.value());
-  return 0;
+  return urnforest_fuzz::CheckImport("fuzz_onnx", urnforest::ImportOnnx(data, size), CheckPredictions);
 }

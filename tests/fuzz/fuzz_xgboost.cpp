@@ -8,27 +8,21 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "urnforest/forest.h"
 #include "urnforest/predict_scores.h"
-#include "urnforest/serialize.h"
 #include "urnforest/status.h"
+#include "import_oracle.h"
 #include "urnforest/xgboost_import.h"
 
 namespace {
 
 using urnforest::Forest;
 using urnforest::Result;
-using urnforest::StatusCode;
 
-[[noreturn]] void Fail(const std::string& what) {
-  std::fprintf(stderr, "fuzz_xgboost oracle failed: %s\n", what.c_str());
-  std::abort();
-}
+[[noreturn]] void Fail(const std::string& what) { urnforest_fuzz::FailOracle("fuzz_xgboost", what); }
 
 void CheckPredictions(const Forest& forest) {
   const size_t m = static_cast<size_t>(forest.num_features());
@@ -56,29 +50,10 @@ void CheckPredictions(const Forest& forest) {
 #endif
 
 extern "C" int URNFOREST_FUZZ_ENTRY(const uint8_t* data, size_t size) {
-  Result<Forest> imported = urnforest::ImportXGBoost(data, size);
-  if (!imported.ok()) {
-    const StatusCode code = imported.status().code;
-    if (code != StatusCode::kCorruptModel && code != StatusCode::kUnsupportedModel &&
-        code != StatusCode::kLimitExceeded && code != StatusCode::kInvalidArgument) {
-      Fail("unexpected error code: " + imported.status().ToString());
+  return urnforest_fuzz::CheckImport("fuzz_xgboost", urnforest::ImportXGBoost(data, size), [](const Forest& forest) {
+    if (forest.imported()->kind != urnforest::ImportedKind::kAdditive) {
+      Fail("an imported XGBoost model that is not additive");
     }
-    if (imported.status().message.empty()) Fail("an error without a message");
-    return 0;
-  }
-  const Forest& forest = imported.value();
-  if (forest.num_trees() < 1 || forest.num_classes() < 2 || forest.num_features() < 1) {
-    Fail("an imported model without trees, classes or features");
-  }
-  if (forest.imported() == nullptr ||
-      forest.imported()->kind != urnforest::ImportedKind::kAdditive) {
-    Fail("an imported XGBoost model that is not additive");
-  }
-  const std::vector<uint8_t> bytes = urnforest::SerializeForest(forest);
-  Result<Forest> loaded = urnforest::DeserializeForest(bytes.data(), bytes.size());
-  if (!loaded.ok()) Fail("an imported model does not load back: " + loaded.status().ToString());
-  if (urnforest::SerializeForest(loaded.value()) != bytes) Fail("the round trip changes the bytes");
-  CheckPredictions(forest);
-  CheckPredictions(loaded.value());
-  return 0;
+    CheckPredictions(forest);
+  });
 }

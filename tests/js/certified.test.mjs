@@ -43,6 +43,20 @@ test("rule 'auto' answers with the certified strategy and carries the certificat
   assert.equal(p.rule, 'auto');
 });
 
+test("halting asked for with an alpha or a delta and no rule is rule 'auto'", () => {
+  const named = forest.predict(test_rows, { rule: 'auto', alpha: 0.95 });
+  for (const options of [{ alpha: 0.95 }, { alpha: 0.95, delta: 0.05 }]) {
+    const p = forest.predict(test_rows, options);
+    assert.equal(p.rule, 'auto');
+    assert.deepEqual(p.certificate, named.certificate);
+    assert.deepEqual(Array.from(p.treesUsed), Array.from(named.treesUsed));
+    assert.deepEqual(p.labels, named.labels);
+  }
+  assert.equal(forest.predict(test_rows, { delta: 0.1 }).certificate.delta, 0.1);
+  assert.throws(() => forest.predict(test_rows, {}), TypeError);
+  assert.throws(() => forest.predict(test_rows, { order: 'random' }), TypeError);
+});
+
 test("rule 'auto' with too few rows for alpha answers with the exact exit and says how many it needs", () => {
   const p = forest.predict(test_rows, { rule: 'auto', alpha: 0.99, delta: 0.05, compare: true });
   assert.equal(p.certificate.certified, false);

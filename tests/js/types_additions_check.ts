@@ -117,6 +117,10 @@ console.log(keep, pure);
   const strategy: 'siba' | 'hyper' | 'lp' | 'exact' = certificate.strategy;
   const lp: StoppedPrediction = forest.predict(data, { rule: 'lp', alpha: 0.99, seed: 3 });
   console.log(rowsNeeded, strategy, certificate.fitRows, certificate.certifyRows, auto.treesUsed, lp.meanTrees);
+  const byDefault = forest.predict(data, { alpha: 0.99 });
+  const byDefaultRule: 'auto' = byDefault.rule;
+  const byDefaultCertificate: Certificate = byDefault.certificate;
+  console.log(byDefaultRule, byDefaultCertificate.bound);
   // @ts-expect-error delta is rule 'auto''s
   forest.predict(data, { rule: 'lp', delta: 0.1 });
   const minimax: StoppedPrediction = forest.predict(data, { rule: 'lp', objective: 'minimax', alpha: 0.99 });

@@ -101,8 +101,8 @@ async function halting(forest: Forest, data: Dataset): Promise<void> {
   void [used, conf, early, full, stats, rule, plain, traceParts, decide, num, thresholds, stop, cost2.monteCarloTrees,
     mass, beta, p.pstar, p.halt, labels, table.layout, table.monotone, table.disposed, onlyUsed, onlyFull];
   for (const t of [again, top, table]) t.dispose();
-  // @ts-expect-error halting options need a rule
-  forest.predict(data, { alpha: 0.9 });
+  // @ts-expect-error halting options need a rule (an alpha or a delta alone is rule 'auto')
+  forest.predict(data, { order: 'random' });
   // @ts-expect-error unknown rule names are rejected by the types
   forest.predict(data, { rule: 'siba2' });
 

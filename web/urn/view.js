@@ -16,6 +16,9 @@ import * as staircase from './staircase.js';
 import { showLpRegion } from './lp_panel.js';
 import * as tally from './tally.js';
 import * as verdict from './verdict.js';
+import * as certifiedVerdict from './certified_verdict.js';
+import { isCertifiedRule, traceRule } from '../certified_rule.js';
+import { showCertified } from '../certified_answer.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,7 +33,11 @@ export function createUrnView(app) {
     staircase: null, // lattice(trace) with halts and names, once the worker answered for this row and rule
     error: null,
     loadedKey: '', // model version, row and options of the trace shown
+    certified: null, // rules auto and lp: traceRule's {options, redraws, strategy}, and the answer's certificate
   };
+
+  /** The options the pictures are drawn for: the rule bar's, or for auto and lp the table rule of traceRule. */
+  function drawOptions() { return view.certified?.options ?? app.haltingOptions(); }
 
   const controls = ['urn-row', 'urn-random', 'urn-hard', 'urn-play', 'urn-step', 'urn-reset', 'urn-finish', 'urn-speed', 'urn-peek'];
   function enable(on) { for (const id of controls) $(id).disabled = !on; }
@@ -69,7 +76,8 @@ export function createUrnView(app) {
     view.drawn = 0;
     view.error = null;
     view.staircase = null;
-    if (!app.forest || !app.testDs) { enable(false); setState('empty'); return; }
+    view.certified = null;
+    if (!app.forest || !app.testDs) { enable(false); setState('empty'); showCertified($('urn-certificate'), null); return; }
     unavailable(null);
     const nTest = app.testDs.numRows;
     $('urn-row').max = String(nTest);
@@ -88,9 +96,24 @@ export function createUrnView(app) {
     let trace;
     let pred;
     try {
-      [trace, pred] = await Promise.all([app.trace(view.row, opts), app.predictHalting(opts)]);
-      if (my !== loadGeneration) return;
-      if (!trace || !pred) return; // superseded: a newer load follows
+      if (isCertifiedRule(opts.rule)) {
+        // No table of their own: the answer says where the row stops (and, for auto, which strategy); the
+        // trace of a table rule in the same query order gives the votes.
+        pred = await app.predictHalting(opts);
+        if (my !== loadGeneration || !pred) return;
+        showCertified($('urn-certificate'), opts, pred);
+        const traced = traceRule(opts, pred.certificate ?? null);
+        trace = await app.trace(view.row, traced.options);
+        if (my !== loadGeneration || !trace) return;
+        view.certified = { ...traced, certificate: pred.certificate ?? null };
+        trace = { ...trace, treesUsed: pred.treesUsed[view.row], haltedEarly: pred.haltedEarly[view.row] === 1,
+          classIndex: pred.classIndex[view.row], label: pred.labels[view.row] };
+      } else {
+        showCertified($('urn-certificate'), null);
+        [trace, pred] = await Promise.all([app.trace(view.row, opts), app.predictHalting(opts)]);
+        if (my !== loadGeneration) return;
+        if (!trace || !pred) return; // superseded: a newer load follows
+      }
     } catch (e) {
       if (my !== loadGeneration) return;
       view.error = e;
@@ -112,6 +135,7 @@ export function createUrnView(app) {
     root.dataset.traceTreesUsed = String(view.trace.treesUsed);
     root.dataset.rule = opts.rule;
     root.dataset.alpha = String(opts.alpha);
+    root.dataset.strategy = view.certified?.strategy ?? '';
     setState('ready');
     renderAll();
     buildStaircase(my).catch((e) => {
@@ -137,7 +161,7 @@ export function createUrnView(app) {
     const key = view.loadedKey;
     const drawn = view.drawn;
     let msg;
-    try { msg = await app.posterior(app.haltingOptions().rule, Int32Array.from(t)); } catch { msg = { value: null }; }
+    try { msg = await app.posterior(drawOptions().rule, Int32Array.from(t)); } catch { msg = { value: null }; }
     if (!msg || key !== view.loadedKey || drawn !== view.drawn || !view.trace) return;
     posterior.render($('urn-posterior'), {
       post: msg.value,
@@ -145,7 +169,7 @@ export function createUrnView(app) {
       T: view.trace.votes.length,
       drawn,
       libConf: drawn > 0 ? view.trace.confidence[drawn - 1] : NaN,
-      ownConfidence: ['infinite', 'alpha1', 'optimal'].includes(app.haltingOptions().rule),
+      ownConfidence: ['infinite', 'alpha1', 'optimal'].includes(drawOptions().rule),
     });
   }
 
@@ -153,7 +177,8 @@ export function createUrnView(app) {
   async function buildStaircase(my) {
     const names = app.forest.classNames;
     const table = staircase.lattice(view.trace, names.length);
-    const halts = await app.halts(app.haltingOptions(), table.tallies, 'lattice');
+    if (view.certified && !view.certified.redraws) return;
+    const halts = await app.halts(drawOptions(), table.tallies, 'lattice');
     if (halts === null || my !== loadGeneration) return;
     view.staircase = { ...table, halts, names };
     showStaircase();
@@ -175,20 +200,45 @@ export function createUrnView(app) {
     const tr = view.trace;
     const names = app.forest.classNames;
     const { alpha } = app.haltingOptions();
+    const drawAlpha = drawOptions().alpha;
     const halted = root.dataset.state === 'halted';
     const t = tallyAt(view.drawn);
     showMarbles();
     tally.render($('urn-tally'), { names, tally: t, fullVotes: tr.fullVotes, drawn: view.drawn, halted });
     if (halted) root.dataset.agrees = tr.classIndex === tr.fullClassIndex ? 'yes' : 'no';
-    verdict.render($('urn-verdict'), { names, trace: tr, drawn: view.drawn, alpha, halted, treesUsed: view.treesUsed });
-    showPosterior(t);
-    pstar.render($('urn-pstar'), { confidence: tr.confidence, T: tr.votes.length, treesUsed: tr.treesUsed, drawn: view.drawn,
-      alpha, stopped: halted && tr.haltedEarly });
-    showStaircase();
+    const c = view.certified;
+    if (c) {
+      certifiedVerdict.render($('urn-verdict'), { names, trace: tr, drawn: view.drawn, halted, strategy: c.strategy,
+        parameter: c.certificate?.parameter ?? alpha, alpha, conf: view.drawn > 0 ? tr.confidence[view.drawn - 1] : NaN });
+    } else verdict.render($('urn-verdict'), { names, trace: tr, drawn: view.drawn, alpha, halted, treesUsed: view.treesUsed });
+    if (c && !c.redraws) {
+      notRedrawn(c.strategy);
+    } else {
+      showPosterior(t);
+      pstar.render($('urn-pstar'), { confidence: tr.confidence, T: tr.votes.length, treesUsed: tr.treesUsed, drawn: view.drawn,
+        alpha: drawAlpha, stopped: halted && tr.haltedEarly });
+      showStaircase();
+    }
     showLpRegion(app.forest, { alpha, votes: tr.votes, drawn: view.drawn, halted });
     const T = tr.votes.length;
     $('urn-caption').textContent = `Test row ${view.row + 1}: ${T} trees, ${view.drawn} drawn` +
       (halted ? `, stopped (library: ${view.treesUsed} trees).` : '.');
+  }
+
+  /** The posterior, P* and staircase pictures give way to a sentence where the page cannot redraw the strategy. */
+  function notRedrawn(strategy) {
+    const fit = `${view.certified.certificate?.fitRows ?? 0} fit rows (half the calibration rows)`;
+    let text;
+    if (app.haltingOptions().rule === 'lp') {
+      text = 'Rule lp stops by its linear program\'s region (the figure of rule lp below), not by P*: no P*, posterior or halting table here.';
+    } else if (strategy === 'lp') {
+      text = `auto chose the LP strategy of [KM26] solved on its ${fit}; the figure of rule lp below is solved on all of them, ` +
+        'for comparison only. The marbles stop where the library stops the row.';
+    } else {
+      text = `auto chose the hyper table with its prior fitted on its ${fit}; the page draws tables with the out-of-bag ` +
+        'prior only, so it does not redraw this one. The marbles stop where the library stops the row.';
+    }
+    for (const id of ['urn-posterior', 'urn-pstar', 'urn-lattice']) $(id).replaceChildren(h('p', { class: 'muted small', text }));
   }
 
   // ---- playing ----------------------------------------------------------------------------------
