@@ -36,6 +36,9 @@ Result<PredictRequest> RequestFromArgs(const Args& args) {
     if (Status range = CheckDelta(delta.value()); !range.ok()) return OptionError("delta", range);
     request.delta = delta.value();
   }
+  Result<LpObjective> objective = ParseOption(args, "objective", LpObjective::kMinimean, ParseLpObjective);
+  if (!objective.ok()) return objective.status();
+  if (args.Has("objective")) request.objective = objective.value();
   Result<QueryOrder> order = ParseOption(args, "order", QueryOrder::kGeneration, ParseQueryOrder);
   if (!order.ok()) return order.status();
   if (args.Has("order")) request.order = order.value();
@@ -132,7 +135,7 @@ void WritePrediction(const Forest& f, const Dataset& d, const Prediction& p, con
 
 Status RunPredict(int argc, char** argv, Output& out) {
   Result<Args> parsed =
-      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "delta", "order", "seed", "vote", "threads",
+      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "delta", "objective", "order", "seed", "vote", "threads",
                                   URNFOREST_CSV_FORMAT_OPTIONS}, {"json", "proba", "compare"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();

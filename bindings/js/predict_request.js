@@ -5,7 +5,7 @@ import { callTranslated, errorFromObject } from './errors.js';
 import { currentModule } from './module.js';
 import { describe, isPlainObject, rejectUnknown, seedHalves, treeIds } from './validate.js';
 
-const PREDICT_OPTIONS = ['rule', 'alpha', 'delta', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder'];
+const PREDICT_OPTIONS = ['rule', 'alpha', 'delta', 'objective', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder'];
 const NO_EXTRA = Object.freeze({});
 
 function typeChecked(value, type, name) {
@@ -14,7 +14,7 @@ function typeChecked(value, type, name) {
 }
 
 /**
- * The spec of predict()'s `options` (HaltingOptions plus delta, compare, vote, fixedOrder) after type
+ * The spec of predict()'s `options` (HaltingOptions plus delta, objective, compare, vote, fixedOrder) after type
  * checks; `numTrees` bounds fixedOrder's ids. Values are checked by the core.
  */
 export function predictSpec(options, numTrees) {
@@ -27,6 +27,7 @@ export function predictSpec(options, numTrees) {
   const spec = { rule: options.rule === undefined ? '' : typeChecked(options.rule, 'string', 'rule') };
   if (options.alpha !== undefined) spec.alpha = typeChecked(options.alpha, 'number', 'alpha');
   if (options.delta !== undefined) spec.delta = typeChecked(options.delta, 'number', 'delta');
+  if (options.objective !== undefined) spec.objective = typeChecked(options.objective, 'string', 'objective');
   if (options.order !== undefined) spec.order = typeChecked(options.order, 'string', 'order');
   if (options.seed !== undefined) [spec.seedHi, spec.seedLo] = seedHalves(options.seed);
   if (options.trees !== undefined) {
@@ -87,7 +88,7 @@ export function newRequest(forestHandle, spec, what) {
 
 // The options a kept request is keyed by, in the order of the key's levels (fixedOrder, an array,
 // is never kept).
-const KEY_OPTIONS = ['rule', 'alpha', 'delta', 'order', 'seed', 'trees', 'compare', 'vote'];
+const KEY_OPTIONS = ['rule', 'alpha', 'delta', 'objective', 'order', 'seed', 'trees', 'compare', 'vote'];
 const KEYED = new Set(KEY_OPTIONS);
 const LEAF = Symbol('request');
 // At most this many requests are kept per forest: a caller sweeping alpha or seeds must not grow

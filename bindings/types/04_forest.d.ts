@@ -288,8 +288,19 @@ export interface AutoOptions {
   vote?: Vote;
 }
 
-/** Forest.predict's options for rule 'lp' (two classes). */
-export type LpOptions = Omit<AutoOptions, 'rule' | 'delta'> & { rule: 'lp' };
+/**
+ * Forest.predict's options for rule 'lp': [KM26]'s minimean strategy at expected disagreement 1 - alpha
+ * (two classes; three or more over full tallies, UrnforestError 'LimitExceeded' past 5,000,000 tally states,
+ * e.g. five or more classes at 101 trees).
+ */
+export type LpOptions = Omit<AutoOptions, 'rule' | 'delta'> & {
+  rule: 'lp';
+  /**
+   * [KM26]'s objective: 'minimean' (default) bounds the expected disagreement over rows like the calibration
+   * rows; 'minimax' bounds it for every final tally, whatever the row (two classes; more trees spent).
+   */
+  objective?: 'minimean' | 'minimax';
+};
 
 /** What rule 'auto' certified (the CLI's "certificate" object, camelCase). */
 export interface Certificate {

@@ -38,6 +38,11 @@ val PredictRequestHandle::Parse(const ForestHandle& forest, const val& spec) {
   if (spec.hasOwnProperty("rule")) request.rule = spec["rule"].as<std::string>();
   if (spec.hasOwnProperty("alpha")) request.alpha = spec["alpha"].as<double>();
   if (spec.hasOwnProperty("delta")) request.delta = spec["delta"].as<double>();
+  if (spec.hasOwnProperty("objective")) {
+    Result<LpObjective> objective = ParseLpObjective(spec["objective"].as<std::string>());
+    if (!objective.ok()) return Refused(objective.status(), RequestFault::kOutOfRange);
+    request.objective = objective.value();
+  }
   if (spec.hasOwnProperty("order")) {
     Result<QueryOrder> order = ParseQueryOrder(spec["order"].as<std::string>());
     if (!order.ok()) return Refused(order.status(), RequestFault::kOutOfRange);

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "model/predict_stopping.h"
+#include "model/predict_tally_stopping.h"
 #include "urnforest/certified_halting.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/forest_tally_minimean.h"
 #include "urnforest/margin_rule.h"
 #include "urnforest/predict_request.h"
 #include "urnforest/predict_scores.h"
@@ -145,8 +147,19 @@ Status PredictSoftPath(const Forest& forest, const PreparedRows& rows, const Pre
   return Status::Ok();
 }
 
-// Rule "lp": the minimean strategy solved for the forest (cached) at 1 - alpha.
+// Rule "lp": the minimean strategy solved for the forest (cached) at 1 - alpha; over full
+// tallies for three or more classes.
 Status PredictLpPath(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan, Prediction* out) {
+  if (forest.num_classes() > 2) {
+    Result<std::shared_ptr<const TallyStoppingStrategy>> lp = ForestTallyMinimean(forest, plan.alpha);
+    if (!lp.ok()) return lp.status();
+    return internal::PredictTallyStopping(forest, rows, plan, *lp.value(), out);
+  }
+  if (plan.objective == LpObjective::kMinimax) {
+    Result<std::shared_ptr<const BinaryStoppingStrategy>> lp = ForestMinimax(forest, plan.alpha);
+    if (!lp.ok()) return lp.status();
+    return internal::PredictStopping(forest, rows, plan, *lp.value(), out);
+  }
   Result<std::shared_ptr<const BinaryStoppingStrategy>> lp = ForestMinimean(forest, plan.alpha);
   if (!lp.ok()) return lp.status();
   return internal::PredictStopping(forest, rows, plan, *lp.value(), out);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "urnforest/query_order.h"
+#include "urnforest/tally_stopping.h"
 
 namespace urnforest {
 namespace {
@@ -16,9 +17,24 @@ Status Refuse(RequestFault kind, const std::string& message, RequestFault* fault
   return Status::Error(StatusCode::kInvalidArgument, message);
 }
 
+}  // namespace
+
+const char* LpObjectiveName(LpObjective objective) {
+  return objective == LpObjective::kMinimax ? "minimax" : "minimean";
+}
+
+Result<LpObjective> ParseLpObjective(const std::string& name) {
+  if (name == "minimean") return LpObjective::kMinimean;
+  if (name == "minimax") return LpObjective::kMinimax;
+  return Status::Error(StatusCode::kInvalidArgument, "objective must be one of minimean, minimax, got '" + name + "'");
+}
+
+namespace {
+
 // The first option of `request` that needs a rule, or nullptr.
 const char* OptionNeedingRule(const PredictRequest& request) {
   if (request.compare) return "compare";
+  if (request.objective.has_value()) return "objective";
   if (request.order.has_value()) return "order";
   if (request.seed.has_value()) return "seed";
   if (request.trees.has_value()) return "trees";
@@ -112,11 +128,23 @@ Status PlanStoppingStrategy(const Forest& forest, const PredictRequest& request,
   if (request.delta.has_value() && !certified) {
     return Refuse(RequestFault::kMisplaced, "delta applies to rule 'auto' (its certificate), not 'lp'", fault);
   }
-  if (!certified && forest.num_classes() != 2) {
-    return Refuse(RequestFault::kModel, "rule 'lp' is for two classes; this model has " +
-                  std::to_string(forest.num_classes()) + " (rule 'auto' serves any number)", fault);
+  if (request.objective.has_value() && certified) {
+    return Refuse(RequestFault::kMisplaced, "objective applies to rule 'lp', not 'auto'", fault);
   }
-  if (!certified && forest.num_trees() > kMaxBinaryStoppingTrees) {
+  if (!certified && request.objective == LpObjective::kMinimax && forest.num_classes() != 2) {
+    return Refuse(RequestFault::kModel, "rule 'lp' with objective 'minimax' is for two classes; this model has " +
+                  std::to_string(forest.num_classes()) + " (objective 'minimean' serves any number)", fault);
+  }
+  if (!certified && forest.num_classes() < 2) {
+    return Refuse(RequestFault::kModel, "rule 'lp' needs two or more classes", fault);
+  }
+  if (!certified && forest.num_classes() > 2) {
+    if (Result<TallyLattice> fits = TallyLattice::Make(forest.num_trees(), forest.num_classes()); !fits.ok()) {
+      if (fault != nullptr) *fault = RequestFault::kModel;
+      return Status::Error(fits.status().code, "rule 'lp': " + fits.status().message + " (rule 'auto' serves any number)");
+    }
+  }
+  if (!certified && forest.num_classes() == 2 && forest.num_trees() > kMaxBinaryStoppingTrees) {
     return Refuse(RequestFault::kModel, "rule 'lp' is for at most " + std::to_string(kMaxBinaryStoppingTrees) +
                   " trees", fault);
   }
@@ -127,6 +155,7 @@ Status PlanStoppingStrategy(const Forest& forest, const PredictRequest& request,
   plan->delta = request.delta.value_or(kDefaultDelta);
   if (Status d = CheckDelta(plan->delta); !d.ok()) return Refuse(RequestFault::kOutOfRange, d.message, fault);
   plan->path = certified ? PredictPath::kCertified : PredictPath::kLp;
+  plan->objective = request.objective.value_or(LpObjective::kMinimean);
   plan->order.order = request.order.value_or(QueryOrder::kRandomPerRow);
   plan->order.seed = request.seed.value_or(1);
   plan->trees = forest.num_trees();
@@ -140,6 +169,9 @@ Status PlanRule(const Forest& forest, const PredictRequest& request, PredictPlan
   }
   if (request.delta.has_value()) {
     return Refuse(RequestFault::kMisplaced, "delta applies to rule 'auto' (its certificate) only", fault);
+  }
+  if (request.objective.has_value()) {
+    return Refuse(RequestFault::kMisplaced, "objective applies to rule 'lp' only", fault);
   }
   const ImportedModel* imported = forest.imported();
   const bool soft = imported != nullptr && plan->vote == VoteKind::kSoft;

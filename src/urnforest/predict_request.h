@@ -32,6 +32,16 @@ inline constexpr const char* kAutoRuleName = "auto";
 /// (ForestMinimean).
 inline constexpr const char* kLpRuleName = "lp";
 
+/// Rule "lp"'s objective ([KM26]'s names). kMinimean: the fewest expected trees with the expected
+/// disagreement over rows like the calibration rows <= 1 - alpha (ForestMinimean,
+/// ForestTallyMinimean). kMinimax: the fewest expected trees with the disagreement <= 1 - alpha
+/// for every final tally, whatever the row (two classes; ForestMinimax, urnforest/minimax_stopping.h).
+enum class LpObjective : uint8_t { kMinimean = 0, kMinimax = 1 };
+
+/// "minimean", "minimax"; ParseLpObjective fails with kInvalidArgument naming both.
+const char* LpObjectiveName(LpObjective objective);
+Result<LpObjective> ParseLpObjective(const std::string& name);
+
 /// What a caller asks of a prediction. Unset optionals take the defaults their comments name.
 struct PredictRequest {
   /// "" = the full prediction (no halting) unless alpha or delta is set, then "auto" (halting
@@ -43,6 +53,8 @@ struct PredictRequest {
   /// Rule "auto": the probability, in (0, 1), that its certificate is wrong; unset =
   /// kDefaultDelta. Only with rule "auto" (without a rule: rule "auto").
   std::optional<double> delta;
+  /// Rule "lp": its objective; unset = kMinimean. Only with rule "lp"; kMinimax needs two classes.
+  std::optional<LpObjective> objective;
   /// Query order of a table rule; unset = DefaultQueryOrder(forest). kFixed needs fixed_order.
   /// Needs a table rule, "auto" or "lp" (their default: kRandomPerRow; random or generation).
   std::optional<QueryOrder> order;
@@ -85,8 +97,9 @@ enum class RequestFault : uint8_t {
 /// not calibrated; an additive model (its trees do not vote) with a rule other than alpha1 on
 /// its soft prediction, or asked for the hard vote; a forest without trees; delta outside (0, 1)
 /// (CheckDelta) or with a rule other than "auto"; trees, a fixed order or probabilities with
-/// "auto" or "lp"; "lp" on more than two classes, more than kMaxBinaryStoppingTrees trees or an
-/// imported forest not calibrated.
+/// "auto" or "lp"; "lp" on two classes and more than kMaxBinaryStoppingTrees trees, or an
+/// imported forest not calibrated; "lp" on three or more classes whose full-tally lattice exceeds
+/// kMaxTallyStoppingStates (kLimitExceeded, e.g. K >= 5 at T = 101).
 Status CheckPredictRequest(const Forest& forest, const PredictRequest& request,
                            RequestFault* fault = nullptr);
 
@@ -98,7 +111,7 @@ enum class PredictPath : uint8_t {
   kTableRule = 3,     ///< A halting table's rule on the trees' votes (sequential voting).
   kExactExit = 4,     ///< An imported model's soft prediction, stopped once it cannot change.
   kMargin = 5,        ///< The calibrated margin rule on an imported voting model's soft vote.
-  kLp = 6,            ///< [KM26]'s minimean stopping strategy (two classes; ForestMinimean).
+  kLp = 6,            ///< [KM26]'s minimean strategy (ForestMinimean; ForestTallyMinimean for K > 2).
   kCertified = 7,     ///< Rule "auto": the certified strategy (CertifyForest) or the exact exit.
 };
 
@@ -124,6 +137,7 @@ struct PredictPlan {
   HaltingRule rule = HaltingRule::kAlpha1;  ///< kTableRule: the table's rule.
   double alpha = kDefaultAlpha;
   double delta = kDefaultDelta;  ///< kCertified: the certificate's delta.
+  LpObjective objective = LpObjective::kMinimean;  ///< kLp: its objective.
   int32_t trees = 0;  ///< Trees a rule queries (T of the table; the forest's trees otherwise).
   SequentialVoteOptions order;  ///< kTableRule, kLp, kCertified: query order, seed, fixed order.
   bool compare = false;

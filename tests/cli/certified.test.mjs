@@ -94,13 +94,31 @@ test('rule lp halts a two-class forest with fewer trees, deterministic per seed'
   assert.ok(!('certificate' in a));
 });
 
+test('rule lp --objective minimax halts a two-class forest; other objectives and three classes are refused', () => {
+  const args = ['predict', '--model', trained, '--data', join(root, 'datasets', 'wdbc.csv'), '--rule', 'lp', '--alpha', '0.99', '--seed', '4'];
+  const mean = ok(...args);
+  const minimax = ok(...args, '--objective', 'minimax', '--compare');
+  assert.equal(minimax.path, 'lp');
+  assert.ok(minimax.mean_trees < 31);
+  assert.ok(minimax.mean_trees >= mean.mean_trees - 1);
+  assert.deepEqual(ok(...args, '--objective', 'minimean').trees_used, mean.trees_used);
+  assert.equal(run(...args, '--objective', 'maximin').json.error.code, 'InvalidArgument');
+  assert.match(run('predict', '--model', trained, '--data', join(root, 'datasets', 'wdbc.csv'), '--rule', 'hyper', '--objective', 'minimax').json.error.message, /objective/);
+});
+
 test('rules auto and lp refuse what does not apply with stable codes', () => {
   const iris = join(tmp, 'iris.urnf');
   ok('train', '--data', join(root, 'datasets', 'iris.csv'), '--trees', '11', '--out', iris);
   const data = join(root, 'datasets', 'iris.csv');
   const refused = (...args) => run('predict', '--model', iris, '--data', data, ...args).json.error;
-  assert.equal(refused('--rule', 'lp').code, 'InvalidArgument');
-  assert.match(refused('--rule', 'lp').message, /two classes/);
+  const lp = ok('predict', '--model', iris, '--data', data, '--rule', 'lp', '--alpha', '0.99', '--compare');
+  assert.equal(lp.path, 'lp');
+  assert.ok(lp.mean_trees < 11);
+  const soybean = join(tmp, 'soybean.urnf');
+  ok('train', '--data', join(root, 'datasets', 'soybean.csv'), '--trees', '11', '--out', soybean);
+  const tooMany = run('predict', '--model', soybean, '--data', join(root, 'datasets', 'soybean.csv'), '--rule', 'lp').json.error;
+  assert.equal(tooMany.code, 'LimitExceeded');
+  assert.match(tooMany.message, /full-tally states/);
   assert.equal(refused('--rule', 'auto', '--delta', '0').code, 'InvalidArgument');
   assert.equal(refused('--rule', 'auto', '--delta', '1.5').code, 'InvalidArgument');
   assert.match(refused('--rule', 'hyper', '--delta', '0.1').message, /delta/);

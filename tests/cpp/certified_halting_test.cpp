@@ -389,6 +389,8 @@ TEST_CASE("Rules auto and lp refuse what does not apply with stable codes", "[ce
   RequestFault fault = RequestFault::kNone;
   PredictRequest lp;
   lp.rule = "lp";
+  CHECK(CheckPredictRequest(three, lp, &fault).ok());
+  lp.objective = LpObjective::kMinimax;
   CHECK(CheckPredictRequest(three, lp, &fault).code == StatusCode::kInvalidArgument);
   CHECK(fault == RequestFault::kModel);
   PredictRequest delta;

@@ -73,6 +73,38 @@ test("rule 'lp' halts the two-class forest with fewer trees and no certificate",
   assert.deepEqual(Array.from(p.treesUsed), Array.from(forest.predict(test_rows, { rule: 'lp', alpha: 0.99, seed: 3 }).treesUsed));
 });
 
+test("rule 'lp' serves three or more classes and refuses a tally lattice too large with LimitExceeded", () => {
+  const soybean = Dataset.fromCSV(readDataset('soybean'));
+  const many = trainForest(soybean, { trees: 11 });
+  try {
+    assert.ok(many.numClasses > 4);
+    assert.throws(() => many.predict(soybean, { rule: 'lp' }), (e) => e instanceof UrnforestError && e.code === 'LimitExceeded' && /full-tally states/.test(e.message));
+  } finally {
+    many.dispose();
+    soybean.dispose();
+  }
+});
+
+test("rule 'lp' with objective 'minimax' halts two classes with no fewer trees than minimean and refuses three", () => {
+  const mean = forest.predict(test_rows, { rule: 'lp', alpha: 0.99, seed: 3 });
+  const minimax = forest.predict(test_rows, { rule: 'lp', objective: 'minimax', alpha: 0.99, seed: 3, compare: true });
+  assert.ok(minimax.meanTrees < forest.numTrees);
+  assert.ok(minimax.meanTrees >= mean.meanTrees - 1);
+  assert.deepEqual(Array.from(forest.predict(test_rows, { rule: 'lp', objective: 'minimean', alpha: 0.99, seed: 3 }).treesUsed), Array.from(mean.treesUsed));
+  assert.throws(() => forest.predict(test_rows, { rule: 'lp', objective: 'maximin' }), RangeError);
+  assert.throws(() => forest.predict(test_rows, { rule: 'lp', objective: 1 }), TypeError);
+  assert.throws(() => forest.predict(test_rows, { rule: 'auto', objective: 'minimax' }), TypeError);
+  assert.throws(() => forest.predict(test_rows, { rule: 'hyper', objective: 'minimax' }), TypeError);
+  const iris = Dataset.fromCSV(readDataset('iris'));
+  const three = trainForest(iris, { trees: 11 });
+  try {
+    assert.throws(() => three.predict(iris, { rule: 'lp', objective: 'minimax' }), (e) => e instanceof UrnforestError && e.code === 'InvalidArgument' && /two classes/.test(e.message));
+  } finally {
+    three.dispose();
+    iris.dispose();
+  }
+});
+
 test("rules 'auto' and 'lp' refuse what does not apply", () => {
   assert.throws(() => forest.predict(test_rows, { rule: 'auto', delta: 0 }), RangeError);
   assert.throws(() => forest.predict(test_rows, { rule: 'auto', delta: 1 }), RangeError);
@@ -82,7 +114,9 @@ test("rules 'auto' and 'lp' refuse what does not apply", () => {
   const iris = Dataset.fromCSV(readDataset('iris'));
   const three = trainForest(iris, { trees: 11 });
   try {
-    assert.throws(() => three.predict(iris, { rule: 'lp' }), (e) => e instanceof UrnforestError && e.code === 'InvalidArgument' && /two classes/.test(e.message));
+    const lp = three.predict(iris, { rule: 'lp', alpha: 0.99, compare: true, seed: 2 });
+    assert.ok(lp.meanTrees < three.numTrees);
+    assert.equal(lp.disagreement <= 0.05, true);
     const p = three.predict(iris, { rule: 'auto', compare: true });
     assert.equal(p.certificate.certified, false);
     assert.match(p.certificate.reason, /calibration rows/);

@@ -123,6 +123,10 @@ console.log(keep, pure);
   console.log(byDefaultRule, byDefaultCertificate.bound);
   // @ts-expect-error delta is rule 'auto''s
   forest.predict(data, { rule: 'lp', delta: 0.1 });
+  const minimax: StoppedPrediction = forest.predict(data, { rule: 'lp', objective: 'minimax', alpha: 0.99 });
+  console.log(minimax.meanTrees);
+  // @ts-expect-error objective is 'minimean' or 'minimax'
+  forest.predict(data, { rule: 'lp', objective: 'maximin' });
 }
 {
   // forest.predict on plain rows (PlainRows) and UrnforestWorker's wasm option.
