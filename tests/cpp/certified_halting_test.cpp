@@ -404,9 +404,9 @@ TEST_CASE("Rules auto and lp refuse what does not apply with stable codes", "[ce
   delta.delta = 0.1;
   CHECK(CheckPredictRequest(three, delta, &fault).code == StatusCode::kInvalidArgument);
   CHECK(fault == RequestFault::kMisplaced);
-  delta.rule = "";
-  CHECK(CheckPredictRequest(three, delta, &fault).code == StatusCode::kInvalidArgument);
-  CHECK(fault == RequestFault::kMisplaced);
+  delta.rule = "";  // a delta without a rule asks for rule auto
+  CHECK(CheckPredictRequest(three, delta, &fault).ok());
+  CHECK(fault == RequestFault::kNone);
   PredictRequest trees;
   trees.rule = "auto";
   trees.trees = 5;
