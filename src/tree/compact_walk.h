@@ -57,9 +57,10 @@ struct CompactTrees {
 std::shared_ptr<const CompactTrees> BuildCompactTrees(const NodeTable& table, size_t num_features);
 
 /// out[i] = the leaf reached from node root_of(i) by row_ptr(i), i < count, for rows without NaN,
-/// kCompactGroup walks at a time (then one at a time for the rest): with kLeafIndex the leaf's
+/// kGroup walks at a time (then one at a time for the rest): with kLeafIndex the leaf's
 /// node index, else its class. Each step of a group advances all its walks without a branch.
-template <bool kLeafIndex, class RootOf, class RowPtr>
+/// kGroup: walks side by side (kCompactGroup; other sizes for bench/walk_kernels.cpp).
+template <bool kLeafIndex, size_t kGroup = kCompactGroup, class RootOf, class RowPtr>
 inline void CompactWalk(const CompactTrees& trees, size_t count, RootOf root_of, RowPtr row_ptr,
                         int32_t* out) {
   const CompactNode* nodes = trees.nodes.data();
@@ -69,16 +70,16 @@ inline void CompactWalk(const CompactTrees& trees, size_t count, RootOf root_of,
     return static_cast<int32_t>(kLeafIndex ? index : CompactTrees::LeafClass(nodes[index]));
   };
   size_t i = 0;
-  for (; i + kCompactGroup <= count; i += kCompactGroup) {
-    const float* rows[kCompactGroup];
-    uint32_t index[kCompactGroup];
-    for (size_t g = 0; g < kCompactGroup; ++g) {
+  for (; i + kGroup <= count; i += kGroup) {
+    const float* rows[kGroup];
+    uint32_t index[kGroup];
+    for (size_t g = 0; g < kGroup; ++g) {
       rows[g] = row_ptr(i + g);
       index[g] = root_of(i + g);
     }
     for (;;) {
       uint32_t moved = 0;
-      for (size_t g = 0; g < kCompactGroup; ++g) {
+      for (size_t g = 0; g < kGroup; ++g) {
         const CompactNode node = nodes[index[g]];
         const uint32_t next =
             index[g] + (node.link >> shift) + static_cast<uint32_t>(rows[g][node.link & mask] > node.threshold);
@@ -87,7 +88,7 @@ inline void CompactWalk(const CompactTrees& trees, size_t count, RootOf root_of,
       }
       if (moved == 0) break;
     }
-    for (size_t g = 0; g < kCompactGroup; ++g) out[i + g] = finish(index[g]);
+    for (size_t g = 0; g < kGroup; ++g) out[i + g] = finish(index[g]);
   }
   for (; i < count; ++i) {
     const float* row = row_ptr(i);
