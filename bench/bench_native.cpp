@@ -5,6 +5,9 @@
 //     converted once to the model's layout, as the wasm API keeps them per dataset (a
 //     PreparedRows per dataset handle); the conversion (ModelRows + RowsWithoutNaN) is timed apart as convert_ms.
 //     Interleaved round by round; each timing repeats the call until >= 20 ms and divides.
+//   bench_native scores MODEL.urnf TEST.csv ROUNDS
+//     an imported model's soft (or additive) prediction (PredictScoresRows) and its exact early exit
+//     (PredictSoftExact) on rows converted once, interleaved round by round (as predict).
 //   bench_native tables MODEL.urnf ROUNDS [RULE...]
 //     BuildForestTable (prior from the OOB votes + table) per rule, alpha = 0.99.
 #include <algorithm>
@@ -21,6 +24,7 @@
 #include "urnforest/forest_halting.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/predict.h"
+#include "urnforest/predict_scores.h"
 #include "urnforest/serialize.h"
 
 using namespace urnforest;
@@ -147,6 +151,33 @@ int main(int argc, char** argv) {
                   Array(halted[i]).c_str(), mean_trees[i]);
     }
     std::printf("}}\n");
+    return 0;
+  }
+  if (cmd == "scores") {
+    if (argc < 5) Die("scores needs MODEL TEST ROUNDS");
+    if (forest.imported() == nullptr) Die("scores needs an imported model");
+    const std::string text = ReadFile(argv[3]);
+    CsvOptions csv;
+    csv.schema = &forest.schema();
+    Result<Dataset> data = ReadCsv(text, csv);
+    if (!data.ok()) Die(data.status().ToString());
+    Result<std::vector<float>> rows = ModelRows(forest, data.value());
+    if (!rows.ok()) Die(rows.status().ToString());
+    const size_t n = data.value().num_rows();
+    std::vector<double> soft, exact;
+    double mean_trees = 0.0;
+    for (int r = 0; r < std::atoi(argv[4]); ++r) {
+      soft.push_back(MsPerCall([&] {
+        if (!PredictScoresRows(forest, rows.value().data(), n, VoteKind::kSoft).ok()) Die("PredictScoresRows failed");
+      }));
+      exact.push_back(MsPerCall([&] {
+        Result<ExactHaltResult> e = PredictSoftExact(forest, rows.value().data(), n);
+        if (!e.ok()) Die("PredictSoftExact failed");
+        mean_trees = e.value().mean_trees;
+      }));
+    }
+    std::printf("{\"rows\":%zu,\"trees\":%d,\"soft_ms\":%s,\"exact_ms\":%s,\"exact_mean_trees\":%.6g}\n", n,
+                forest.num_trees(), Array(soft).c_str(), Array(exact).c_str(), mean_trees);
     return 0;
   }
   if (cmd == "tables") {

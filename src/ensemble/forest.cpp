@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ensemble/forest_walk.h"
+#include "tree/compact_walk.h"
 
 namespace urnforest {
 
@@ -57,5 +58,16 @@ double Forest::oob_error() const {
 }
 
 size_t Forest::num_nodes() const { return table_.nodes.size(); }
+
+std::shared_ptr<const internal::CompactTrees> Forest::compact_trees() const {
+  std::shared_ptr<const internal::CompactTrees> held = compact_.Get();
+  // The size check also catches nodes appended through a reference kept from before a walk.
+  if (held != nullptr && held->source_nodes == table_.nodes.size() &&
+      held->source_features == schema_.features.size()) {
+    return held;
+  }
+  if (held != nullptr) compact_.Reset();
+  return compact_.Publish(internal::BuildCompactTrees(table_, schema_.features.size()));
+}
 
 }  // namespace urnforest

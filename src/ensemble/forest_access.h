@@ -14,12 +14,20 @@ namespace internal {
 /// Forest (children after their parent, roots in range, oob_votes rows x classes, ...).
 class ForestAccess {
  public:
-  static NodeTable& table(Forest& forest) { return forest.table_; }
-  static std::vector<uint32_t>& tree_roots(Forest& forest) { return forest.tree_roots_; }
+  /// The nodes, for writing (drops the derived compact walk layout, Forest::compact_trees()).
+  static NodeTable& table(Forest& forest) {
+    forest.compact_.Reset();
+    return forest.table_;
+  }
+  static std::vector<uint32_t>& tree_roots(Forest& forest) {
+    forest.compact_.Reset();
+    return forest.tree_roots_;
+  }
   /// The schema, for writing: draws a new layout_id first, so rows prepared for the old schema are
   /// compared by name again (PreparedRows::Fits).
   static Schema& schema(Forest& forest) {
     forest.layout_id_ = Forest::NextLayoutId();
+    forest.compact_.Reset();
     return forest.schema_;
   }
   static TrainOptions& options(Forest& forest) { return forest.options_; }

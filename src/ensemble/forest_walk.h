@@ -14,7 +14,7 @@ inline WalkView ForestWalkView(const Forest& forest) {
     numeric_only = numeric_only && f.type == FeatureType::kNumeric;
   }
   return WalkView(forest.node_table(), forest.category_counts().data(),
-                  forest.tree_roots().data(), numeric_only);
+                  forest.tree_roots().data(), numeric_only, forest.compact_trees());
 }
 
 }  // namespace internal

@@ -174,6 +174,7 @@ Result<FullVote> PredictFullRows(const Forest& forest, const float* rows, size_t
   const size_t k = static_cast<size_t>(forest.num_classes());
   FullVote out;
   out.votes.assign(num_rows * k, 0);
+  forest.compact_trees();  // built here once, not by each part's thread
   Status status = internal::RunRowParts(num_rows, internal::PartsFor(num_rows, execution), [&](size_t begin, size_t end) {
     AccumulateVotes(forest, rows + begin * m, end - begin, forest.num_trees(), out.votes.data() + begin * k);
     return Status::Ok();

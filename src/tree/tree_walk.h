@@ -5,11 +5,15 @@
 //  * WalkNumeric is the path of forests without any categorical feature (no categorical branch);
 //  * WalkView::VoteMany walks kWalkGroup rows through the same tree at once, so the dependent node
 //    loads of different rows overlap instead of waiting for each other (walks are latency-bound);
-//    rows without NaN (most) take a single comparison per numeric split.
+//    rows without NaN (most) take a single comparison per numeric split, and, when the view has
+//    the forest's compact layout (tree/compact_walk.h), the compact branch-free walk.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 
+#include "tree/compact_walk.h"
 #include "urnforest/node_table.h"
 
 namespace urnforest {
@@ -88,18 +92,24 @@ struct WalkView {
   const uint32_t* category_counts;
   const uint32_t* roots;
   bool numeric_only;
+  /// The compact layout of the same nodes (tree/compact_walk.h), or null: used for rows without
+  /// NaN of numeric-only forests. Held, so the view stays valid if the owner drops its copy.
+  std::shared_ptr<const CompactTrees> compact;
 
   /// Borrows `table`, `category_counts` (categories per feature, 0 for numeric) and `roots` (one
   /// root node index per tree). `numeric_only`: the table's features are all numeric, so no node
   /// carries kCategoricalSplit (the trainer and the loader guarantee that split kinds match
   /// feature types).
+  /// `compact`: the compact layout built from `table` (BuildCompactTrees) or null; one with empty
+  /// nodes counts as null.
   WalkView(const NodeTable& table, const uint32_t* category_counts, const uint32_t* roots,
-           bool numeric_only)
+           bool numeric_only, std::shared_ptr<const CompactTrees> compact = nullptr)
       : nodes(table.nodes.data()),
         bits(table.category_bits.data()),
         category_counts(category_counts),
         roots(roots),
-        numeric_only(numeric_only) {}
+        numeric_only(numeric_only),
+        compact(compact != nullptr && !compact->nodes.empty() ? std::move(compact) : nullptr) {}
 
   int32_t Vote(int32_t tree, const float* row) const {
     return numeric_only ? WalkNumeric(nodes, roots[tree], row)
@@ -151,6 +161,31 @@ struct WalkView {
   /// others of its group.
   template <bool kNumericOnly, bool kLeafIndex = false, class RootOf, class RowPtr, class NoNaNFn>
   void WalkGroups(size_t count, RootOf root_of, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
+    if (kNumericOnly && compact != nullptr) {
+      // Runs of rows without NaN take the compact walk; a row with NaN takes the node table's.
+      size_t i = 0;
+      while (i < count) {
+        size_t end = i;
+        while (end < count && no_nan(end)) ++end;
+        if (end > i) {
+          CompactWalk<kLeafIndex>(*compact, end - i, [&](size_t x) { return root_of(i + x); },
+                                  [&](size_t x) { return row_ptr(i + x); }, out + i);
+        }
+        if (end < count) {
+          out[end] = static_cast<int32_t>(kLeafIndex ? WalkToLeaf(nodes, bits, category_counts, root_of(end), row_ptr(end))
+                                                     : WalkNumeric(nodes, root_of(end), row_ptr(end)));
+          ++end;
+        }
+        i = end;
+      }
+      return;
+    }
+    NodeTableGroups<kNumericOnly, kLeafIndex>(count, root_of, row_ptr, no_nan, out);
+  }
+
+  /// WalkGroups over the node table (no compact layout, or a forest with categorical splits).
+  template <bool kNumericOnly, bool kLeafIndex, class RootOf, class RowPtr, class NoNaNFn>
+  void NodeTableGroups(size_t count, RootOf root_of, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
     size_t i = 0;
     for (; i + kWalkGroup <= count; i += kWalkGroup) {
       const float* rows[kWalkGroup];

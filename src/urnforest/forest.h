@@ -4,9 +4,11 @@
 // bytes in urnforest/serialize.h and prediction in urnforest/predict.h.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "urnforest/dataset.h"
+#include "urnforest/derived_cache.h"
 #include "urnforest/halting_rule.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/imported_model.h"
@@ -18,6 +20,7 @@ namespace urnforest {
 
 namespace internal {
 class ForestAccess;
+struct CompactTrees;
 }  // namespace internal
 
 /// A trained ensemble. Trees are stored flat (one node table for the whole forest); tree t's root
@@ -109,6 +112,11 @@ class Forest {
   /// Total nodes in the node table.
   size_t num_nodes() const;
 
+  /// The compact walk layout of node_table() (src/tree/compact_walk.h; 8 bytes a node), built on
+  /// the first call and shared by copies; thread-safe. Its `nodes` are empty when the trees cannot
+  /// be laid out so (categorical splits, ...). Internal: the walks use it; never serialized.
+  std::shared_ptr<const internal::CompactTrees> compact_trees() const;
+
   /// One node of the flat node table (urnforest/node_table.h).
   using Node = TreeNode;
   static constexpr uint32_t kMissingLeft = TreeNode::kMissingLeft;
@@ -146,6 +154,8 @@ class Forest {
   /// Derived from schema_: categories per feature (0 for numeric). Not serialized.
   std::vector<uint32_t> category_counts_;
   uint64_t layout_id_ = NextLayoutId();  ///< See layout_id(); not serialized.
+  /// See compact_trees(); reset by every ForestAccess writer of the nodes, roots or schema.
+  internal::DerivedCache<internal::CompactTrees> compact_;
 };
 
 }  // namespace urnforest

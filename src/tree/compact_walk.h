@@ -1,0 +1,107 @@
+#pragma once
+// Internal: the compact walk layout of a forest's numeric trees (8 bytes a node instead of 16) and
+// its branch-free group walk, built from the stored node table when a forest is first walked
+// (the model bytes are unchanged). WalkView (tree/tree_walk.h) takes it for rows without NaN.
+//
+// A node keeps its node-table index, so a walk ends on the same leaf index as Walk/WalkToLeaf:
+//  * inner node: `threshold` as stored; `link` = (left - index) << feature_bits | feature, so one
+//    step is  index += (link >> feature_bits) + (row[link & feature_mask] > threshold)
+//    (the right child is left + 1; for a row without NaN, x > t is exactly !(x <= t));
+//  * leaf: `threshold` a quiet NaN whose payload is the leaf's class (child_or_class), `link` 0: the
+//    step compares with NaN (always false) and adds 0, so a walk that reached its leaf stays there.
+// Every walk of a group therefore takes the same branch-free steps until none moves.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "urnforest/node_table.h"
+
+namespace urnforest {
+namespace internal {
+
+/// One node of the compact layout (see the file comment): 8 bytes, trivially copyable.
+struct CompactNode {
+  float threshold;
+  uint32_t link;
+};
+
+/// Rows (or trees) walked side by side by CompactWalk (measured: docs/benchmarks.md, "Cost per
+/// tree").
+constexpr size_t kCompactGroup = 8;
+
+/// The compact layout of a whole node table: nodes[i] stands for NodeTable::nodes[i].
+struct CompactTrees {
+  /// Empty when the node table cannot be laid out so (BuildCompactTrees).
+  std::vector<CompactNode> nodes;
+  size_t source_nodes = 0;     ///< NodeTable::nodes.size() of the table it was built from.
+  size_t source_features = 0;  ///< The num_features it was built for.
+  uint32_t feature_bits = 0;  ///< Low bits of `link` holding the feature index.
+  uint32_t feature_mask = 0;  ///< (1 << feature_bits) - 1.
+
+  /// The leaf class stored in a leaf's threshold payload.
+  static uint32_t LeafClass(const CompactNode& leaf) {
+    uint32_t bits;
+    std::memcpy(&bits, &leaf.threshold, sizeof bits);
+    return bits & kPayloadMask;
+  }
+  static constexpr uint32_t kQuietNaN = 0x7fc00000u;   ///< Leaf threshold bits without payload.
+  static constexpr uint32_t kPayloadMask = 0x003fffffu;  ///< 22 payload bits: classes < 2^22.
+};
+
+/// The compact layout of `table` for rows of `num_features` features (never null). Its `nodes` are
+/// empty when the table cannot be laid out so (no feature, a categorical split, a NaN threshold, a
+/// leaf class >= 2^22, or a child offset that does not fit beside the feature bits): the caller
+/// then walks the node table. Allocates 8 bytes per node.
+std::shared_ptr<const CompactTrees> BuildCompactTrees(const NodeTable& table, size_t num_features);
+
+/// out[i] = the leaf reached from node root_of(i) by row_ptr(i), i < count, for rows without NaN,
+/// kGroup walks at a time (then one at a time for the rest): with kLeafIndex the leaf's
+/// node index, else its class. Each step of a group advances all its walks without a branch.
+/// kGroup: walks side by side (kCompactGroup; other sizes for bench/walk_kernels.cpp).
+template <bool kLeafIndex, size_t kGroup = kCompactGroup, class RootOf, class RowPtr>
+inline void CompactWalk(const CompactTrees& trees, size_t count, RootOf root_of, RowPtr row_ptr,
+                        int32_t* out) {
+  const CompactNode* nodes = trees.nodes.data();
+  const uint32_t shift = trees.feature_bits;
+  const uint32_t mask = trees.feature_mask;
+  auto finish = [nodes](uint32_t index) {
+    return static_cast<int32_t>(kLeafIndex ? index : CompactTrees::LeafClass(nodes[index]));
+  };
+  size_t i = 0;
+  for (; i + kGroup <= count; i += kGroup) {
+    const float* rows[kGroup];
+    uint32_t index[kGroup];
+    for (size_t g = 0; g < kGroup; ++g) {
+      rows[g] = row_ptr(i + g);
+      index[g] = root_of(i + g);
+    }
+    for (;;) {
+      uint32_t moved = 0;
+      for (size_t g = 0; g < kGroup; ++g) {
+        const CompactNode node = nodes[index[g]];
+        const uint32_t next =
+            index[g] + (node.link >> shift) + static_cast<uint32_t>(rows[g][node.link & mask] > node.threshold);
+        moved |= next ^ index[g];
+        index[g] = next;
+      }
+      if (moved == 0) break;
+    }
+    for (size_t g = 0; g < kGroup; ++g) out[i + g] = finish(index[g]);
+  }
+  for (; i < count; ++i) {
+    const float* row = row_ptr(i);
+    uint32_t index = root_of(i);
+    for (;;) {
+      const CompactNode node = nodes[index];
+      const uint32_t next = index + (node.link >> shift) + static_cast<uint32_t>(row[node.link & mask] > node.threshold);
+      if (next == index) break;
+      index = next;
+    }
+    out[i] = finish(index);
+  }
+}
+
+}  // namespace internal
+}  // namespace urnforest
