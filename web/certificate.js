@@ -32,7 +32,7 @@ export function certificateBlock(certificate) {
         `rows: fitted on ${rows(c.fitRows)}, certified on ${c.certifyRows.toLocaleString('en-GB')} others.`)));
   } else {
     const more = c.rowsNeeded === null || c.rowsNeeded === undefined ? ''
-      : ` With ${rows(c.rowsNeeded)} of calibration (half to fit, half to certify), a strategy that never disagreed on them would be certified at α = ${c.alpha}.`;
+      : ` With ${rows(c.rowsNeeded)} of calibration (a quarter to fit, the rest to certify), a strategy that never disagreed on them would be certified at α = ${c.alpha}.`;
     parts.push(h('p', {}, h('strong', { text: 'Not certified. ' }),
       document.createTextNode(`auto answers with ${what}, so every answer equals the full model's. ` +
         `Why: ${c.reason}.${more}`)));
