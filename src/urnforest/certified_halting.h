@@ -92,7 +92,7 @@ struct CalibrationRows {
 };
 
 /// The p-value rule auto tests with, chosen by measurement (docs/halting.md, "Certified halting").
-inline constexpr PValueMethod kDefaultPValue = PValueMethod::kCombined;
+inline constexpr PValueMethod kDefaultPValue = PValueMethod::kBetting;
 
 /// What to certify.
 struct CertifyOptions {

@@ -79,7 +79,7 @@ test("view 7: rule auto says why an uncalibrated model is not certified, then ce
   await choose('auto', '0.99');
   c = await certificate();
   assert.equal(c.certified, 'no');
-  assert.match(c.text, /Why: too few calibration rows: 150 given, 491 needed .*With 491 rows of calibration/);
+  assert.match(c.text, /Why: too few calibration rows: 150 given, 419 needed .*With 419 rows of calibration/);
   assert.deepEqual(problems, []);
 });
 
