@@ -232,8 +232,9 @@ void AddTableFamily(HaltingRule rule, const Prior* prior, const SplitRows& rows,
     o.alpha = alpha;
     Result<HaltingTable> table = BuildHaltingTable(o, prior);
     const std::string name = std::string(RuleName(rule)) + " " + Format(alpha);
-    Result<RiskCandidate> fit = table.ok() ? TableCandidate(table.value(), rows.fit_distinct, options.hard_reference, name)
-                                           : Result<RiskCandidate>(table.status());
+    Result<RiskCandidate> fit = table.ok()
+                                    ? TableCandidate(table.value(), rows.fit_distinct, options.hard_reference, name)
+                                    : Result<RiskCandidate>(table.status());
     Result<RiskCandidate> certify =
         fit.ok() ? TableCandidate(table.value(), rows.certify_distinct, options.hard_reference, name) : fit;
     if (!certify.ok()) {
@@ -379,7 +380,9 @@ Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const Cer
   } else {
     notes += " The hyper family was left out (its prior: " + prior.status().message + ").";
   }
-  if (rows.num_classes == 2 && rows.num_trees <= kMaxLpFamilyTrees) AddLpFamily(split, options.alpha, &candidates, &notes);
+  if (rows.num_classes == 2 && rows.num_trees <= kMaxLpFamilyTrees) {
+    AddLpFamily(split, options.alpha, &candidates, &notes);
+  }
   if (candidates.empty()) {
     cert.reason = "no candidate strategy could be evaluated exactly on these rows." + notes;
     return out;

@@ -9,16 +9,18 @@
 // If calibration rows and future rows are exchangeable draws from one distribution, the mean loss
 // R of a strategy on future rows is what its certificate bounds.
 //
-// Per candidate, the null hypothesis "R > epsilon" is tested with the Hoeffding-Bentkus p-value
-// p = min(exp(-n h(Rhat, epsilon)), e P(Binomial(n, epsilon) <= ceil(n Rhat))), h the Bernoulli
-// relative entropy (Bates et al., "Distribution-free, risk-controlling prediction sets", 2021):
-// valid for any losses in [0, 1]. Candidates come in families ordered from the safest to the most
-// aggressive; each family is tested in that order at level delta / (number of families) and stops
-// at its first failure (fixed-sequence testing), so with probability at least 1 - delta over the
-// draw of the calibration rows every certified candidate has R <= epsilon. The answer is the
-// certified candidate with the fewest mean trees on the calibration rows. CertifySequence is the
-// same with one sequence over every candidate, tested at the full delta (no Bonferroni split):
-// the caller orders it without reading the rows the losses come from.
+// Per candidate, the null hypothesis "R > epsilon" is tested with a p-value valid for any i.i.d.
+// losses in [0, 1]: the Hoeffding-Bentkus p-value p = min(exp(-n h(Rhat, epsilon)),
+// e P(Binomial(n, epsilon) <= ceil(n Rhat))), h the Bernoulli relative entropy (Bates et al.,
+// "Distribution-free, risk-controlling prediction sets", 2021), a betting p-value (BettingPValue;
+// Waudby-Smith & Ramdas 2024), or both combined (PValueMethod). CertifyRisk: candidates come in
+// families ordered from the safest to the most aggressive; each family is tested in that order at
+// level delta / (number of families) with Hoeffding-Bentkus and stops at its first failure
+// (fixed-sequence testing), so with probability at least 1 - delta over the draw of the
+// calibration rows every certified candidate has R <= epsilon. The answer is the certified
+// candidate with the fewest mean trees on the calibration rows. CertifySequence is the same with
+// one sequence over every candidate, tested at the full delta (no Bonferroni split): the caller
+// orders it without reading the rows the losses come from.
 #include <cstddef>
 #include <cstdint>
 #include <string>
