@@ -215,10 +215,15 @@ struct SplitRows {
 // The candidates of one table rule (siba: uniform prior; hyper: prior fitted on the fit rows).
 void AddTableFamily(HaltingRule rule, const Prior* prior, const SplitRows& rows, const CertifyOptions& options,
                     std::vector<Candidate>* candidates, std::string* notes) {
-  int64_t states = 0;
-  for (const DistinctRows* d : {&rows.fit_distinct, &rows.certify_distinct}) {
-    for (const auto& key : d->keys) states = std::min<int64_t>(INT64_MAX / 2, states + StatesOf(key.first));
-  }
+  // The budget is estimated from the fit rows only (their states, scaled to all rows), so whether a
+  // family takes part depends on no certify row: the sequence stays fixed given the fit rows.
+  double fit_states = 0.0;
+  for (const auto& key : rows.fit_distinct.keys) fit_states += static_cast<double>(StatesOf(key.first));
+  const double scale = rows.fit.references.empty() ? 1.0
+                                                   : 1.0 + static_cast<double>(rows.certify.references.size()) /
+                                                               static_cast<double>(rows.fit.references.size());
+  const double estimate = fit_states * scale;
+  const int64_t states = estimate > 9e18 ? INT64_MAX : static_cast<int64_t>(estimate);
   if (states > options.max_states) {
     *notes += std::string(" The ") + RuleName(rule) + " family was left out (exact evaluation over " +
               std::to_string(states) + " states exceeds the budget).";
@@ -235,12 +240,22 @@ void AddTableFamily(HaltingRule rule, const Prior* prior, const SplitRows& rows,
     Result<RiskCandidate> fit = table.ok()
                                     ? TableCandidate(table.value(), rows.fit_distinct, options.hard_reference, name)
                                     : Result<RiskCandidate>(table.status());
-    Result<RiskCandidate> certify =
-        fit.ok() ? TableCandidate(table.value(), rows.certify_distinct, options.hard_reference, name) : fit;
-    if (!certify.ok()) {
+    if (!fit.ok()) {
       *notes += std::string(" The ") + RuleName(rule) + " family stopped at alpha " + Format(alpha) + ": " +
-                certify.status().message + ".";
+                fit.status().message + ".";
       return;
+    }
+    Result<RiskCandidate> certify =
+        TableCandidate(table.value(), rows.certify_distinct, options.hard_reference, name);
+    if (!certify.ok()) {
+      // Kept in its place with loss 1 on every row: it fails its test and stops the sequence there,
+      // which is always safe (only a rejection can be wrong) and keeps the order fixed.
+      *notes += std::string(" The ") + RuleName(rule) + " candidate at alpha " + Format(alpha) +
+                " could not be evaluated on the certify rows (" + certify.status().message + ").";
+      RiskCandidate failed = fit.value();
+      failed.loss.assign(rows.certify.references.size(), 1.0);
+      failed.trees.assign(rows.certify.references.size(), static_cast<double>(rows.certify.num_trees));
+      certify = std::move(failed);
     }
     Candidate c;
     c.strategy = RuleName(rule);
