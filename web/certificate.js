@@ -41,7 +41,7 @@ export function certificateBlock(certificate) {
     document.createTextNode('What this promises: if future rows are drawn like the calibration rows, then with probability ' +
       '1 − δ over those rows the mean disagreement on future rows is at most 1 − α. It is a promise about the mean, not about ' +
       'any single row, and it says nothing about rows unlike the calibration rows. The test: Learn then Test [ABC21] with ' +
-      'the Hoeffding–Bentkus bound [BAL21]; details in '),
+      'a betting bound [WR24]; details in '),
     h('a', { href: '../docs/halting.md', text: 'docs/halting.md, “Certified halting”' }),
     document.createTextNode('.')));
   const box = h('div', { class: 'certificate', 'data-certified': c.certified ? 'yes' : 'no', 'data-strategy': c.strategy }, ...parts);
