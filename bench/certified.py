@@ -3,8 +3,11 @@
 splits within sampling error of 1 - alpha, and mean trees, per rule, data set, calibration size and
 alpha; with the oracle-LP floor for two-class data.
 
-Data: wdbc, ionosphere, sonar (two classes), vehicle, wine (several) from datasets/, and twonorm
-(bench/twonorm.py, 4,000 rows). Per split (20 by default): 50 % of the rows train, 25 % calibrate
+Data: wdbc, ionosphere, sonar (two classes), vehicle, wine (several) from datasets/, and two
+generated two-class sets of 7,400 rows each (1,850 calibration rows per split): twonorm
+(bench/twonorm.py) and threenorm (Breiman 1996: class 0 an even mixture of N(a, I) and N(-a, I),
+class 1 N(b, I), a = (2/sqrt(20))(1, ..., 1), b = (2/sqrt(20))(1, -1, 1, -1, ...); Bayes error
+about 10 %, so many contested votes). Per split (20 by default): 50 % of the rows train, 25 % calibrate
 (unlabeled), 25 % test. Two forests per split, 101 trees each:
   * sklearn: scikit-learn RandomForestClassifier(n_estimators=101), exported as skl2onnx encodes
     it (scripts/onnx_fixtures.py's encoder), imported with `urnforest import`, calibrated with
@@ -21,10 +24,12 @@ same LP fitted on the calibration rows' tallies and measured exactly on the test
 
 Columns: disagreement (mean over splits, %), worst split (%), within = share of splits whose
 disagreement is at most (1 - alpha) + 1.96 sqrt(alpha (1 - alpha) / test rows), trees (mean of 101),
-floor (mean trees of the oracle LP at target 1 - alpha).
+floor (mean trees of the oracle LP at target 1 - alpha, for the same data set, forest kind and
+alpha), trees / floor.
 
 Usage: /usr/bin/python3 bench/certified.py [--splits 20] [--quick] [--jobs 2] [--data a,b] [--rules hyper,...]
-  --quick: 3 splits, wdbc, vehicle and twonorm only (a smoke run).
+  --quick: 3 splits, wdbc, vehicle and twonorm only unless --data names others (a smoke run).
+  --forests sklearn,here: which forests to run (both by default).
 Needs build/urnforest and build/bench_binary_lp (scripts/build.sh native). Not part of npm test.
 """
 import argparse
@@ -52,15 +57,26 @@ from twonorm import twonorm  # noqa: E402
 CLI = os.path.join(ROOT, "build", "urnforest")
 LP = os.path.join(ROOT, "build", "bench_binary_lp")
 TREES = 101
-DATASETS = ["wdbc", "ionosphere", "sonar", "vehicle", "wine", "twonorm"]
+DATASETS = ["wdbc", "ionosphere", "sonar", "vehicle", "wine", "twonorm", "threenorm"]
+GENERATED_ROWS = 7400
 ALPHAS = [0.99, 0.999]
 SIZES = [100, 500, "all"]
 CERTIFIED_RULES = ["auto", "lp"]
 
 
+def threenorm(rows, seed, d=20):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, rows)
+    a = np.full(d, 2.0 / np.sqrt(d))
+    b = a * np.where(np.arange(d) % 2 == 0, 1.0, -1.0)
+    sign = np.where(rng.integers(0, 2, rows) == 1, 1.0, -1.0)[:, None]
+    centre = np.where(y[:, None] == 0, sign * a, b)
+    return rng.standard_normal((rows, d)) + centre, y
+
+
 def read(name):
-    if name == "twonorm":
-        x, y = twonorm(4000, 20260)
+    if name in ("twonorm", "threenorm"):
+        x, y = (twonorm if name == "twonorm" else threenorm)(GENERATED_ROWS, 20260)
         return [f"x{i}" for i in range(x.shape[1])], x.astype(np.float32), y, ["c0", "c1"]
     with open(os.path.join(ROOT, "datasets", name + ".csv"), newline="") as f:
         rows = list(csv.reader(f))
@@ -137,14 +153,14 @@ def halt(model, test_csv, rule, alpha, seed):
 
 def run_split(job):
     """One data set and split in its own temporary directory: (name, test rows, {key: [run]})."""
-    name, split, rules = job
+    name, split, rules, forests = job
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        rows = split_runs(name, split, rules, tmp, out)
+        rows = split_runs(name, split, rules, forests, tmp, out)
     return name, rows, out
 
 
-def split_runs(name, split, rules, tmp, out):
+def split_runs(name, split, rules, forests, tmp, out):
     names, X, y, labels = read(name)
     k = len(labels)
     n = len(y)
@@ -152,9 +168,17 @@ def split_runs(name, split, rules, tmp, out):
     train, calib, test = order[: n // 2], order[n // 2: 3 * n // 4], order[3 * n // 4:]
     test_csv = os.path.join(tmp, "test.csv")
     write_rows(test_csv, names, X[test])
-    feats = ",".join(names)
 
-    # scikit-learn forest, imported and calibrated on each size.
+    if "sklearn" in forests:
+        sklearn_runs(name, split, rules, tmp, out, names, X, y, k, train, calib, test_csv)
+    if "here" in forests:
+        here_runs(name, split, rules, tmp, out, names, X, y, labels, k, train, calib, test_csv)
+    return len(test)
+
+
+def sklearn_runs(name, split, rules, tmp, out, names, X, y, k, train, calib, test_csv):
+    """A scikit-learn forest, imported and calibrated on each size."""
+    feats = ",".join(names)
     rf = RandomForestClassifier(n_estimators=TREES, random_state=split).fit(X[train], y[train])
     write_onnx(os.path.join(tmp, "rf.onnx"), rf, X.shape[1], k)
     model = os.path.join(tmp, "rf.urnf")
@@ -181,7 +205,9 @@ def split_runs(name, split, rules, tmp, out):
                 out.setdefault(key + ("lp-bench",), []).append({"trees": lp_trees, "disagreement": lp_dis})
         del report
 
-    # A forest trained here on the same rows: its prior is its out-of-bag votes.
+
+def here_runs(name, split, rules, tmp, out, names, X, y, labels, k, train, calib, test_csv):
+    """A forest trained here on the same rows: its prior is its out-of-bag votes."""
     train_csv = os.path.join(tmp, "train.csv")
     write_rows(train_csv, names, X[train], y[train], labels)
     here = os.path.join(tmp, "here.urnf")
@@ -213,20 +239,26 @@ def split_runs(name, split, rules, tmp, out):
             key = (name, "here", str(size), len(rows), alpha)
             for rule in [r for r in rules_for(rules, k) if r in CERTIFIED_RULES]:
                 out.setdefault(key + (rule,), []).append(halt(here_cal, test_csv, rule, alpha, split))
-    return len(test)
 
 
 def table(out, test_rows):
-    lines = ["| data | forest | calibration rows | alpha | rule | disagreement | worst split | within | trees | certified |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    floors = {}  # (data, forest, alpha) -> mean floor trees (the floor depends on the test rows only)
+    for key, runs in out.items():
+        if key[5] == "floor":
+            floors[(key[0], key[1], key[4])] = np.mean([r["trees"] for r in runs])
+    lines = ["| data | forest | calibration rows | alpha | rule | disagreement | worst split | within | trees | floor "
+             "| trees / floor | certified |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for key, runs in out.items():
         name, forest, size, rows, alpha, rule = key
+        if rule == "floor":
+            continue
         rows_text = f"{rows}" if size in ("all", "oob") else size
         rows_text += " (oob)" if size == "oob" else ""
         trees = np.mean([r["trees"] for r in runs])
-        if rule == "floor":
-            lines.append(f"| {name} | {forest} | {rows_text} | {alpha} | floor | | | | {trees:.1f} | |")
-            continue
+        floor = floors.get((name, forest, alpha))
+        floor_text = "" if floor is None else f"{floor:.1f}"
+        ratio_text = "" if floor is None or floor == 0 else f"{trees / floor:.2f}"
         d = np.array([r["disagreement"] for r in runs])
         eps = 1 - alpha
         slack = eps + 1.96 * math.sqrt(alpha * eps / test_rows[name])
@@ -234,31 +266,38 @@ def table(out, test_rows):
         cert = [r.get("certified") for r in runs if r.get("certified") is not None]
         cert_text = f"{sum(cert)}/{len(cert)}" if cert else ""
         lines.append(f"| {name} | {forest} | {rows_text} | {alpha} | {rule} | {100 * d.mean():.2f} % | "
-                     f"{100 * d.max():.2f} % | {100 * within:.0f} % | {trees:.1f} | {cert_text} |")
+                     f"{100 * d.max():.2f} % | {100 * within:.0f} % | {trees:.1f} | {floor_text} | {ratio_text} | "
+                     f"{cert_text} |")
     return "\n".join(lines)
 
 
 def main():
+    global CLI
     ap = argparse.ArgumentParser()
     ap.add_argument("--splits", type=int, default=20)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--jobs", type=int, default=2, help="splits run at once (processes)")
     ap.add_argument("--data", default=None)
     ap.add_argument("--rules", default="hyper," + ",".join(CERTIFIED_RULES))
+    ap.add_argument("--forests", default="sklearn,here")
+    ap.add_argument("--cli", default=CLI, help="the urnforest binary to run")
     args = ap.parse_args()
+    forests = args.forests.split(",")
+    CLI = args.cli
     splits = 3 if args.quick and args.splits == 20 else args.splits
     data = args.data.split(",") if args.data else (["wdbc", "vehicle", "twonorm"] if args.quick else DATASETS)
     rules = available_rules(args.rules.split(","))
     start = time.time()
     out, test_rows = {}, {}
-    jobs = [(name, split, rules) for name in data for split in range(splits)]
+    jobs = [(name, split, rules, forests) for name in data for split in range(splits)]
     with multiprocessing.Pool(args.jobs) as pool:
         for name, rows, runs in pool.imap(run_split, jobs):  # in job order: the table is deterministic
             test_rows[name] = rows
             for key, value in runs.items():
                 out.setdefault(key, []).extend(value)
             print(f"[certified] {name}: {time.time() - start:.0f} s", file=sys.stderr)
-    print(f"rules: {', '.join(rules)}; {splits} splits; {args.jobs} jobs; {time.time() - start:.0f} s\n")
+    print(f"rules: {', '.join(rules)}; forests: {', '.join(forests)}; {splits} splits; {args.jobs} jobs; "
+          f"{time.time() - start:.0f} s; load average {os.getloadavg()[0]:.1f}\n")
     print(table(out, test_rows))
 
 

@@ -32,7 +32,7 @@ export function certificateBlock(certificate) {
         `rows: fitted on ${rows(c.fitRows)}, certified on ${c.certifyRows.toLocaleString('en-GB')} others.`)));
   } else {
     const more = c.rowsNeeded === null || c.rowsNeeded === undefined ? ''
-      : ` With ${rows(c.rowsNeeded)} of calibration (half to fit, half to certify), a strategy that never disagreed on them would be certified at α = ${c.alpha}.`;
+      : ` With ${rows(c.rowsNeeded)} of calibration (a quarter to fit, the rest to certify), a strategy that never disagreed on them would be certified at α = ${c.alpha}.`;
     parts.push(h('p', {}, h('strong', { text: 'Not certified. ' }),
       document.createTextNode(`auto answers with ${what}, so every answer equals the full model's. ` +
         `Why: ${c.reason}.${more}`)));
@@ -41,7 +41,7 @@ export function certificateBlock(certificate) {
     document.createTextNode('What this promises: if future rows are drawn like the calibration rows, then with probability ' +
       '1 − δ over those rows the mean disagreement on future rows is at most 1 − α. It is a promise about the mean, not about ' +
       'any single row, and it says nothing about rows unlike the calibration rows. The test: Learn then Test [ABC21] with ' +
-      'the Hoeffding–Bentkus bound [BAL21]; details in '),
+      'a betting bound [WR24]; details in '),
     h('a', { href: '../docs/halting.md', text: 'docs/halting.md, “Certified halting”' }),
     document.createTextNode('.')));
   const box = h('div', { class: 'certificate', 'data-certified': c.certified ? 'yes' : 'no', 'data-strategy': c.strategy }, ...parts);

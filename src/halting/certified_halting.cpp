@@ -27,18 +27,28 @@ Status Invalid(const std::string& message) {
   return Status::Error(StatusCode::kInvalidArgument, message);
 }
 
-// The rows at even positions (fit) or odd positions (certify) of the calibration order.
-CalibrationRows Half(const CalibrationRows& rows, int parity) {
+// Fit rows: positions 0, 4, 8, ... of the calibration order (a quarter, rounded up); certify rows:
+// the others. The LP and the hyper prior need only a rough estimate of the distribution of final
+// tallies, the bound needs rows (docs/halting.md, "Certified halting").
+constexpr size_t kFitEvery = 4;
+
+bool IsFitRow(size_t r) { return r % kFitEvery == 0; }
+
+CalibrationRows Part(const CalibrationRows& rows, bool fit) {
   CalibrationRows out;
   out.num_classes = rows.num_classes;
   out.num_trees = rows.num_trees;
   const size_t k = static_cast<size_t>(rows.num_classes);
-  for (size_t r = static_cast<size_t>(parity); r < rows.references.size(); r += 2) {
+  for (size_t r = 0; r < rows.references.size(); ++r) {
+    if (IsFitRow(r) != fit) continue;
     out.tallies.insert(out.tallies.end(), rows.tallies.begin() + r * k, rows.tallies.begin() + (r + 1) * k);
     out.references.push_back(rows.references[r]);
   }
   return out;
 }
+
+// The fewest calibration rows whose certify part has `certify` rows: floor(3 N / 4) >= certify.
+int64_t TotalRowsFor(int64_t certify) { return (4 * certify + 2) / 3; }
 
 Status CheckRows(const CalibrationRows& rows) {
   const int32_t k = rows.num_classes;
@@ -142,14 +152,25 @@ Result<RiskCandidate> LpCandidate(const BinaryStoppingStrategy& lp, const Calibr
 }
 
 // The smallest number of certify rows with which a candidate that never disagreed is certified at
-// max_risk and `level` (HoeffdingBentkusPValue(0, n, max_risk) <= level).
-int64_t CertifyRowsNeeded(double max_risk, double level) {
+// max_risk and `level` by `method`.
+int64_t CertifyRowsNeeded(double max_risk, double level, PValueMethod method) {
+  const auto passes = [&](int64_t n) {
+    if (method == PValueMethod::kHoeffdingBentkus) {
+      return HoeffdingBentkusPValue(0.0, static_cast<size_t>(n), max_risk) <= level;
+    }
+    return RiskPValue(method, std::vector<double>(static_cast<size_t>(n), 0.0), max_risk, level) <= level;
+  };
+  // Hoeffding-Bentkus first (closed form); the betting p-values need at most 1 / kBettingCap as many.
   int64_t hi = 1;
   while (HoeffdingBentkusPValue(0.0, static_cast<size_t>(hi), max_risk) > level && hi < (int64_t{1} << 40)) hi *= 2;
   int64_t lo = hi / 2;  // lo fails (or is 0), hi passes
+  if (method != PValueMethod::kHoeffdingBentkus) {
+    if (hi > (int64_t{1} << 24)) return static_cast<int64_t>(std::ceil(static_cast<double>(hi) / kBettingCap));
+    while (!passes(hi)) lo = hi, hi *= 2;
+  }
   while (hi - lo > 1) {
     const int64_t mid = lo + (hi - lo) / 2;
-    (HoeffdingBentkusPValue(0.0, static_cast<size_t>(mid), max_risk) <= level ? hi : lo) = mid;
+    (passes(mid) ? hi : lo) = mid;
   }
   return hi;
 }
@@ -174,37 +195,120 @@ std::vector<double> FamilyLadder(int32_t trees, int32_t classes, double alpha) {
   return out;
 }
 
+// One candidate strategy: how to run it, and its exact losses and trees on the fit rows (which
+// order the sequence) and on the certify rows (which certify it).
+struct Candidate {
+  std::string strategy;  // "siba", "hyper" or "lp"
+  double parameter = 0.0;
+  std::optional<HaltingTable> table;
+  std::optional<BinaryStoppingStrategy> lp;
+  RiskCandidate fit, certify;
+};
+
+// The rows of the calibration set split once into their distinct (tally, reference) pairs.
+struct SplitRows {
+  const CalibrationRows& fit;
+  const CalibrationRows& certify;
+  DistinctRows fit_distinct, certify_distinct;
+};
+
 // The candidates of one table rule (siba: uniform prior; hyper: prior fitted on the fit rows).
-void AddTableFamily(HaltingRule rule, const Prior* prior, const CalibrationRows& certify,
-                    const DistinctRows& distinct, const CertifyOptions& options, std::vector<RiskFamily>* families,
-                    std::vector<std::vector<HaltingTable>>* tables, std::string* notes) {
-  families->emplace_back();
-  tables->emplace_back();
-  int64_t states = 0;
-  for (const auto& key : distinct.keys) states = std::min<int64_t>(INT64_MAX / 2, states + StatesOf(key.first));
+void AddTableFamily(HaltingRule rule, const Prior* prior, const SplitRows& rows, const CertifyOptions& options,
+                    std::vector<Candidate>* candidates, std::string* notes) {
+  // The budget is estimated from the fit rows only (their states, scaled to all rows), so whether a
+  // family takes part depends on no certify row: the sequence stays fixed given the fit rows.
+  double fit_states = 0.0;
+  for (const auto& key : rows.fit_distinct.keys) fit_states += static_cast<double>(StatesOf(key.first));
+  const double scale = rows.fit.references.empty() ? 1.0
+                                                   : 1.0 + static_cast<double>(rows.certify.references.size()) /
+                                                               static_cast<double>(rows.fit.references.size());
+  const double estimate = fit_states * scale;
+  const int64_t states = estimate > 9e18 ? INT64_MAX : static_cast<int64_t>(estimate);
   if (states > options.max_states) {
     *notes += std::string(" The ") + RuleName(rule) + " family was left out (exact evaluation over " +
               std::to_string(states) + " states exceeds the budget).";
     return;
   }
-  for (double alpha : FamilyLadder(certify.num_trees, certify.num_classes, options.alpha)) {
+  for (double alpha : FamilyLadder(rows.certify.num_trees, rows.certify.num_classes, options.alpha)) {
     HaltingTableOptions o;
     o.rule = rule;
-    o.num_trees = certify.num_trees;
-    o.num_classes = certify.num_classes;
+    o.num_trees = rows.certify.num_trees;
+    o.num_classes = rows.certify.num_classes;
     o.alpha = alpha;
     Result<HaltingTable> table = BuildHaltingTable(o, prior);
-    Result<RiskCandidate> c = table.ok() ? TableCandidate(table.value(), distinct, options.hard_reference,
-                                                          std::string(RuleName(rule)) + " " + Format(alpha))
-                                         : Result<RiskCandidate>(table.status());
-    if (!c.ok()) {
+    const std::string name = std::string(RuleName(rule)) + " " + Format(alpha);
+    Result<RiskCandidate> fit = table.ok()
+                                    ? TableCandidate(table.value(), rows.fit_distinct, options.hard_reference, name)
+                                    : Result<RiskCandidate>(table.status());
+    if (!fit.ok()) {
       *notes += std::string(" The ") + RuleName(rule) + " family stopped at alpha " + Format(alpha) + ": " +
-                c.status().message + ".";
+                fit.status().message + ".";
       return;
     }
-    families->back().push_back(std::move(c).value());
-    tables->back().push_back(std::move(table).value());
+    Result<RiskCandidate> certify =
+        TableCandidate(table.value(), rows.certify_distinct, options.hard_reference, name);
+    if (!certify.ok()) {
+      // Kept in its place with loss 1 on every row: it fails its test and stops the sequence there,
+      // which is always safe (only a rejection can be wrong) and keeps the order fixed.
+      *notes += std::string(" The ") + RuleName(rule) + " candidate at alpha " + Format(alpha) +
+                " could not be evaluated on the certify rows (" + certify.status().message + ").";
+      RiskCandidate failed = fit.value();
+      failed.loss.assign(rows.certify.references.size(), 1.0);
+      failed.trees.assign(rows.certify.references.size(), static_cast<double>(rows.certify.num_trees));
+      certify = std::move(failed);
+    }
+    Candidate c;
+    c.strategy = RuleName(rule);
+    c.parameter = table.value().alpha();
+    c.table = std::move(table).value();
+    c.fit = std::move(fit).value();
+    c.certify = std::move(certify).value();
+    candidates->push_back(std::move(c));
   }
+}
+
+// The candidates of the two-class LP, fitted on the fit rows' final counts.
+void AddLpFamily(const SplitRows& rows, double alpha, std::vector<Candidate>* candidates, std::string* notes) {
+  MinimeanProblem problem;
+  problem.num_trees = rows.fit.num_trees;
+  problem.final_count_weights = FinalCountWeights(rows.fit);
+  for (double target : LpLadder(alpha)) {
+    problem.max_disagreement = target;
+    Result<BinaryStoppingStrategy> lp = SolveMinimean(problem);
+    const std::string name = "lp " + Format(target);
+    Result<RiskCandidate> fit = lp.ok() ? LpCandidate(lp.value(), rows.fit, name) : Result<RiskCandidate>(lp.status());
+    Result<RiskCandidate> certify = fit.ok() ? LpCandidate(lp.value(), rows.certify, name) : fit;
+    if (!certify.ok()) {
+      *notes += " The lp family stopped at target " + Format(target) + ": " + certify.status().message + ".";
+      return;
+    }
+    Candidate c;
+    c.strategy = "lp";
+    c.parameter = target;
+    c.lp = std::move(lp).value();
+    c.fit = std::move(fit).value();
+    c.certify = std::move(certify).value();
+    candidates->push_back(std::move(c));
+  }
+}
+
+double MeanOf(const std::vector<double>& v) {
+  double sum = 0.0;
+  for (double x : v) sum += x;
+  return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
+}
+
+// The one fixed sequence: safest first by the mean loss on the fit rows, then by more mean trees on
+// them, then by the order the candidates were made in. Reads no certify row.
+void OrderOnFitRows(std::vector<Candidate>* candidates) {
+  std::vector<std::pair<double, double>> key;
+  for (const Candidate& c : *candidates) key.emplace_back(MeanOf(c.fit.loss), -MeanOf(c.fit.trees));
+  std::vector<size_t> order(candidates->size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key[a] < key[b]; });
+  std::vector<Candidate> sorted;
+  for (size_t i : order) sorted.push_back(std::move((*candidates)[i]));
+  *candidates = std::move(sorted);
 }
 
 // Mean trees of the exact exit of the hard vote (stop when the leader cannot be caught) on the
@@ -237,7 +341,7 @@ std::vector<double> TableLadder(double alpha) {
   std::vector<double> out;
   const double eps = 1.0 - alpha;
   if (!(eps > 0.0)) return out;
-  for (double m : {0.01, 0.03, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0}) {
+  for (double m : {0.01, 0.03, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.85, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0}) {
     const double a = std::max(0.5, 1.0 - m * eps);
     if (a < 1.0 && (out.empty() || a < out.back())) out.push_back(a);
   }
@@ -248,7 +352,7 @@ std::vector<double> LpLadder(double alpha) {
   std::vector<double> out;
   const double eps = 1.0 - alpha;
   if (!(eps > 0.0)) return out;
-  for (double m : {0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 1.0}) out.push_back(m * eps);
+  for (int m = 1; m <= 20; ++m) out.push_back(0.05 * m * eps);
   return out;
 }
 
@@ -256,8 +360,8 @@ Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const Cer
   if (Status s = CheckAlpha(options.alpha); !s.ok()) return s;
   if (Status s = CheckDelta(options.delta); !s.ok()) return s;
   if (Status s = CheckRows(rows); !s.ok()) return s;
-  const CalibrationRows fit = Half(rows, 0);
-  const CalibrationRows certify = Half(rows, 1);
+  const CalibrationRows fit = Part(rows, true);
+  const CalibrationRows certify = Part(rows, false);
   CertifiedStrategy out;
   Certificate& cert = out.certificate;
   cert.alpha = options.alpha;
@@ -269,81 +373,61 @@ Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const Cer
     cert.reason = "alpha = 1 asks for no disagreement at all: only the exact exit guarantees it";
     return out;
   }
-  const bool binary = rows.num_classes == 2 && rows.num_trees <= kMaxLpFamilyTrees;
-  // The families are fixed before any row is read: their number sets the Bonferroni split.
-  const size_t planned = binary ? 3 : 2;
-  const double level = options.delta / static_cast<double>(planned);
-  const int64_t needed = CertifyRowsNeeded(eps, level);
+  // One sequence tested at the full delta: n certify rows that all have zero loss certify at best
+  // 1 - delta^(1/n), so fewer rows cannot certify any strategy, whatever their votes.
+  const int64_t needed = CertifyRowsNeeded(eps, options.delta, options.pvalue);
   if (cert.certify_rows < needed) {
-    cert.rows_needed = 2 * needed;
+    cert.rows_needed = TotalRowsFor(needed);
     cert.reason = "too few calibration rows: " + std::to_string(rows.references.size()) + " given, " +
-                  std::to_string(2 * needed) + " needed (half fit, half certify) to certify alpha " +
-                  Format(options.alpha) + " at delta " + Format(options.delta);
+                  std::to_string(*cert.rows_needed) + " needed (a quarter fit, the rest certify) to certify alpha " +
+                  Format(options.alpha) + " at delta " + Format(options.delta) +
+                  "; no distribution-free bound certifies it with fewer, even if no row ever disagreed";
     return out;
   }
-  const DistinctRows distinct = Distinct(certify);
-  std::vector<RiskFamily> families;
-  std::vector<std::vector<HaltingTable>> tables;
+  const SplitRows split{fit, certify, Distinct(fit), Distinct(certify)};
+  std::vector<Candidate> candidates;
   std::string notes;
-  AddTableFamily(HaltingRule::kSiba, nullptr, certify, distinct, options, &families, &tables, &notes);
+  AddTableFamily(HaltingRule::kSiba, nullptr, split, options, &candidates, &notes);
   Result<Prior> prior = PriorForRule(HaltingRule::kHyper, fit.tallies, fit.references, rows.num_classes,
                                      rows.num_trees);
   if (prior.ok()) {
-    AddTableFamily(HaltingRule::kHyper, &prior.value(), certify, distinct, options, &families, &tables, &notes);
+    AddTableFamily(HaltingRule::kHyper, &prior.value(), split, options, &candidates, &notes);
   } else {
-    families.emplace_back();
-    tables.emplace_back();
     notes += " The hyper family was left out (its prior: " + prior.status().message + ").";
   }
-  std::vector<BinaryStoppingStrategy> lps;
-  if (binary) {
-    families.emplace_back();
-    MinimeanProblem problem;
-    problem.num_trees = rows.num_trees;
-    problem.final_count_weights = FinalCountWeights(fit);
-    for (double target : LpLadder(options.alpha)) {
-      problem.max_disagreement = target;
-      Result<BinaryStoppingStrategy> lp = SolveMinimean(problem);
-      Result<RiskCandidate> c = lp.ok() ? LpCandidate(lp.value(), certify, "lp " + Format(target))
-                                        : Result<RiskCandidate>(lp.status());
-      if (!c.ok()) return c.status();
-      families.back().push_back(std::move(c).value());
-      lps.push_back(std::move(lp).value());
-    }
+  if (rows.num_classes == 2 && rows.num_trees <= kMaxLpFamilyTrees) {
+    AddLpFamily(split, options.alpha, &candidates, &notes);
   }
-  bool any = false;
-  for (const RiskFamily& family : families) any = any || !family.empty();
-  if (!any) {
+  if (candidates.empty()) {
     cert.reason = "no candidate strategy could be evaluated exactly on these rows." + notes;
     return out;
   }
-  // families.size() == planned, so each family is tested at level delta / planned.
-  Result<RiskCertificate> risk = CertifyRisk(families, eps, options.delta);
+  OrderOnFitRows(&candidates);
+  std::vector<RiskCandidate> sequence;
+  for (const Candidate& c : candidates) sequence.push_back(c.certify);
+  Result<RiskCertificate> risk = CertifySequence(sequence, eps, options.delta, options.pvalue);
   if (!risk.ok()) return risk.status();
   const RiskCertificate& r = risk.value();
+  cert.method = r.method + ", one fixed sequence of " + std::to_string(candidates.size()) +
+                " candidates ordered on the fit rows, " + std::to_string(r.tested) + " tested";
   if (!r.certified) {
     cert.reason = "no strategy that saves trees had its disagreement bound below " + Format(eps) + " on " +
                   std::to_string(cert.certify_rows) + " certify rows (the rows' votes are too close to ties " +
                   "for this alpha; more rows or a lower alpha may certify)." + notes;
     return out;
   }
-  if (r.mean_trees >= ExactExitTrees(certify, distinct, options.hard_reference)) {
+  if (r.mean_trees >= ExactExitTrees(certify, split.certify_distinct, options.hard_reference)) {
     cert.reason = "the certified strategies use no fewer trees than the exact exit";
     return out;
   }
+  Candidate& chosen = candidates[static_cast<size_t>(r.index)];
   cert.certified = true;
   cert.bound = r.bound;
   cert.mean_trees = r.mean_trees;
-  const size_t f = static_cast<size_t>(r.family), i = static_cast<size_t>(r.index);
-  if (f < tables.size()) {
-    cert.strategy = f == 0 ? "siba" : "hyper";
-    cert.parameter = tables[f][i].alpha();
-    out.table = tables[f][i];
-  } else {
-    cert.strategy = "lp";
-    cert.parameter = LpLadder(options.alpha)[i];
-    out.lp = lps[i];
-  }
+  cert.strategy = chosen.strategy;
+  cert.parameter = chosen.parameter;
+  out.table = std::move(chosen.table);
+  out.lp = std::move(chosen.lp);
   return out;
 }
 

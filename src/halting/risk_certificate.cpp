@@ -63,8 +63,10 @@ double RiskUpperBound(double mean_loss, size_t rows, double delta) {
   return hi;
 }
 
-Result<RiskCertificate> CertifyRisk(const std::vector<RiskFamily>& families, double max_risk,
-                                    double delta) {
+namespace {
+
+// The checks CertifyRisk and CertifySequence share; the number of rows on success.
+Result<size_t> CheckCandidates(const std::vector<RiskFamily>& families, double max_risk, double delta) {
   if (!(max_risk > 0.0 && max_risk < 1.0)) return Invalid("the risk target must be in (0, 1)");
   if (!(delta > 0.0 && delta < 1.0)) return Invalid("delta must be in (0, 1)");
   if (families.empty()) return Invalid("no candidate strategies");
@@ -82,6 +84,16 @@ Result<RiskCertificate> CertifyRisk(const std::vector<RiskFamily>& families, dou
     }
   }
   if (rows == 0) return Invalid("no calibration rows");
+  return rows;
+}
+
+}  // namespace
+
+Result<RiskCertificate> CertifyRisk(const std::vector<RiskFamily>& families, double max_risk,
+                                    double delta) {
+  Result<size_t> checked = CheckCandidates(families, max_risk, delta);
+  if (!checked.ok()) return checked.status();
+  const size_t rows = checked.value();
 
   RiskCertificate out;
   out.rows = rows;
@@ -106,6 +118,95 @@ Result<RiskCertificate> CertifyRisk(const std::vector<RiskFamily>& families, dou
       out.mean_trees = trees;
       out.bound = RiskUpperBound(loss, rows, level);
     }
+  }
+  return out;
+}
+
+double BettingPValue(const std::vector<double>& losses, double max_risk, double delta) {
+  if (losses.empty() || !(max_risk > 0.0 && max_risk < 1.0)) return 1.0;
+  const double n = static_cast<double>(losses.size());
+  const double cap = kBettingCap / (1.0 - max_risk);
+  const double scale = 2.0 * std::log(1.0 / std::min(std::max(delta, 1e-300), 0.5)) / n;
+  double log_capital = 0.0, best = 0.0;
+  double sum = 0.0, squares = 0.0;  // of the losses so far, and of their deviations
+  double seen = 0.0;
+  for (double loss : losses) {
+    const double mean = (max_risk + sum) / (seen + 1.0);            // prior: the null's boundary
+    const double variance = (0.25 * max_risk + squares) / (seen + 1.0);
+    const double lambda = std::min(cap, std::sqrt(scale / variance));
+    log_capital += std::log1p(lambda * (max_risk - loss));
+    best = std::max(best, log_capital);
+    sum += loss;
+    squares += (loss - mean) * (loss - mean);
+    seen += 1.0;
+  }
+  return std::min(1.0, std::exp(-best));
+}
+
+const char* PValueMethodName(PValueMethod method) {
+  switch (method) {
+    case PValueMethod::kHoeffdingBentkus: return "hoeffding-bentkus";
+    case PValueMethod::kBetting: return "betting";
+    case PValueMethod::kCombined: return "hoeffding-bentkus+betting";
+  }
+  return "hoeffding-bentkus";
+}
+
+double RiskPValue(PValueMethod method, const std::vector<double>& losses, double max_risk, double delta) {
+  const auto hb = [&] { return HoeffdingBentkusPValue(Mean(losses), losses.size(), max_risk); };
+  switch (method) {
+    case PValueMethod::kHoeffdingBentkus: return hb();
+    case PValueMethod::kBetting: return BettingPValue(losses, max_risk, delta);
+    case PValueMethod::kCombined:
+      return std::min(1.0, 2.0 * std::min(hb(), BettingPValue(losses, max_risk, delta / 2.0)));
+  }
+  return 1.0;
+}
+
+double RiskUpperBoundOf(PValueMethod method, const std::vector<double>& losses, double delta) {
+  if (method == PValueMethod::kHoeffdingBentkus) return RiskUpperBound(Mean(losses), losses.size(), delta);
+  if (losses.empty() || RiskPValue(method, losses, std::nextafter(1.0, 0.0), delta) > delta) return 1.0;
+  double lo = std::max(Mean(losses), 0.0), hi = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi) break;
+    (RiskPValue(method, losses, mid, delta) <= delta ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+Result<RiskCertificate> CertifySequence(const std::vector<RiskCandidate>& sequence, double max_risk,
+                                        double delta, PValueMethod method) {
+  if (sequence.empty()) return Invalid("no candidate strategies");
+  const std::vector<RiskFamily> one = {sequence};
+  Result<size_t> checked = CheckCandidates(one, max_risk, delta);
+  if (!checked.ok()) return checked.status();
+  const size_t rows = checked.value();
+  RiskCertificate out;
+  out.rows = rows;
+  out.max_risk = max_risk;
+  out.delta = delta;
+  out.method = PValueMethodName(method);
+  out.smallest_certifiable_risk = RiskUpperBoundOf(method, std::vector<double>(rows, 0.0), delta);
+  out.largest_certifiable_alpha = 1.0 - out.smallest_certifiable_risk;
+  for (size_t i = 0; i < sequence.size(); ++i) {
+    const RiskCandidate& c = sequence[i];
+    const double loss = Mean(c.loss);
+    ++out.tested;
+    if (RiskPValue(method, c.loss, max_risk, delta) > delta) {
+      out.first_failure = static_cast<int>(i);
+      break;  // the sequence stops: nothing after a failure is certified
+    }
+    const double trees = Mean(c.trees);
+    if (out.certified && trees >= out.mean_trees) continue;
+    out.certified = true;
+    out.family = 0;
+    out.index = static_cast<int>(i);
+    out.name = c.name;
+    out.mean_loss = loss;
+    out.mean_trees = trees;
+    // Rejected at max_risk: the bound never claims more than the test did.
+    out.bound = std::min(max_risk, RiskUpperBoundOf(method, c.loss, delta));
   }
   return out;
 }

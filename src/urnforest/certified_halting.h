@@ -11,10 +11,10 @@
 // numbers in [0, 1] are the losses Learn-then-Test (urnforest/risk_certificate.h) bounds.
 //
 // Split (validity): whatever is fitted from rows (the hyper prior of the hyper tables, the final
-// count distribution of the LP) is fitted on the rows at even positions of the calibration order
-// (0, 2, 4, ...), and the certificate is computed on the rows at odd positions (1, 3, 5, ...) only.
-// The candidates and their order are fixed before any row is read (CandidateLadder). The argument
-// is in docs/halting.md, "Certified halting".
+// count distribution of the LP) and the order in which candidates are tested are computed from the
+// fit rows, positions 0, 4, 8, ... of the calibration order (a quarter); the certificate is
+// computed on the other three quarters (the certify rows) only, along one fixed sequence at the
+// full delta. The argument is in docs/halting.md, "Certified halting".
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -24,6 +24,7 @@
 #include "urnforest/binary_stopping.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/imported_model.h"
+#include "urnforest/risk_certificate.h"
 #include "urnforest/sequential_vote.h"
 #include "urnforest/status.h"
 
@@ -49,7 +50,7 @@ struct Certificate {
   double parameter = 1.0;
   /// True when a strategy that saves trees was certified (then `bound` <= 1 - alpha).
   bool certified = false;
-  /// Upper confidence bound (level 1 - delta / families) on the chosen strategy's mean
+  /// Upper confidence bound (level 1 - delta) on the chosen strategy's mean
   /// disagreement with the full prediction on future rows; 0 for "exact" (it never disagrees).
   double bound = 0.0;
   double alpha = 0.99;  ///< The confidence asked for: disagreement <= 1 - alpha.
@@ -64,6 +65,10 @@ struct Certificate {
   /// Mean expected trees of the chosen strategy on the certify rows (0 for "exact" and when there
   /// are no certify rows). Not part of the front ends' certificate object.
   double mean_trees = 0.0;
+  /// How the bound was made: the p-value and the testing scheme (e.g. "hoeffding-bentkus, one
+  /// fixed sequence of 56 candidates ordered on the fit rows, 31 tested"); empty when no test ran.
+  /// Not part of the front ends' certificate object.
+  std::string method;
 };
 
 /// The strategy a certificate chose, ready to run.
@@ -86,6 +91,9 @@ struct CalibrationRows {
   std::vector<int32_t> references;
 };
 
+/// The p-value rule auto tests with, chosen by measurement (docs/halting.md, "Certified halting").
+inline constexpr PValueMethod kDefaultPValue = PValueMethod::kBetting;
+
 /// What to certify.
 struct CertifyOptions {
   double alpha = 0.99;             ///< In (0, 1].
@@ -97,25 +105,30 @@ struct CertifyOptions {
   /// Work budget: the largest number of lattice states summed over the distinct certify tallies
   /// of one table candidate; families beyond it are left out (and the certificate says so).
   int64_t max_states = 20'000'000;
+  /// The p-value of the certificate's tests (urnforest/risk_certificate.h).
+  PValueMethod pvalue = kDefaultPValue;
 };
 
-/// Internal alphas of the table candidates for target disagreement epsilon = 1 - alpha, safest
-/// first: 1 - m epsilon for m in {0.01, 0.03, 0.1, 0.2, 0.35, 0.5, 0.7, 1, 1.5, 2, 3, 5}
+/// Internal alphas of the table candidates for target disagreement epsilon = 1 - alpha: 1 - m
+/// epsilon for m in {0.01, 0.03, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.85, 1, 1.25, 1.5, 2, 3, 5}
 /// (kept in [0.5, 1), duplicates dropped). Empty for alpha = 1. Where a full table of T trees and
-/// K classes has more than 10^6 tallies (C(T + K, K), e.g. K = 4 at T = 101), CertifyStrategy tests
-/// every third rung from the second (m = 0.03, 0.35, 1, 3) to bound its work.
+/// K classes has more than 10^6 tallies (C(T + K, K), e.g. K = 4 at T = 101), CertifyStrategy makes
+/// every third rung from the second (m = 0.03, 0.3, 0.6, 1, 2) to bound its work.
 std::vector<double> TableLadder(double alpha);
 
-/// Target disagreements of the LP candidates, safest first: m epsilon for m in {0.05, 0.1, 0.2,
-/// 0.35, 0.5, 0.7, 0.85, 1}. Empty for alpha = 1.
+/// Target disagreements of the LP candidates: m epsilon for m in {0.05, 0.1, ..., 1} (20 rungs).
+/// Empty for alpha = 1.
 std::vector<double> LpLadder(double alpha);
 
-/// The certified strategy for `rows` (see the file comment): families "siba" and "hyper" (tables
-/// at TableLadder) and, for two classes, "lp" (LpLadder), each tested safest first at level
-/// delta / families (Learn then Test, fixed sequence); the certified candidate with the fewest
-/// mean trees on the certify rows wins. Nothing certified (fewer than two rows, too few rows, no
-/// candidate below the target): the exact exit, with the reason and rows_needed. kInvalidArgument
-/// for alpha, delta or malformed rows (sizes, a tally not summing to T, a reference out of range).
+/// The certified strategy for `rows` (see the file comment). Candidates: "siba" and "hyper" tables
+/// at TableLadder and, for two classes and T <= 301, "lp" at LpLadder, each evaluated exactly on
+/// the fit and the certify rows. They form ONE sequence ordered by their mean loss on the fit rows
+/// (safest first; ties: more trees first), tested on the certify rows at the full delta and
+/// stopped at the first failure (CertifySequence); the certified candidate with the fewest mean
+/// trees on the certify rows wins. Nothing certified (too few rows for any bound, no candidate
+/// below the target, none saving trees over the exact exit): the exact exit, with the reason and,
+/// when rows are lacking, rows_needed. kInvalidArgument for alpha, delta or malformed rows (sizes,
+/// a tally not summing to T, a reference out of range).
 Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const CertifyOptions& options);
 
 /// The calibration rows of `forest` for the vote `vote` (CalibrateForest): an imported voting

@@ -73,7 +73,7 @@ test('rule auto with too few rows for alpha answers with the exact exit and says
   const p = ok('predict', '--model', calibrated, '--data', testCsv, '--rule', 'auto', '--alpha', '0.99', '--delta', '0.05', '--compare');
   assert.equal(p.certificate.certified, false);
   assert.equal(p.certificate.strategy, 'exact');
-  assert.equal(p.certificate.rows_needed, 816);
+  assert.equal(p.certificate.rows_needed, 419);
   assert.match(p.certificate.reason, /too few calibration rows/);
   assert.equal(p.disagreement, 0);
 });

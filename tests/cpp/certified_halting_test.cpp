@@ -120,7 +120,7 @@ CalibrationRows Repeated(const std::vector<std::vector<uint32_t>>& tallies, int 
   return rows;
 }
 
-TEST_CASE("The certificate's bound is the Hoeffding-Bentkus bound of the brute-force mean loss of the certify rows", "[certified]") {
+TEST_CASE("The certificate's bound is the bound at the full delta of the brute-force losses of the certify rows", "[certified]") {
   for (int32_t classes : {2, 3}) {
     CAPTURE(classes);
     const std::vector<std::vector<uint32_t>> kinds =
@@ -131,19 +131,22 @@ TEST_CASE("The certificate's bound is the Hoeffding-Bentkus bound of the brute-f
     options.alpha = 0.9;
     const CertifiedStrategy s = MustOk(CertifyStrategy(rows, options));
     REQUIRE(s.certificate.certified);
-    CHECK(s.certificate.fit_rows == 150);
-    CHECK(s.certificate.certify_rows == 150);
+    CHECK(s.certificate.fit_rows == 75);       // positions 0, 4, 8, ...
+    CHECK(s.certificate.certify_rows == 225);  // the other three quarters
     CHECK(s.certificate.bound <= 0.1);
     CHECK(s.certificate.reason.empty());
     CHECK_FALSE(s.certificate.rows_needed.has_value());
     if (!s.table.has_value()) continue;  // the LP's bound is checked by the binary test below
-    double sum = 0.0;
-    for (size_t r = 1; r < rows.references.size(); r += 2) {
+    std::vector<double> losses;  // the certify rows', in calibration order
+    for (size_t r = 0; r < rows.references.size(); ++r) {
+      if (r % 4 == 0) continue;  // a fit row
       const std::vector<int32_t> tally(rows.tallies.begin() + r * classes, rows.tallies.begin() + (r + 1) * classes);
-      sum += BruteForceLoss(*s.table, tally, rows.references[r]);
+      losses.push_back(BruteForceLoss(*s.table, tally, rows.references[r]));
     }
-    const double families = classes == 2 ? 3.0 : 2.0;
-    CHECK(s.certificate.bound == Approx(RiskUpperBound(sum / 150.0, 150, 0.05 / families)).margin(1e-9));
+    REQUIRE(losses.size() == 225);
+    CHECK(s.certificate.bound ==
+          Approx(std::min(0.1, RiskUpperBoundOf(options.pvalue, losses, 0.05))).margin(1e-9));
+    CHECK(RiskPValue(options.pvalue, losses, 0.1, 0.05) <= 0.05);
   }
 }
 
@@ -179,27 +182,60 @@ TEST_CASE("Auto never certifies on one row or on ten identical rows at alpha 0.9
   CHECK(one.certificate.certify_rows == 0);
   CHECK_FALSE(one.certificate.reason.empty());
   REQUIRE(one.certificate.rows_needed.has_value());
-  CHECK(*one.certificate.rows_needed > 500);
+  CHECK(*one.certificate.rows_needed >= 399);  // the Hoeffding-Bentkus limit, 299 certify rows, and the fit quarter
   const CertifiedStrategy ten = MustOk(CertifyStrategy(Repeated({{101, 0}}, 10, 101), options));
   CHECK_FALSE(ten.certificate.certified);
   CHECK(ten.certificate.strategy == "exact");
-  CHECK(ten.certificate.fit_rows == 5);
-  CHECK(ten.certificate.certify_rows == 5);
+  CHECK(ten.certificate.fit_rows == 3);
+  CHECK(ten.certificate.certify_rows == 7);
   CHECK(ten.certificate.rows_needed == one.certificate.rows_needed);
 }
 
+// The first `n` rows of `rows`.
+CalibrationRows FirstRows(CalibrationRows rows, size_t n) {
+  rows.tallies.resize(n * static_cast<size_t>(rows.num_classes));
+  rows.references.resize(n);
+  return rows;
+}
+
 TEST_CASE("Rows needed are the fewest with which a strategy that never disagreed is certified", "[certified]") {
+  for (PValueMethod method : {PValueMethod::kHoeffdingBentkus, PValueMethod::kBetting, PValueMethod::kCombined}) {
+    for (double alpha : {0.95, 0.99}) {
+      CAPTURE(PValueMethodName(method), alpha);
+      CertifyOptions options;
+      options.alpha = alpha;
+      options.pvalue = method;
+      const CalibrationRows plenty = Repeated({{21, 0}, {0, 21}}, 400, 21);
+      const CertifiedStrategy few = MustOk(CertifyStrategy(FirstRows(plenty, 6), options));
+      REQUIRE(few.certificate.rows_needed.has_value());
+      const int64_t needed = *few.certificate.rows_needed;
+      // Three quarters of them certify; no p-value beats Hoeffding-Bentkus on zero losses, where
+      // (1 - eps)^n <= delta needs n >= log(delta) / log(1 - eps).
+      const double certify = std::ceil(std::log(0.05) / std::log(1.0 - (1.0 - alpha)));
+      const int64_t limit = static_cast<int64_t>(std::ceil(4.0 * certify / 3.0));
+      if (method == PValueMethod::kHoeffdingBentkus) CHECK(needed == limit);
+      CHECK(needed >= limit);
+      const CertifiedStrategy enough = MustOk(CertifyStrategy(FirstRows(plenty, static_cast<size_t>(needed)), options));
+      CHECK(enough.certificate.certified);
+      const CertifiedStrategy short_by_one =
+          MustOk(CertifyStrategy(FirstRows(plenty, static_cast<size_t>(needed) - 1), options));
+      CHECK_FALSE(short_by_one.certificate.certified);
+      CHECK(short_by_one.certificate.rows_needed == needed);
+    }
+  }
+}
+
+TEST_CASE("Alpha 0.999 with 1,000 calibration rows cannot be certified and says it needs about 4,000 or more", "[certified]") {
   CertifyOptions options;
-  options.alpha = 0.95;
-  const CertifiedStrategy few = MustOk(CertifyStrategy(Repeated({{21, 0}, {0, 21}}, 3, 21), options));
-  REQUIRE(few.certificate.rows_needed.has_value());
-  const int64_t needed = *few.certificate.rows_needed;
-  const CertifiedStrategy enough =
-      MustOk(CertifyStrategy(Repeated({{21, 0}, {0, 21}}, static_cast<int>(needed / 2), 21), options));
-  CHECK(enough.certificate.certified);
-  const CertifiedStrategy short_by_two =
-      MustOk(CertifyStrategy(Repeated({{21, 0}, {0, 21}}, static_cast<int>(needed / 2) - 1, 21), options));
-  CHECK_FALSE(short_by_two.certificate.certified);
+  options.alpha = 0.999;
+  const CertifiedStrategy s = MustOk(CertifyStrategy(Repeated({{101, 0}, {0, 101}}, 500, 101), options));
+  CHECK_FALSE(s.certificate.certified);
+  CHECK(s.certificate.strategy == "exact");
+  REQUIRE(s.certificate.rows_needed.has_value());
+  CHECK(*s.certificate.rows_needed >= 3994);  // 2,995 certify rows and a quarter more to fit
+  CHECK(s.certificate.reason.find("even if no row ever disagreed") != std::string::npos);
+  options.pvalue = PValueMethod::kHoeffdingBentkus;
+  CHECK(MustOk(CertifyStrategy(Repeated({{101, 0}, {0, 101}}, 500, 101), options)).certificate.rows_needed == 3994);
 }
 
 TEST_CASE("Alpha 1 certifies nothing and answers with the exact exit", "[certified]") {
@@ -416,6 +452,51 @@ TEST_CASE("Rules auto and lp refuse what does not apply with stable codes", "[ce
   ok.rule = "auto";
   ok.delta = 0.1;
   CHECK(CheckPredictRequest(three, ok).ok());
+}
+
+// `n` two-class rows of a synthetic T-tree forest: each row's class-1 probability p is drawn so
+// that most rows are decisive and some are close to ties, and its tally is Binomial(T, p).
+CalibrationRows SyntheticBinaryRows(size_t n, int32_t trees, uint64_t seed) {
+  uint64_t state = seed;
+  auto uniform = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;
+  };
+  CalibrationRows rows;
+  rows.num_trees = trees;
+  for (size_t r = 0; r < n; ++r) {
+    const double u = uniform();
+    const double p = uniform() < 0.5 ? u * u * u : 1.0 - u * u * u;
+    uint32_t ones = 0;
+    for (int32_t t = 0; t < trees; ++t) ones += uniform() < p ? 1 : 0;
+    rows.tallies.push_back(static_cast<uint32_t>(trees) - ones);
+    rows.tallies.push_back(ones);
+    rows.references.push_back(Plurality(std::vector<uint32_t>{static_cast<uint32_t>(trees) - ones, ones}));
+  }
+  return rows;
+}
+
+TEST_CASE("Auto on a large synthetic calibration set certifies a strategy within 1.3 times the LP floor of the same rows", "[certified]") {
+  const CalibrationRows rows = SyntheticBinaryRows(20000, 101, 2026);
+  std::vector<double> weights(102, 0.0);
+  for (size_t r = 0; r < rows.references.size(); ++r) weights[rows.tallies[2 * r + 1]] += 1.0;
+  for (double alpha : {0.99, 0.995}) {
+    CAPTURE(alpha);
+    CertifyOptions options;
+    options.alpha = alpha;
+    const CertifiedStrategy s = MustOk(CertifyStrategy(rows, options));
+    REQUIRE(s.certificate.certified);
+    CHECK(s.certificate.bound <= 1.0 - alpha);
+    // The floor: the minimean LP fed these rows' own final counts at the target disagreement.
+    MinimeanProblem problem;
+    problem.num_trees = 101;
+    problem.final_count_weights = weights;
+    problem.max_disagreement = 1.0 - alpha;
+    const double floor = MustOk(SolveMinimean(problem)).expected_trees;
+    CAPTURE(s.certificate.strategy, s.certificate.parameter, s.certificate.mean_trees, floor);
+    CHECK(s.certificate.mean_trees <= 1.3 * floor);
+    CHECK(s.certificate.mean_trees >= floor * 0.95);  // nothing certified beats the floor by much
+  }
 }
 
 }  // namespace

@@ -68,8 +68,8 @@ test("view 7: rule auto says why an uncalibrated model is not certified, then ce
   assert.equal(c.strategy, 'lp');
   assert.match(c.text, /^Certified\. auto chose the LP-optimal stopping strategy of \[KM26\]/);
   assert.match(c.text, /disagreement with the full vote is at most \d+\.\d\s% \(≤ 1 − α = 10\.0\s%\), with probability at least 95\.0\s% \(1 − δ\)/);
-  assert.match(c.text, /fitted on 75 rows, certified on 75 others/);
-  assert.match(c.text, /Learn then Test \[ABC21\] .*Hoeffding–Bentkus bound \[BAL21\]/);
+  assert.match(c.text, /fitted on 38 rows, certified on 112 others/);
+  assert.match(c.text, /Learn then Test \[ABC21\] with a betting bound \[WR24\]/);
   assert.equal(await page.getAttribute('#byom-certificate a[href="#ref-KM26"]', 'class'), 'ref');
   assert.equal(await page.getAttribute('#byom-certificate a[href$="halting.md"]', 'href'), '../docs/halting.md');
   const trees = Number(await page.getAttribute('#byom-view', 'data-stat-mean-trees'));
@@ -79,7 +79,7 @@ test("view 7: rule auto says why an uncalibrated model is not certified, then ce
   await choose('auto', '0.99');
   c = await certificate();
   assert.equal(c.certified, 'no');
-  assert.match(c.text, /Why: too few calibration rows: 150 given, 816 needed .*With 816 rows of calibration/);
+  assert.match(c.text, /Why: too few calibration rows: 150 given, 419 needed .*With 419 rows of calibration/);
   assert.deepEqual(problems, []);
 });
 

@@ -61,7 +61,7 @@ test("rule 'auto' with too few rows for alpha answers with the exact exit and sa
   const p = forest.predict(test_rows, { rule: 'auto', alpha: 0.99, delta: 0.05, compare: true });
   assert.equal(p.certificate.certified, false);
   assert.equal(p.certificate.strategy, 'exact');
-  assert.equal(p.certificate.rowsNeeded, 816);
+  assert.equal(p.certificate.rowsNeeded, 419);
   assert.match(p.certificate.reason, /too few calibration rows/);
   assert.equal(p.disagreement, 0);
 });
