@@ -65,15 +65,17 @@ export function predictPartsFor(data, options, threads, numTrees) {
 }
 
 /**
- * The parts' jobs: for each of `parts` contiguous row blocks, {data, options} with its own copy of the
- * block's rows (to be transferred to its thread) and, when `options` is given, firstRow shifted to the
- * block's first row. `x`: the caller's matrix or the library's snapshot of it.
+ * The parts' jobs: for each of `parts` contiguous row blocks, {data, options, withoutLabels: true} with
+ * its own copy of the block's rows (to be transferred to its thread) and, when `options` is given,
+ * firstRow shifted to the block's first row; each part answers without labels (joinAnswers rebuilds
+ * them). `x`: the caller's matrix or the library's snapshot of it.
  */
 export function cutRows(x, shape, options, parts) {
   const { cols } = shape;
   return blocksOf(shape.rows, parts).map(({ first, count }) => ({
     data: { x: x.slice(first * cols, (first + count) * cols), options: { ...shape, rows: count } },
     options: options === undefined ? undefined : { ...options, firstRow: (options.firstRow ?? 0) + first },
+    withoutLabels: true,
   }));
 }
 
@@ -90,29 +92,24 @@ function concatTyped(arrays) {
 }
 
 /**
- * The answer of the whole batch from its parts' answers, in row order: typed arrays (per row or per
- * row and class) and `labels` joined; meanTrees and disagreement computed again over all rows as the
+ * The answer of the whole batch from its parts' answers (without labels), in row order: `labels`
+ * rebuilt from classIndex and classNames (as the main thread's reader builds them), typed arrays (per
+ * row or per row and class) joined; meanTrees and disagreement computed again over all rows as the
  * core computes them (an integer sum divided by the rows; differing labels over the rows), exact for
  * any cut; every other field (classNames, rule, alpha, trees, vote, lambda, certificate, table) as
  * the first part has it (the same in every part, but for the table's source and time).
  */
 export function joinAnswers(answers, rows) {
-  if (answers.length === 1) return answers[0];
   const first = answers[0];
-  const out = {};
+  const out = { labels: null }; // the first field, as in every answer
   for (const key of Object.keys(first)) {
     const value = first[key];
-    if (ArrayBuffer.isView(value)) {
-      out[key] = concatTyped(answers.map((a) => a[key]));
-    } else if (key === 'labels') {
-      const labels = new Array(rows);
-      let at = 0;
-      for (const a of answers) for (const label of a.labels) labels[at++] = label;
-      out[key] = labels;
-    } else {
-      out[key] = value;
-    }
+    out[key] = ArrayBuffer.isView(value) ? concatTyped(answers.map((a) => a[key])) : value;
   }
+  const labels = new Array(rows);
+  const { classIndex, classNames } = out;
+  for (let r = 0; r < rows; r++) labels[r] = classNames[classIndex[r]];
+  out.labels = labels;
   if (typeof first.meanTrees === 'number' && out.treesUsed !== undefined) {
     let sum = 0;
     for (const t of out.treesUsed) sum += t;
