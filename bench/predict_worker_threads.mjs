@@ -50,10 +50,13 @@ function fingerprint(answer) {
   }));
 }
 
+// Wall-clock ms of the awaited call and the CPU ms the process (every thread of it) spent meanwhile.
 async function timed(f) {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const value = await f();
-  return { ms: performance.now() - t0, value };
+  const c = process.cpuUsage(c0);
+  return { ms: performance.now() - t0, cpu: (c.user + c.system) / 1000, value };
 }
 
 const uf = await init();
@@ -110,16 +113,20 @@ if (flag('sweep')) {
   const many = new UrnforestWorker({ threads });
   const remotes = { 1: await one.load(model), [threads]: await many.load(model) };
   const times = {};
+  const cpus = {};
   const answers = {};
   let same = true;
   for (let r = 0; r < rounds + 1; r++) {
     for (const [name, options] of Object.entries(calls)) {
       for (const n of [1, threads]) {
-        const { ms, value } = await timed(() => remotes[n].predict({ x, options: { rows, cols: COLS } }, options));
+        const { ms, cpu, value } = await timed(() => remotes[n].predict({ x, options: { rows, cols: COLS } }, options));
         const print = fingerprint(value);
         answers[name] ??= print;
         same &&= answers[name] === print;
-        if (r > 0) (times[`${name}/${n}`] ??= []).push(ms); // round 0 starts the threads and loads the model
+        if (r > 0) { // round 0 starts the threads and loads the model
+          (times[`${name}/${n}`] ??= []).push(ms);
+          (cpus[`${name}/${n}`] ??= []).push(cpu);
+        }
       }
     }
   }
@@ -127,11 +134,15 @@ if (flag('sweep')) {
   many.terminate();
   load.push(loadavg()[0]);
   console.log(`worker predict over threads (wasm): ${rows} rows, T = 101, ${rounds} rounds, load average ${load.map((v) => v.toFixed(2)).join(' -> ')}`);
-  console.log(`call | 1 thread ms | ${threads} threads ms | speed-up`);
+  // CPU ms: all threads' CPU time during the call; its ratio is the work the split adds (it bounds the
+  // speed-up on an idle machine: at most `threads` x CPU(1) / CPU(N)).
+  console.log(`call | 1 thread ms | ${threads} threads ms | speed-up | 1 thread CPU ms | ${threads} threads CPU ms | CPU ratio`);
   for (const name of Object.keys(calls)) {
     const a = median(times[`${name}/1`]);
     const b = median(times[`${name}/${threads}`]);
-    console.log(`${name} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)}`);
+    const ca = median(cpus[`${name}/1`]);
+    const cb = median(cpus[`${name}/${threads}`]);
+    console.log(`${name} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)} | ${ca.toFixed(1)} | ${cb.toFixed(1)} | ${(cb / ca).toFixed(2)}`);
   }
   console.log(`answers identical for 1 and ${threads} threads: ${same}`);
   if (!same) process.exitCode = 1;
