@@ -73,7 +73,7 @@ if (flag('sweep')) {
   const [whole, left, right] = await Promise.all(workers.map((w) => w.load(model)));
   const options = { rule: 'hyper', order: 'random' };
   console.log(`split break-even: 1 thread vs 2 halves (firstRow), T = 101, ${rounds} rounds, load average ${load[0].toFixed(2)}`);
-  console.log('rows | rows x trees | full 1 ms | full 2 halves ms | ratio | hyper 1 ms | hyper 2 halves ms | ratio');
+  console.log('rows | rows x trees | full: 1 ms | 2 halves ms | speed-up | CPU ratio | hyper: 1 ms | 2 halves ms | speed-up | CPU ratio');
   for (const n of [250, 500, 1000, 2000, 5000, 10000, 20000, 50000]) {
     const { x } = twonorm(n, 9);
     const half = Math.floor(n / 2);
@@ -81,6 +81,8 @@ if (flag('sweep')) {
     for (const o of [undefined, options]) {
       const one = [];
       const two = [];
+      const cpuOne = [];
+      const cpuTwo = [];
       for (let r = 0; r < rounds + 1; r++) {
         const a = await timed(() => whole.predict({ x: x.slice(), options: { rows: n, cols: COLS } }, o, { transfer: true }));
         const b = await timed(async () => {
@@ -94,9 +96,10 @@ if (flag('sweep')) {
           joined.set(parts[1].classIndex, half);
           return joined;
         });
-        if (r > 0) { one.push(a.ms); two.push(b.ms); } // round 0 warms up
+        if (r > 0) { one.push(a.ms); two.push(b.ms); cpuOne.push(a.cpu); cpuTwo.push(b.cpu); } // round 0 warms up
       }
-      cells.push(median(one).toFixed(2), median(two).toFixed(2), (median(one) / median(two)).toFixed(2));
+      cells.push(median(one).toFixed(2), median(two).toFixed(2), (median(one) / median(two)).toFixed(2),
+        (median(cpuTwo) / median(cpuOne)).toFixed(2));
     }
     console.log(`${n} | ${n * 101} | ${cells.join(' | ')}`);
   }
