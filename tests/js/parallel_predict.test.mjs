@@ -190,3 +190,31 @@ test('a refused, aborted or disposed split predict fails as on one thread and th
     three.terminate();
   }
 });
+
+test('an imported boosted model (soft scores, exact early exit) answers the same split over 2 threads', async () => {
+  const { readFileSync } = await import('node:fs');
+  const onnx = new Uint8Array(readFileSync(new URL('../fixtures/onnx/xgb_wdbc_binary_missing.onnx', import.meta.url)));
+  const imported = uf.Forest.fromONNX(onnx);
+  const cols = imported.numFeatures;
+  const rows = 2 * Math.ceil(2_000_000 / imported.numTrees) + 3;
+  const x = new Float32Array(rows * cols);
+  let state = 17;
+  for (let i = 0; i < x.length; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    x[i] = i % 13 === 0 ? NaN : (state >>> 8) / 2 ** 24 * 30; // wdbc-like magnitudes, some missing
+  }
+  const set = uf.Dataset.fromArrays(x, { rows, cols });
+  const worker = new UrnforestWorker({ threads: 2 });
+  try {
+    const remote = await worker.load(imported.toBytes());
+    for (const options of [undefined, { rule: 'alpha1' }, { rule: 'alpha1', compare: true }]) {
+      const got = await remote.predict({ x, options: { rows, cols } }, options);
+      assertSame(got, imported.predict(set, options), `imported, ${JSON.stringify(options)}`);
+    }
+    assert.equal(worker._helpers.length, 1);
+  } finally {
+    worker.terminate();
+    set.dispose();
+    imported.dispose();
+  }
+});
