@@ -147,7 +147,7 @@ export class RemoteForest {
   dropData(name: string, control?: JobControl): Promise<void>;
   /**
    * forest.predict(data, options) in the worker. On a worker of N threads, a large batch given as
-   * `{x: Float32Array, options: {rows, cols, featureNames?}}` (rows x trees at least twice 2,000,000) is
+   * `{x: Float32Array, options: {rows, cols, featureNames?}}` (rows x trees at least twice 250,000) is
    * split into up to N contiguous parts, each predicted in its own thread (which keeps the model from its
    * first part on) with `firstRow` set to the part's first row, and the answers joined in row order: the
    * same answer, field for field, as one thread (but `table`, the first part's). The rows are copied

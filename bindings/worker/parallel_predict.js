@@ -13,11 +13,11 @@ import { abortError } from './errors.js';
 import { blocksOf } from './parallel_train.js';
 
 /**
- * The least work, in rows x trees, worth a thread of its own: below it, posting the part and its
- * answer costs more than the thread saves (measured: docs/benchmarks.md, "Predict over a worker's
- * threads").
+ * The least work, in rows x trees, given a thread of its own: on an idle 2-core machine a split into two
+ * halves of 50,000 (500 rows of 101 trees each) lost to one thread and halves of 101,000 won (1.35-1.84 x);
+ * parts of at least 250,000 keep a margin (docs/benchmarks.md, "Predict over a worker's threads").
  */
-export const MIN_WORK_PER_PART = 2_000_000;
+export const MIN_WORK_PER_PART = 250_000;
 
 const DATA_KEYS = new Set(['x', 'options']);
 const MATRIX_KEYS = new Set(['rows', 'cols', 'featureNames']);

@@ -32,7 +32,7 @@ try {
   const trainSet = Dataset.fromArrays(train.x, { rows: 400, cols, labels: train.labels });
   const forest = trainForest(trainSet, { trees: 201, seed: 4 });
   const model = forest.toBytes();
-  const rows = 36001; // rows x trees above 3 parts of 2,000,000
+  const rows = 36001; // rows x trees above 3 parts of 250,000
   const test = make(rows);
   const testSet = Dataset.fromArrays(test.x, { rows, cols });
   const modes = [undefined, { rule: 'hyper', order: 'random', seed: 7, compare: true }, { rule: 'hyper', order: 'generation' }];

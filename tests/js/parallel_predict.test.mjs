@@ -33,7 +33,7 @@ const train = twoClasses(400, COLS, 3);
 const trainSet = uf.Dataset.fromArrays(train.x, { rows: 400, cols: COLS, labels: train.labels });
 const forest = uf.trainForest(trainSet, { trees: TREES, seed: 4 });
 const model = forest.toBytes();
-// Rows x trees above 3 parts' worth of work (parallel_predict.js MIN_WORK_PER_PART = 2,000,000).
+// Rows x trees well above 3 parts' worth of work (parallel_predict.js MIN_WORK_PER_PART = 250,000).
 const ROWS = 36_001;
 const test_ = twoClasses(ROWS, COLS, 11);
 const testSet = uf.Dataset.fromArrays(test_.x, { rows: ROWS, cols: COLS });
@@ -123,7 +123,7 @@ test('a small predict stays on one thread', async () => {
   const worker = new UrnforestWorker({ threads: 3 });
   try {
     const remote = await worker.load(model);
-    const rows = 2000;
+    const rows = 1000; // 201,000 rows x trees: below one part of 250,000
     const got = await remote.predict({ x: test_.x.slice(0, rows * COLS), options: { rows, cols: COLS } }, { rule: 'hyper', order: 'random' });
     const part = uf.Dataset.fromArrays(test_.x.subarray(0, rows * COLS), { rows, cols: COLS });
     try {
@@ -196,7 +196,7 @@ test('an imported boosted model (soft scores, exact early exit) answers the same
   const onnx = new Uint8Array(readFileSync(new URL('../fixtures/onnx/xgb_wdbc_binary_missing.onnx', import.meta.url)));
   const imported = uf.Forest.fromONNX(onnx);
   const cols = imported.numFeatures;
-  const rows = 2 * Math.ceil(2_000_000 / imported.numTrees) + 3;
+  const rows = 2 * Math.ceil(250_000 / imported.numTrees) + 3;
   const x = new Float32Array(rows * cols);
   let state = 17;
   for (let i = 0; i < x.length; i++) {
