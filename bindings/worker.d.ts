@@ -66,7 +66,8 @@ export class UrnforestWorker {
   /**
    * `url`: the worker script (default: `worker_thread.js` next to this module). `threads`: worker threads
    * one `train` of a random forest or bagging may use (1..256; default: navigator.hardwareConcurrency, at
-   * most 16): its trees are split into blocks grown in parallel and merged into the same bytes as one thread.
+   * most 16): its trees are split into blocks grown in parallel and merged into the same bytes as one thread;
+   * also the threads one large RemoteForest#predict is split over (the same answer as one thread).
    * `wasm`: the wasm every worker thread instantiates, as `init({wasm})` takes it (e.g. `wasmUrl()`, so that
    * an app loads one wasm, streamed and cached, for the page and its workers): a URL (string or URL; a
    * relative string resolves against the page, in Node a path against the working directory), the .wasm
@@ -144,9 +145,18 @@ export class RemoteForest {
   readonly disposed: boolean;
   addData(name: string, data: SessionData, control?: JobControl): Promise<RemoteDataInfo>;
   dropData(name: string, control?: JobControl): Promise<void>;
+  /**
+   * forest.predict(data, options) in the worker. On a worker of N threads, a large batch given as
+   * `{x: Float32Array, options: {rows, cols, featureNames?}}` (rows x trees at least twice 250,000) is
+   * split into up to N contiguous parts, each predicted in its own thread (which keeps the model from its
+   * first part on) with `firstRow` set to the part's first row, and the answers joined in row order: the
+   * same answer, field for field, as one thread (but `table`, the first part's). The rows are copied
+   * once, or moved with `transfer: true`. `onProgress` sees the first part's events; aborting stops
+   * every part; a refused request rejects as on one thread. Other data is predicted by one thread.
+   */
   predict(data: DataRef, options?: undefined, control?: JobControl): Promise<Prediction>;
-  predict(data: DataRef, options: HaltingOptions & { compare: true }, control?: JobControl): Promise<HaltedPrediction>;
-  predict(data: DataRef, options: HaltingOptions & { compare?: false }, control?: JobControl): Promise<HaltedOnlyPrediction>;
+  predict(data: DataRef, options: HaltingOptions & { compare: true; firstRow?: number }, control?: JobControl): Promise<HaltedPrediction>;
+  predict(data: DataRef, options: HaltingOptions & { compare?: false; firstRow?: number }, control?: JobControl): Promise<HaltedOnlyPrediction>;
   predict(data: DataRef, options: FixedOrderOptions, control?: JobControl): Promise<HaltedPrediction>;
   trace(data: DataRef, row: number, options: HaltingOptions, control?: JobControl): Promise<VoteTrace>;
   prior(rule: RuleName, options?: { trees?: number }, control?: JobControl): Promise<PriorInfo>;

@@ -263,10 +263,15 @@ const methods = {
     s.data.delete(name);
   },
   // A halted result's probabilities are a getter of its class (computed on first read): made an own
-  // property here, since only own properties cross threads.
-  predict: (s, { data, options }) => withData(s, data, (d) => {
+  // property here, since only own properties cross threads. withoutLabels: the answer without its
+  // labels, which the caller rebuilds from classIndex and classNames (a part of a split predict:
+  // bindings/worker/parallel_predict.js), so that no string per row crosses threads.
+  predict: (s, { data, options, withoutLabels }) => withData(s, data, (d) => {
     const out = s.forest.predict(d, options);
-    return 'probabilities' in out && !Object.hasOwn(out, 'probabilities') ? { ...out, probabilities: out.probabilities } : out;
+    const own = 'probabilities' in out && !Object.hasOwn(out, 'probabilities') ? { ...out, probabilities: out.probabilities } : out;
+    if (withoutLabels !== true) return own;
+    const { labels, ...rest } = own;
+    return rest;
   }),
   trace: (s, { data, row, options }) => withData(s, data, (d) => s.forest.trace(d, row, options)),
   prior: (s, { rule, options }) => s.forest.prior(rule, options),

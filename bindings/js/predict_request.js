@@ -5,7 +5,7 @@ import { callTranslated, errorFromObject } from './errors.js';
 import { currentModule } from './module.js';
 import { describe, isPlainObject, rejectUnknown, seedHalves, treeIds } from './validate.js';
 
-const PREDICT_OPTIONS = ['rule', 'alpha', 'delta', 'objective', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder'];
+const PREDICT_OPTIONS = ['rule', 'alpha', 'delta', 'objective', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder', 'firstRow'];
 const NO_EXTRA = Object.freeze({});
 
 function typeChecked(value, type, name) {
@@ -13,8 +13,16 @@ function typeChecked(value, type, name) {
   return value;
 }
 
+// predict()'s firstRow: the index of the call's first row in a larger batch (a non-negative safe integer).
+function firstRowOption(value) {
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new TypeError(`firstRow must be an integer, got ${describe(value)}`);
+  if (value < 0 || value > Number.MAX_SAFE_INTEGER) throw new RangeError(`firstRow must be in [0, 2^53 - 1], got ${value}`);
+  return value;
+}
+
 /**
- * The spec of predict()'s `options` (HaltingOptions plus delta, objective, compare, vote, fixedOrder) after type
+ * The spec of predict()'s `options` (HaltingOptions plus delta, objective, compare, vote, fixedOrder, firstRow) after
+ * type
  * checks; `numTrees` bounds fixedOrder's ids. Values are checked by the core.
  */
 export function predictSpec(options, numTrees) {
@@ -37,6 +45,7 @@ export function predictSpec(options, numTrees) {
   if (options.compare !== undefined) spec.compare = typeChecked(options.compare, 'boolean', 'compare');
   if (options.vote !== undefined) spec.vote = typeChecked(options.vote, 'string', 'vote');
   if (options.fixedOrder !== undefined) spec.fixedOrder = treeIds(options.fixedOrder, 'fixedOrder', numTrees);
+  if (options.firstRow !== undefined) spec.firstRow = firstRowOption(options.firstRow);
   return spec;
 }
 

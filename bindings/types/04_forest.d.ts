@@ -67,10 +67,13 @@ export class Forest {
    * and disagreement undefined): that is the speed halting promises. `compare: true` also computes the full vote of all `trees`
    * (a cost of about one full prediction) for the comparison fields. `table` says what the halting
    * table cost this call: built (the first call with these options), cached, or stored with the model.
+   * `firstRow` (default 0): the index of the dataset's first row in a larger batch; in random order row r
+   * draws the permutation of row firstRow + r, so a batch predicted in contiguous parts, each with its
+   * first row's index, answers as the whole batch (docs/api.md, "firstRow").
    */
-  predict(dataset: Dataset, options: HaltingOptions & { compare: true; vote?: Vote }): HaltedPrediction;
-  predict(dataset: Dataset, options: HaltingOptions & { compare?: false; vote?: Vote }): HaltedOnlyPrediction;
-  predict(dataset: Dataset, options: HaltingOptions & { compare?: boolean; vote?: Vote }): HaltedPrediction | HaltedOnlyPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare: true; vote?: Vote; firstRow?: number }): HaltedPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare?: false; vote?: Vote; firstRow?: number }): HaltedOnlyPrediction;
+  predict(dataset: Dataset, options: HaltingOptions & { compare?: boolean; vote?: Vote; firstRow?: number }): HaltedPrediction | HaltedOnlyPrediction;
   predict(dataset: Dataset, options: FixedOrderOptions): HaltedPrediction;
   /**
    * The halted prediction written into typed arrays the caller owns and reuses (`destination.out`; any
@@ -80,7 +83,7 @@ export class Forest {
    * Table rules in generation or random order; TypeError for 'margin', order 'fixed', compare: true,
    * and for two arrays that share memory (the same buffer, overlapping ranges).
    */
-  predict<O extends HaltedOut>(dataset: Dataset, options: HaltingOptions & { compare?: false; vote?: Vote },
+  predict<O extends HaltedOut>(dataset: Dataset, options: HaltingOptions & { compare?: false; vote?: Vote; firstRow?: number },
     destination: { out: O }): HaltedInto<O>;
   /**
    * Imported voting forests, after calibrate(): the calibrated margin rule on the soft prediction
@@ -286,6 +289,8 @@ export interface AutoOptions {
   seed?: number | bigint;
   compare?: boolean;
   vote?: Vote;
+  /** The index of the dataset's first row in a larger batch (as for the table rules); default 0. */
+  firstRow?: number;
 }
 
 /**

@@ -58,6 +58,8 @@ val PredictRequestHandle::Parse(const ForestHandle& forest, const val& spec) {
   }
   if (spec.hasOwnProperty("compare")) request.compare = spec["compare"].as<bool>();
   if (spec.hasOwnProperty("probabilities")) request.probabilities = spec["probabilities"].as<bool>();
+  // A non-negative safe integer (predict_request.js): exact as a double.
+  if (spec.hasOwnProperty("firstRow")) request.first_row = static_cast<uint64_t>(spec["firstRow"].as<double>());
   RequestFault fault = RequestFault::kNone;
   Result<PredictPlan> plan = PlanPredict(forest.forest(), request, &fault);
   if (!plan.ok()) return Refused(plan.status(), fault);

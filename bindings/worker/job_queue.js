@@ -75,6 +75,9 @@ export class JobQueue {
     });
   }
 
+  /** True when a thread has been started (or is starting) for this queue and not stopped since. */
+  get started() { return this._worker !== null; }
+
   /** Rejects the queued (not running) jobs of `remote` with makeError(what). */
   dropQueued(remote, makeError) {
     for (const job of this._queue.filter((j) => j.remote === remote)) {

@@ -4,6 +4,7 @@
 // data set of each name still live. Replacing or dropping a data set frees its snapshot, so what a
 // session keeps is bounded by the data sets it holds now, and a rebuild replays only those.
 import { disposedError } from './errors.js';
+import { predictInParts, predictPartsFor } from './parallel_predict.js';
 
 /** Passed by UrnforestWorker#load only: `new RemoteForest` is not public. */
 export const INTERNAL = Symbol('internal');
@@ -18,9 +19,14 @@ const RECORDED = new Set(['addData', 'dropData', 'storeTable']);
  * rows?, schemaOfModel?} or {x, options, rows?}). Typed arrays in results are transferred.
  */
 export class RemoteForest {
-  constructor(token, jobs, id, model, info) {
+  constructor(token, jobs, id, model, info, pool = null) {
     if (token !== INTERNAL) throw new TypeError('RemoteForest: use `await worker.load(bytes)`');
     this._jobs = jobs; // the JobQueue of the UrnforestWorker that loaded it
+    // {threads, helpers(n)}: the worker's thread count and its extra threads' job queues (a large
+    // predict is split over them: parallel_predict.js); null: one thread.
+    this._pool = pool;
+    // What a helper thread holds of this session: the model and its stored tables, no data sets.
+    this._helperView = { _restore: () => ({ model: this._model, log: this._restore().log.filter((e) => e.method === 'storeTable') }) };
     this._id = id;
     this._model = model; // the library's own copy of the model bytes
     this._data = new Map(); // name -> the data snapshot of the latest successful addData(name)
@@ -43,8 +49,25 @@ export class RemoteForest {
   addData(name, data, ctl) { return this._call('addData', { name, data }, ctl); }
   /** Frees the data set `name` (no-op when there is none). */
   dropData(name, ctl) { return this._call('dropData', { name }, ctl); }
-  /** forest.predict(data, options?) in the worker. */
-  predict(data, options, ctl) { return this._call('predict', { data, options }, ctl); }
+  /**
+   * forest.predict(data, options?) in the worker. A large batch given as {x: Float32Array, options:
+   * {rows, cols, featureNames?}} is split over the worker's threads in contiguous parts (the same
+   * answer, field for field, as one thread: parallel_predict.js).
+   */
+  predict(data, options, ctl) {
+    const parts = this._disposed || this._pool === null || this._jobs.terminated ? 1
+      : predictPartsFor(data, options, this._pool.threads, this._info.numTrees);
+    if (parts <= 1) return this._call('predict', { data, options }, ctl);
+    let queues;
+    try {
+      queues = [this._jobs, ...this._pool.helpers(parts - 1)];
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const submit = (queue, part, partCtl, i) => queue.submit({ op: 'session', session: this._id, method: 'predict', args: part },
+      partCtl, 'predict', { owned: true, remote: i === 0 ? this : this._helperView });
+    return predictInParts(queues, data, options, ctl, submit);
+  }
   /** forest.trace(data, row, options?) in the worker. */
   trace(data, row, options, ctl) { return this._call('trace', { data, row, options }, ctl); }
   /** forest.prior(rule, options?) in the worker. */
@@ -90,6 +113,15 @@ export class RemoteForest {
     this._disposed = true;
     this._jobs.dropQueued(this, disposedError);
     if (!this._jobs.terminated) this._jobs.submit({ op: 'release', session: this._id }, undefined, 'dispose').catch(() => {});
+    this._releaseHelpers();
+  }
+
+  // Frees this session in the helper threads running (those that do not hold it skip the job: job_queue.js).
+  _releaseHelpers() {
+    if (this._pool === null) return;
+    for (const queue of this._pool.helpers(0)) {
+      if (queue.started) queue.submit({ op: 'release', session: this._id }, undefined, 'dispose', { remote: this._helperView }).catch(() => {});
+    }
   }
 
   _call(method, args, ctl) {
@@ -112,6 +144,7 @@ export class RemoteForest {
     } else {
       const key = JSON.stringify([args.options.rule, args.options.alpha, args.options.trees]);
       if (!this._tables.has(key)) this._tables.set(key, args.options);
+      this._releaseHelpers(); // rebuilt with the table on their next part
     }
   }
 

@@ -24,9 +24,10 @@ function hardwareThreads() {
 export class UrnforestWorker {
   /**
    * `options.url`: the worker script (default: worker_thread.js next to this file).
-   * `options.threads`: worker threads one `train` of a random forest or bagging may use (1..256; default:
-   * the machine's hardware threads). The extra threads start on the first such run and stay until
-   * terminate(); each holds its own copy of the data. The model bytes do not depend on it.
+   * `options.threads`: worker threads one `train` of a random forest or bagging, or one large
+   * RemoteForest#predict, may use (1..256; default: the machine's hardware threads). The extra threads
+   * start on the first such call and stay until terminate(); each holds its own copy of the data (and,
+   * for predict, of the model). The model bytes and the predictions do not depend on it.
    * `options.wasm`: the wasm every thread instantiates, as init({wasm}) takes it (wasm_option.js).
    */
   constructor(options = {}) {
@@ -45,8 +46,16 @@ export class UrnforestWorker {
     this._wasm = workerWasm(options.wasm);
     this._threads = threads;
     this._jobs = new JobQueue(options.url, this._wasm);
-    this._helpers = []; // job queues of the extra threads of parallel training, started on demand
+    this._helpers = []; // job queues of the extra threads of parallel training and predict, started on demand
     this._nextSession = 1;
+    // What a RemoteForest splits a large predict over: this worker's thread count and extra threads.
+    this._pool = { threads, helpers: (n) => this._helperQueues(n) };
+  }
+
+  // The first `n` extra job queues (started on demand; all of those started when n is 0).
+  _helperQueues(n) {
+    while (this._helpers.length < n) this._helpers.push(new JobQueue(this._url, this._wasm));
+    return n === 0 ? this._helpers.slice() : this._helpers.slice(0, n);
   }
 
   /** Worker threads a training run may use (the `threads` option). */
@@ -68,7 +77,7 @@ export class UrnforestWorker {
     if ('onProgress' in options) return Promise.reject(new TypeError("train: pass onProgress in the third argument ({onProgress, signal}), not in the training options"));
     const parts = this._jobs.terminated ? 1 : partsFor(options, this._threads);
     if (parts <= 1) return this._jobs.submit({ op: 'train', data, options }, ctl, 'train');
-    while (this._helpers.length < parts - 1) this._helpers.push(new JobQueue(this._url, this._wasm));
+    const helpers = this._helperQueues(parts - 1);
     // One snapshot of the arguments, taken now and shared by the parts (each sent a copy).
     let own;
     try {
@@ -78,7 +87,7 @@ export class UrnforestWorker {
     } catch (e) {
       return Promise.reject(e);
     }
-    return trainInParts([this._jobs, ...this._helpers.slice(0, parts - 1)], own.data, own.options, ctl);
+    return trainInParts([this._jobs, ...helpers], own.data, own.options, ctl);
   }
 
   /**
@@ -138,7 +147,7 @@ export class UrnforestWorker {
     return this._jobs.submit({ op: 'session', session: id, method: 'load', args: { model } }, ctl, 'load', {
       keep: true,
       onResult: (message) => { own = message.args.model; },
-    }).then((info) => new RemoteForest(INTERNAL, this._jobs, id, own, info));
+    }).then((info) => new RemoteForest(INTERNAL, this._jobs, id, own, info, this._pool));
   }
 
   /** Stops the worker (and its training threads); running and queued jobs reject with an AbortError. Idempotent. */

@@ -39,6 +39,7 @@ const char* OptionNeedingRule(const PredictRequest& request) {
   if (request.seed.has_value()) return "seed";
   if (request.trees.has_value()) return "trees";
   if (!request.fixed_order.empty()) return "fixedOrder";
+  if (request.first_row.has_value()) return "firstRow";
   return nullptr;
 }
 
@@ -288,6 +289,7 @@ Result<PredictPlan> PlanPredict(const Forest& forest, const PredictRequest& requ
   plan.alpha = request.alpha.value_or(kDefaultAlpha);
   if (Status a = CheckAlpha(plan.alpha); !a.ok()) return Refuse(RequestFault::kOutOfRange, a.message, fault);
   if (Status s = PlanRule(forest, request, &plan, fault); !s.ok()) return s;
+  plan.order.first_row = static_cast<size_t>(request.first_row.value_or(0));
   return plan;
 }
 

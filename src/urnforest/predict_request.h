@@ -76,6 +76,11 @@ struct PredictRequest {
   bool probabilities = false;
   /// How a large batch is spread over threads (the answer does not depend on it).
   PredictExecution execution;
+  /// The index of the first of `rows` in a larger batch this call predicts a part of: row r draws
+  /// the random streams of row first_row + r (QueryOrder::kRandomPerRow, the stopping strategies'
+  /// mixing), so that a batch predicted in contiguous parts, each with its offset, answers as the
+  /// whole batch in one call. Unset = 0. Needs a rule; ignored where no random stream is drawn.
+  std::optional<uint64_t> first_row;
 };
 
 /// What kind of mistake a refused request is, for front ends whose errors distinguish them (JS
@@ -90,7 +95,7 @@ enum class RequestFault : uint8_t {
 /// kOk when `forest` can serve `request`, else kInvalidArgument with the message a user reads
 /// (and, when `fault` is given, what kind of mistake it is). The one place every refusal of a
 /// prediction is decided: an unknown rule; alpha outside (0, 1] (CheckAlpha); alpha, order, seed,
-/// compare or trees without a rule (the message names the first); order, trees or a fixed order
+/// compare, trees or first_row without a rule (the message names the first); order, trees or a fixed order
 /// with the margin rule or a soft exact exit; a fixed order without ids, ids without order kFixed,
 /// trees other than the fixed order's length, a seed with a fixed order; trees outside 1..T;
 /// the margin rule on a model that is not an imported voting forest, asked for the hard vote, or

@@ -140,3 +140,12 @@ console.log(keep, pure);
   withWasm.terminate();
   console.log(full, halted, compared, into);
 }
+{
+  // predict's firstRow (a part of a larger batch), on the main thread and in a worker.
+  const part: Int32Array = forest.predict(data, { rule: 'hyper', order: 'random', firstRow: 1000 }).treesUsed;
+  const certified: number = forest.predict(data, { rule: 'auto', firstRow: 5 }).meanTrees;
+  const split: Int32Array = (await remote.predict({ x: new Float32Array(2), options: { rows: 2, cols: 1 } }, { rule: 'hyper', firstRow: 0 })).treesUsed;
+  // @ts-expect-error firstRow is a number
+  forest.predict(data, { rule: 'hyper', firstRow: '1' });
+  console.log(part, certified, split);
+}
