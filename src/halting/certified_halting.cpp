@@ -356,6 +356,17 @@ std::vector<double> LpLadder(double alpha) {
   return out;
 }
 
+int64_t AutoRowsNeeded(double alpha, double delta) {
+  if (!(alpha < 1.0)) return 0;
+  return TotalRowsFor(CertifyRowsNeeded(1.0 - alpha, delta, kDefaultPValue));
+}
+
+double AutoMaxCertifiableAlpha(int64_t rows, double delta) {
+  const int64_t certify = rows - (rows + 3) / 4;  // rows 0, 4, 8, ... fit
+  if (certify < 1) return 0.0;
+  return 1.0 - RiskUpperBoundOf(kDefaultPValue, std::vector<double>(static_cast<size_t>(certify), 0.0), delta);
+}
+
 Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const CertifyOptions& options) {
   if (Status s = CheckAlpha(options.alpha); !s.ok()) return s;
   if (Status s = CheckDelta(options.delta); !s.ok()) return s;

@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "urnforest/risk_certificate.h"
+#include "urnforest/certified_halting.h"
 
 namespace urnforest {
 namespace {
@@ -85,23 +85,11 @@ const char* CalibrationWarningName(CalibrationWarningCode code) {
 }
 
 double MaxCertifiableAlpha(size_t rows, double delta) {
-  if (rows == 0) return 0.0;
-  return 1.0 - RiskUpperBound(0.0, rows, delta);
+  return AutoMaxCertifiableAlpha(static_cast<int64_t>(rows), delta);
 }
 
 size_t CalibrationRowsNeeded(double alpha, double delta) {
-  if (alpha >= 1.0) return 0;
-  // MaxCertifiableAlpha grows with the rows: double an upper end, then bisect.
-  size_t lo = 0, hi = 1;
-  while (MaxCertifiableAlpha(hi, delta) < alpha) {
-    lo = hi;
-    hi *= 2;
-  }
-  while (hi - lo > 1) {
-    const size_t mid = lo + (hi - lo) / 2;
-    (MaxCertifiableAlpha(mid, delta) >= alpha ? hi : lo) = mid;
-  }
-  return hi;
+  return static_cast<size_t>(AutoRowsNeeded(alpha, delta));
 }
 
 size_t CountDistinctRows(const float* rows, size_t num_rows, size_t num_columns) {

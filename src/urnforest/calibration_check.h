@@ -75,7 +75,7 @@ struct CalibrationReport {
   size_t contested_rows = 0;  ///< Rows (copies included) whose leading class has under
                               ///< kContestedLeaderShare of the votes.
   double alpha = 0.0;         ///< The alpha asked.
-  /// The largest alpha a strategy with zero loss on these rows certifies at delta =
+  /// The largest alpha rule auto can certify from these rows at delta =
   /// kCalibrationReportDelta (MaxCertifiableAlpha(rows, kCalibrationReportDelta)).
   double max_certifiable_alpha = 0.0;
   /// Rows the alpha asked needs at that delta (CalibrationRowsNeeded); 0 when alpha is 1 (no
@@ -84,12 +84,14 @@ struct CalibrationReport {
   std::vector<CalibrationWarning> warnings;  ///< In the order of CalibrationWarningCode.
 };
 
-/// 1 - RiskUpperBound(0, rows, delta): the largest alpha that `rows` calibration rows certify at
-/// level 1 - delta for a strategy that never disagrees on them; 0 for no rows. delta in (0, 1).
+/// The largest alpha rule auto can certify at level 1 - delta from `rows` calibration rows
+/// (AutoMaxCertifiableAlpha: a quarter fit, the rest certify, reached only when no certify row
+/// disagrees); 0 for fewer than two rows. delta in (0, 1).
 double MaxCertifiableAlpha(size_t rows, double delta);
 
-/// The fewest rows whose MaxCertifiableAlpha(rows, delta) is >= alpha; 0 for alpha >= 1 (none
-/// suffices) and 1 for alpha <= 1 - RiskUpperBound(0, 1, delta). alpha in (0, 1], delta in (0, 1).
+/// The fewest rows with which rule auto can certify alpha at delta (AutoRowsNeeded: with fewer it
+/// answers with the exact exit whatever the rows); 0 for alpha >= 1 (none suffices). alpha in
+/// (0, 1], delta in (0, 1).
 size_t CalibrationRowsNeeded(double alpha, double delta);
 
 /// Rows (row-major, `num_columns` floats each; borrowed) that differ in some value, counted with

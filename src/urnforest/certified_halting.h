@@ -120,6 +120,17 @@ std::vector<double> TableLadder(double alpha);
 /// Empty for alpha = 1.
 std::vector<double> LpLadder(double alpha);
 
+/// The fewest calibration rows (fit and certify together) with which CertifyStrategy, with its
+/// default p-value, can certify alpha at delta: with fewer it answers with the exact exit whatever
+/// the rows (its rows_needed). 0 for alpha >= 1 (no number of rows certifies zero disagreement).
+/// alpha in (0, 1], delta in (0, 1).
+int64_t AutoRowsNeeded(double alpha, double delta);
+
+/// The largest alpha CertifyStrategy can certify at delta from `rows` calibration rows (a quarter
+/// fit, the rest certify), reached only when no certify row ever disagrees; 0 for fewer than two
+/// rows. delta in (0, 1).
+double AutoMaxCertifiableAlpha(int64_t rows, double delta);
+
 /// The certified strategy for `rows` (see the file comment). Candidates: "siba" and "hyper" tables
 /// at TableLadder and, for two classes and T <= 301, "lp" at LpLadder, each evaluated exactly on
 /// the fit and the certify rows. They form ONE sequence ordered by their mean loss on the fit rows

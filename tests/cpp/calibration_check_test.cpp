@@ -11,6 +11,7 @@
 #include "fixtures.h"
 #include "urnforest/calibrate.h"
 #include "urnforest/calibration_check.h"
+#include "urnforest/certified_halting.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/full_vote.h"
 #include "urnforest/onnx_import.h"
@@ -59,28 +60,47 @@ bool Warns(const CalibrationReport& report, CalibrationWarningCode code) {
 
 }  // namespace
 
-TEST_CASE("n calibration rows with no loss certify at most alpha = delta^(1/n)", "[calibration]") {
-  for (size_t n : {1, 5, 50, 299, 2995}) {
-    INFO(n);
-    CHECK(MaxCertifiableAlpha(n, 0.05) == Approx(std::pow(0.05, 1.0 / n)).epsilon(1e-9));
-    CHECK(MaxCertifiableAlpha(n, 0.05) == Approx(1.0 - RiskUpperBound(0.0, n, 0.05)));
-  }
-  CHECK(MaxCertifiableAlpha(0, 0.05) == 0.0);
-}
-
-TEST_CASE("the rows an alpha needs are the fewest that certify it (docs/import.md's table)", "[calibration]") {
+TEST_CASE("The calibration report's alpha and rows are what rule auto can certify (docs/import.md's table)",
+          "[calibration]") {
   struct Row { double alpha, delta; size_t rows; };
-  for (const Row& r : {Row{0.95, 0.05, 59}, Row{0.99, 0.05, 299}, Row{0.995, 0.05, 598}, Row{0.999, 0.05, 2995},
-                       Row{0.95, 0.01, 90}, Row{0.99, 0.01, 459}, Row{0.995, 0.01, 919}, Row{0.999, 0.01, 4603}}) {
+  for (const Row& r : {Row{0.95, 0.05, 83}, Row{0.99, 0.05, 419}, Row{0.995, 0.05, 840}, Row{0.999, 0.05, 4203},
+                       Row{0.95, 0.01, 127}, Row{0.99, 0.01, 644}, Row{0.995, 0.01, 1290}, Row{0.999, 0.01, 6462}}) {
     INFO(r.alpha << " " << r.delta);
     const size_t n = CalibrationRowsNeeded(r.alpha, r.delta);
     CHECK(n == r.rows);
-    CHECK(MaxCertifiableAlpha(n, r.delta) >= r.alpha);
+    CHECK(n == static_cast<size_t>(AutoRowsNeeded(r.alpha, r.delta)));
+    CHECK(MaxCertifiableAlpha(n, r.delta) >= r.alpha - 1e-12);
     CHECK(MaxCertifiableAlpha(n - 1, r.delta) < r.alpha);
   }
   CHECK(CalibrationRowsNeeded(1.0, 0.05) == 0);
-  CHECK(CalibrationRowsNeeded(0.5, 0.05) == kMinCalibrationRows);
+  CHECK(MaxCertifiableAlpha(0, 0.05) == 0.0);
+  CHECK(MaxCertifiableAlpha(1, 0.05) == 0.0);
   CHECK(MaxCertifiableAlpha(kMinCalibrationRows - 1, kCalibrationReportDelta) < 0.5);
+}
+
+TEST_CASE("Rule auto certifies on unanimous rows exactly up to the calibration report's alpha", "[calibration]") {
+  for (int32_t n : {60, 419, 900}) {
+    INFO(n);
+    CalibrationRows rows;
+    rows.num_classes = 2;
+    rows.num_trees = 11;
+    for (int32_t r = 0; r < n; ++r) {
+      rows.tallies.insert(rows.tallies.end(), {r % 2 == 0 ? 11u : 0u, r % 2 == 0 ? 0u : 11u});
+      rows.references.push_back(r % 2 == 0 ? 0 : 1);
+    }
+    const double top = MaxCertifiableAlpha(static_cast<size_t>(n), 0.05);
+    CertifyOptions below;
+    below.alpha = top - 1e-6;
+    Result<CertifiedStrategy> ok = CertifyStrategy(rows, below);
+    REQUIRE(ok.ok());
+    CHECK(ok.value().certificate.certified);
+    CertifyOptions above;
+    above.alpha = std::min(1.0, top + 1e-4);
+    Result<CertifiedStrategy> no = CertifyStrategy(rows, above);
+    REQUIRE(no.ok());
+    CHECK_FALSE(no.value().certificate.certified);
+    CHECK(no.value().certificate.rows_needed.value_or(0) > n);
+  }
 }
 
 TEST_CASE("calibration on one row, or on fewer rows than any alpha of 1/2 can use, is refused with TooFewCalibrationRows",
@@ -152,13 +172,14 @@ TEST_CASE("50 rows for alpha 0.999 warn TooFewRowsForAlpha with the largest alph
   const CalibrationReport report = MustOk(CalibrateForestReport(&forest, held.data(), 50, 0.999));
   CHECK(report.rows == 50);
   CHECK(report.alpha == 0.999);
-  CHECK(report.max_certifiable_alpha == Approx(std::pow(0.05, 1.0 / 50)));
-  CHECK(report.rows_needed == 2995);
+  CHECK(report.max_certifiable_alpha == MaxCertifiableAlpha(50, 0.05));
+  CHECK(report.max_certifiable_alpha == Approx(0.9185).epsilon(1e-4));
+  CHECK(report.rows_needed == 4203);
   REQUIRE(report.warnings.size() == 1);
   CHECK(report.warnings[0].code == CalibrationWarningCode::kTooFewRowsForAlpha);
   CHECK(std::string(CalibrationWarningName(report.warnings[0].code)) == "TooFewRowsForAlpha");
-  CHECK(report.warnings[0].message.find("0.9418") != std::string::npos);
-  CHECK(report.warnings[0].message.find("2995 rows") != std::string::npos);
+  CHECK(report.warnings[0].message.find("0.918") != std::string::npos);
+  CHECK(report.warnings[0].message.find("4203 rows") != std::string::npos);
   CHECK(MustOk(CalibrateForestReport(&forest, held.data(), 50, 0.9)).warnings.empty());
 }
 
