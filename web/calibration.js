@@ -71,6 +71,6 @@ export function showCalibration(result, calRows, testRows) {
   const warnings = r.warnings.filter((w) => w.code !== 'TooFewRowsForAlpha').map((w) => ` Warning (${w.code}): ${sentence(w)}`).join('');
   note.textContent = `Calibrated on ${rows(used)} drawn from the held-out rows; they are left out of the test rows, so the views ` +
     `measure on the other ${rows(testRows.length)}. With δ = 0.05 no α above ${r.maxCertifiableAlpha.toFixed(4)} can be certified ` +
-    `from them, even for a strategy that never disagrees on them; auto needs more rows than that bound, since it fits on half of ` +
-    `them and tries several strategies (its certificate says how many).${warnings}`;
+    `from them: that is what auto can reach when no row it certifies on ever disagrees (it fits on a quarter of them and ` +
+    `certifies on the rest; its certificate says what the α chosen needs).${warnings}`;
 }

@@ -227,7 +227,7 @@ export function createUrnView(app) {
 
   /** The posterior, P* and staircase pictures give way to a sentence where the page cannot redraw the strategy. */
   function notRedrawn(strategy) {
-    const fit = `${view.certified.certificate?.fitRows ?? 0} fit rows (half the calibration rows)`;
+    const fit = `${view.certified.certificate?.fitRows ?? 0} fit rows (a quarter of the calibration rows)`;
     let text;
     if (app.haltingOptions().rule === 'lp') {
       text = 'Rule lp stops by its linear program\'s region (the figure of rule lp below), not by P*: no P*, posterior or halting table here.';
