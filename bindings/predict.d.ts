@@ -71,9 +71,10 @@ export type Vote = 'soft' | 'hard';
 export interface PredictOptions {
   /**
    * A halting rule ('alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal') or 'margin'; 'auto' and
-   * 'lp' in the import build only (the default build throws UrnforestError 'UnsupportedModel').
+   * 'lp' in the import build only (the default build throws UrnforestError 'UnsupportedModel'). Without a rule,
+   * an `alpha` or a `delta` asks for 'auto'.
    */
-  rule: string;
+  rule?: string;
   /** Target confidence in (0, 1]; default 0.99. */
   alpha?: number;
   /** Rule 'auto': the certificate's failure probability. */
@@ -87,6 +88,10 @@ export interface PredictOptions {
   vote?: Vote;
   /** With order 'fixed': the tree ids queried, in order. */
   fixedOrder?: Int32Array | readonly number[];
+  /** Rule 'lp': 'minimean' (default) or 'minimax' (two classes). */
+  objective?: 'minimean' | 'minimax';
+  /** The index of the first row in a larger batch: its random query orders are that batch's (a non-negative integer). */
+  firstRow?: number;
 }
 
 /** The full prediction (no options). */

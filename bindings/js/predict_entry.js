@@ -130,7 +130,7 @@ class Arena {
   }
 }
 
-const PREDICT_OPTIONS = ['rule', 'alpha', 'delta', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder'];
+const PREDICT_OPTIONS = ['rule', 'alpha', 'delta', 'objective', 'order', 'seed', 'trees', 'compare', 'vote', 'fixedOrder', 'firstRow'];
 
 function typed(value, type, name) {
   if (value !== undefined && typeof value !== type) throw new TypeError(`option '${name}' must be a ${type}, got ${describe(value)}`);
@@ -141,10 +141,17 @@ function typed(value, type, name) {
 function predictSpec(options, numTrees) {
   if (!isPlainObject(options)) throw new TypeError(`predict: options must be an object with a 'rule', got ${describe(options)}`);
   rejectUnknown(options, PREDICT_OPTIONS, 'predict');
-  if (options.rule === undefined) throw new TypeError("predict: option 'rule' is required");
+  // Halting asked for without a rule (an alpha or a delta alone) gets rule 'auto': the core decides.
+  if (options.rule === undefined && options.alpha === undefined && options.delta === undefined) {
+    throw new TypeError("predict: option 'rule' (or 'alpha' for the certified rule 'auto') is required");
+  }
   if (options.trees !== undefined && !Number.isInteger(options.trees)) throw new TypeError(`trees must be an integer, got ${describe(options.trees)}`);
+  const first = options.firstRow;
+  if (first !== undefined && (typeof first !== 'number' || !Number.isInteger(first))) throw new TypeError(`firstRow must be an integer, got ${describe(first)}`);
+  if (first !== undefined && (first < 0 || first > Number.MAX_SAFE_INTEGER)) throw new RangeError(`firstRow must be in [0, 2^53 - 1], got ${first}`);
   return {
-    rule: typed(options.rule, 'string', 'rule'), alpha: typed(options.alpha, 'number', 'alpha'),
+    rule: options.rule === undefined ? '' : typed(options.rule, 'string', 'rule'), alpha: typed(options.alpha, 'number', 'alpha'),
+    objective: typed(options.objective, 'string', 'objective'), firstRow: first,
     delta: typed(options.delta, 'number', 'delta'), order: typed(options.order, 'string', 'order'),
     seed: options.seed === undefined ? undefined : seedHalves(options.seed), trees: options.trees,
     compare: typed(options.compare, 'boolean', 'compare'), vote: typed(options.vote, 'string', 'vote'),
@@ -237,7 +244,7 @@ export class Forest {
         const address = guarded(m, () => m._urnforest_only_predict(this.#address, arena.bytes(values), n, arena.string(spec.rule),
           spec.alpha ?? NaN, spec.delta ?? NaN, arena.string(spec.order), spec.seed?.[0] ?? NaN, spec.seed?.[1] ?? 0,
           spec.trees ?? 0, spec.trees === undefined ? 0 : 1, arena.string(spec.vote), fixed === undefined ? 0 : arena.bytes(fixed),
-          fixed?.length ?? -1, (spec.compare ? 1 : 0) | f));
+          fixed?.length ?? -1, (spec.compare ? 1 : 0) | f, arena.string(spec.objective), spec.firstRow ?? NaN));
         if (address === 0) throw lastError(m, what);
         try {
           return copyAnswer(m, this.#info.layout, address);

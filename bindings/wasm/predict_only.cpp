@@ -168,9 +168,15 @@ std::string Describe(const Forest& forest) {
 // The request the C arguments spell (predict_only.h), or the parse failure with its fault.
 Status ParseRequest(const char* rule, double alpha, double delta, const char* order, double seed_hi,
                     double seed_lo, int32_t trees, int32_t has_trees, const char* vote,
-                    const int32_t* fixed_order, int32_t fixed_count, uint32_t flags,
-                    PredictRequest* request, RequestFault* fault) {
+                    const int32_t* fixed_order, int32_t fixed_count, uint32_t flags, const char* objective,
+                    double first_row, PredictRequest* request, RequestFault* fault) {
   if (rule != nullptr) request->rule = rule;
+  if (objective != nullptr) {
+    Result<LpObjective> parsed = ParseLpObjective(objective);
+    if (!parsed.ok()) return *fault = RequestFault::kOutOfRange, parsed.status();
+    request->objective = parsed.value();
+  }
+  if (!std::isnan(first_row)) request->first_row = static_cast<uint64_t>(first_row);
   if (!std::isnan(alpha)) request->alpha = alpha;
   if (!std::isnan(delta)) request->delta = delta;
   if (order != nullptr) {
@@ -284,12 +290,12 @@ EMSCRIPTEN_KEEPALIVE uint8_t* urnforest_only_predict(OnlyModel* model, const flo
                                                      const char* order, double seed_hi, double seed_lo,
                                                      int32_t trees, int32_t has_trees, const char* vote,
                                                      const int32_t* fixed_order, int32_t fixed_count,
-                                                     uint32_t flags) {
+                                                     uint32_t flags, const char* objective, double first_row) {
   using namespace urnforest::wasm;
   urnforest::PredictRequest request;
   urnforest::RequestFault fault = urnforest::RequestFault::kNone;
   Status parsed = ParseRequest(rule, alpha, delta, order, seed_hi, seed_lo, trees, has_trees, vote, fixed_order,
-                               fixed_count, flags, &request, &fault);
+                               fixed_count, flags, objective, first_row, &request, &fault);
   if (!parsed.ok()) return Fail(parsed, fault), nullptr;
   uint8_t* answer = nullptr;
   g_fault = urnforest::RequestFault::kNone;

@@ -62,7 +62,8 @@ const char* urnforest_only_describe(const urnforest::wasm::OnlyModel* model);
 /// `rule` (null or "": the full prediction), `alpha`, `delta` (NaN: unset), `order` (null: unset),
 /// the seed's halves (`seed_hi` NaN: unset), `trees` (used when `has_trees`), `vote` (null: unset),
 /// `fixed_order` of `fixed_count` tree ids (count -1: unset), `flags` (bit 0: compare, bit 1:
-/// probabilities). A table rule's table is the model's stored one or one built from its prior
+/// probabilities), rule lp's `objective` (null: unset) and `first_row` (NaN: unset; an integer in
+/// [0, 2^53)). A table rule's table is the model's stored one or one built from its prior
 /// (BuildForestTableWithPrior) and kept with the model for later calls. A value that is not finite
 /// and not NaN is NonFiniteValue. Returns the malloc'd packed answer (predict_abi.h), which the
 /// caller frees with free, or null (error kept).
@@ -70,7 +71,8 @@ uint8_t* urnforest_only_predict(urnforest::wasm::OnlyModel* model, const float* 
                                 uint32_t num_rows, const char* rule, double alpha, double delta,
                                 const char* order, double seed_hi, double seed_lo, int32_t trees,
                                 int32_t has_trees, const char* vote, const int32_t* fixed_order,
-                                int32_t fixed_count, uint32_t flags);
+                                int32_t fixed_count, uint32_t flags, const char* objective,
+                                double first_row);
 
 /// The plan of the last successful urnforest_only_predict (owned by the module).
 const urnforest::wasm::OnlyPlan* urnforest_only_plan();

@@ -45,7 +45,7 @@ function hasInfinity(x) {
 /**
  * How many parts to cut predict(data, options) into, given `threads` threads and `numTrees` trees: 1
  * unless `data` is a splittable matrix (file comment) and `options` is undefined or a plain object
- * whose firstRow, if any, is a non-negative safe integer; at most rows x trees / MIN_WORK_PER_PART
+ * whose firstRow, if any, is a non-negative safe integer and whose rule is not 'alpha1' or 'margin'; at most rows x trees / MIN_WORK_PER_PART
  * parts, and no more than rows.
  */
 export function predictPartsFor(data, options, threads, numTrees) {
@@ -58,6 +58,9 @@ export function predictPartsFor(data, options, threads, numTrees) {
     if (!isPlainObject(options)) return 1;
     const first = options.firstRow;
     if (first !== undefined && !(Number.isSafeInteger(first) && first >= 0 && first + rows <= Number.MAX_SAFE_INTEGER)) return 1;
+    // The exact exit and the margin rule on an imported model decide from a call's first rows
+    // whether halting pays (model/soft_exact.h); parts would decide apart and report other trees.
+    if (options.rule === 'alpha1' || options.rule === 'margin') return 1;
   }
   const parts = Math.min(threads, rows, Math.floor((rows * numTrees) / MIN_WORK_PER_PART));
   if (parts <= 1 || hasInfinity(x)) return 1;
