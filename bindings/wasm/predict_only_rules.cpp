@@ -4,13 +4,15 @@
 // about 8 KB of the compressed wasm that a page predicting with the table rules, margin or the
 // full vote does not need. The import build (urnforest_predict_import.wasm, init({imports:
 // true})) links the core's own definitions and serves both rules. This file replaces
-// src/model/certified_forest.cpp in the default build only: the linker then never pulls that
-// archive member (a second definition would be a duplicate-symbol error at link time, never a
+// src/model/certified_forest.cpp and src/model/forest_tally_minimean.cpp (rule lp over three or more
+// classes, and its minimax objective) in the default build only: the linker then never pulls those
+// archive members (a second definition would be a duplicate-symbol error at link time, never a
 // silent choice).
 #include <memory>
 
 #include "urnforest/binary_stopping.h"
 #include "urnforest/certified_halting.h"
+#include "urnforest/forest_tally_minimean.h"
 #include "urnforest/status.h"
 
 namespace urnforest {
@@ -31,6 +33,14 @@ Result<std::shared_ptr<const CertifiedStrategy>> CertifyForest(const Forest&, do
 }
 
 Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimean(const Forest&, double) {
+  return NotInThisBuild("lp");
+}
+
+Result<std::shared_ptr<const TallyStoppingStrategy>> ForestTallyMinimean(const Forest&, double) {
+  return NotInThisBuild("lp");
+}
+
+Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimax(const Forest&, double) {
   return NotInThisBuild("lp");
 }
 

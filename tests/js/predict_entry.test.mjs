@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import * as full from '../../dist/index.js';
 import * as slim from '../../dist/predict.js';
 import { readDataset } from './helpers.mjs';
@@ -272,4 +273,11 @@ test('the entry\'s types compile (tsc --strict on tests/js/predict_types_check.t
   const root = new URL('../../', import.meta.url);
   execFileSync(fileURLToPath(new URL('node_modules/.bin/tsc', root)), ['--noEmit', '--strict', '--target', 'es2022',
     '--module', 'nodenext', '--moduleResolution', 'nodenext', 'tests/js/predict_types_check.ts'], { cwd: fileURLToPath(root), stdio: 'pipe' });
+});
+
+test('what a page loads for the entry (predict.js, its glue and its wasm) stays within 120 KiB gzip', () => {
+  const files = ['predict.js', 'urnforest_predict.mjs', 'urnforest_predict.wasm'];
+  const sizes = files.map((f) => gzipSync(readFileSync(new URL(`../../dist/${f}`, import.meta.url)), { level: 9 }).length);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  assert.ok(total <= 120 * 1024, `${files.map((f, i) => `${f} ${sizes[i]} B`).join(', ')}: ${total} B in all`);
 });
