@@ -8,7 +8,23 @@ namespace internal {
 
 namespace {
 
-// Fills `out` (nodes already sized) from `table`; false when some node cannot be laid out.
+// Fills out->row_classes (class per leaf-value row) from the leaves of `table`; false when some
+// leaf's row does not fit the payload or two leaves of one row have different classes.
+bool FillRowClasses(const NodeTable& table, CompactTrees* out) {
+  std::vector<int32_t>& classes = out->row_classes;
+  for (const TreeNode& node : table.nodes) {
+    if (node.feature >= 0) continue;
+    if (node.aux > CompactTrees::kPayloadMask || node.child_or_class > 0x7fffffffu) return false;
+    if (node.aux >= classes.size()) classes.resize(node.aux + size_t{1}, -1);
+    const int32_t c = static_cast<int32_t>(node.child_or_class);
+    if (classes[node.aux] != -1 && classes[node.aux] != c) return false;
+    classes[node.aux] = c;
+  }
+  return true;
+}
+
+// Fills `out` (nodes already sized; payload_is_row chosen) from `table`; false when some node
+// cannot be laid out.
 bool LayOut(const NodeTable& table, size_t num_features, CompactTrees* out) {
   uint32_t bits = 0;
   while (bits < 31 && (size_t{1} << bits) < num_features) ++bits;
@@ -20,8 +36,9 @@ bool LayOut(const NodeTable& table, size_t num_features, CompactTrees* out) {
     const TreeNode& node = table.nodes[i];
     CompactNode& c = out->nodes[i];
     if (node.feature < 0) {
-      if (node.child_or_class > CompactTrees::kPayloadMask) return false;
-      const uint32_t nan_bits = CompactTrees::kQuietNaN | node.child_or_class;
+      const uint32_t payload = out->payload_is_row ? node.aux : node.child_or_class;
+      if (payload > CompactTrees::kPayloadMask) return false;
+      const uint32_t nan_bits = CompactTrees::kQuietNaN | payload;
       std::memcpy(&c.threshold, &nan_bits, sizeof c.threshold);
       c.link = 0;
       continue;
@@ -38,14 +55,22 @@ bool LayOut(const NodeTable& table, size_t num_features, CompactTrees* out) {
 
 }  // namespace
 
-std::shared_ptr<const CompactTrees> BuildCompactTrees(const NodeTable& table, size_t num_features) {
+std::shared_ptr<const CompactTrees> BuildCompactTrees(const NodeTable& table, size_t num_features,
+                                                      bool leaf_rows) {
   auto out = std::make_shared<CompactTrees>();
+  out->payload_is_row = leaf_rows && FillRowClasses(table, out.get());
+  if (!out->payload_is_row) {
+    out->row_classes.clear();
+    out->row_classes.shrink_to_fit();
+  }
   out->source_nodes = table.nodes.size();
   out->source_features = num_features;
   out->nodes.resize(table.nodes.size());
   if (!LayOut(table, num_features, out.get())) {
     out->nodes.clear();
     out->nodes.shrink_to_fit();
+    out->row_classes.clear();
+    out->payload_is_row = false;
   }
   return out;
 }
