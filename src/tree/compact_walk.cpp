@@ -1,6 +1,7 @@
 // The compact walk layout built from a node table (tree/compact_walk.h).
 #include "tree/compact_walk.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace urnforest {
@@ -53,6 +54,22 @@ bool LayOut(const NodeTable& table, size_t num_features, CompactTrees* out) {
   return true;
 }
 
+// out->heights from `table` (pre-order: children come after their parent, so one backward pass).
+void FillHeights(const NodeTable& table, CompactTrees* out) {
+  std::vector<uint8_t>& h = out->heights;
+  h.assign(table.nodes.size(), 0);
+  for (size_t i = table.nodes.size(); i-- > 0;) {
+    const TreeNode& node = table.nodes[i];
+    if (node.feature < 0) continue;
+    if (node.child_or_class + size_t{1} >= h.size()) {  // not a walkable table: never a fixed walk
+      h[i] = 255;
+      continue;
+    }
+    const uint32_t below = std::max(h[node.child_or_class], h[node.child_or_class + 1]);
+    h[i] = static_cast<uint8_t>(std::min<uint32_t>(255, below + 1));
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const CompactTrees> BuildCompactTrees(const NodeTable& table, size_t num_features,
@@ -66,11 +83,14 @@ std::shared_ptr<const CompactTrees> BuildCompactTrees(const NodeTable& table, si
   out->source_nodes = table.nodes.size();
   out->source_features = num_features;
   out->nodes.resize(table.nodes.size());
-  if (!LayOut(table, num_features, out.get())) {
+  if (LayOut(table, num_features, out.get())) {
+    FillHeights(table, out.get());
+  } else {
     out->nodes.clear();
     out->nodes.shrink_to_fit();
     out->row_classes.clear();
     out->payload_is_row = false;
+    out->heights.clear();
   }
   return out;
 }

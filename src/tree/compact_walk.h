@@ -32,6 +32,12 @@ struct CompactNode {
 /// tree").
 constexpr size_t kCompactGroup = 8;
 
+/// A group whose trees are at most this deep takes exactly that many steps without checking
+/// whether its walks still move (a leaf stays put); deeper ones check every kCompactCheckEvery
+/// steps (measured: docs/benchmarks.md, "Cost per tree, second pass").
+constexpr uint32_t kCompactFixedDepth = 10;
+constexpr uint32_t kCompactCheckEvery = 2;
+
 /// What a walk returns for the leaf it reached (CompactWalk, WalkView): its class, its node-table
 /// index, or its leaf-value row (the leaf's aux: row of an imported model's leaf_values).
 constexpr int kEndClass = 0;
@@ -50,6 +56,9 @@ struct CompactTrees {
   /// its class (every leaf sharing a row has the same class, or the layout keeps classes).
   bool payload_is_row = false;
   std::vector<int32_t> row_classes;  ///< Class per leaf-value row; empty unless payload_is_row.
+  /// heights[i]: the depth of the deepest leaf below node i (0 for a leaf), capped at 255 (one
+  /// byte a node; CompactWalk reads it at the roots it starts from).
+  std::vector<uint8_t> heights;
 
   /// The payload stored in a leaf's threshold: its class, or in a leaf-row layout its row.
   static uint32_t LeafClass(const CompactNode& leaf) {
@@ -91,15 +100,19 @@ inline void CompactWalk(const CompactTrees& trees, size_t count, RootOf root_of,
     if (kEnd == kEndLeafRow) return static_cast<int32_t>(CompactTrees::LeafClass(nodes[index]));
     return trees.ClassOfLeaf(nodes[index]);
   };
+  const uint8_t* heights = trees.heights.data();
   size_t i = 0;
   for (; i + kGroup <= count; i += kGroup) {
     const float* rows[kGroup];
     uint32_t index[kGroup];
+    uint32_t depth = 0;  // of the deepest tree in the group
     for (size_t g = 0; g < kGroup; ++g) {
       rows[g] = row_ptr(i + g);
       index[g] = root_of(i + g);
+      depth = heights[index[g]] > depth ? heights[index[g]] : depth;
     }
-    for (;;) {
+    // One step of every walk; returns nonzero when some walk moved.
+    auto step = [&]() {
       uint32_t moved = 0;
       for (size_t g = 0; g < kGroup; ++g) {
         const CompactNode node = nodes[index[g]];
@@ -108,7 +121,16 @@ inline void CompactWalk(const CompactTrees& trees, size_t count, RootOf root_of,
         moved |= next ^ index[g];
         index[g] = next;
       }
-      if (moved == 0) break;
+      return moved;
+    };
+    if (depth <= kCompactFixedDepth) {
+      // `depth` steps bring every walk to its leaf.
+      for (uint32_t s = 0; s < depth; ++s) step();
+    } else {
+      for (;;) {
+        for (uint32_t s = 1; s < kCompactCheckEvery; ++s) step();
+        if (step() == 0) break;
+      }
     }
     for (size_t g = 0; g < kGroup; ++g) out[i + g] = finish(index[g]);
   }

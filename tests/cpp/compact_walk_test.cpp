@@ -5,6 +5,7 @@
 #include "tree/compact_walk.h"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -281,6 +282,60 @@ TEST_CASE("The compact walk reaches the reference leaf on imported ONNX and XGBo
     RequireSameLeaves(forest, rows);
     RequireSameScores(forest, rows);
     if (forest.imported()->kind == ImportedKind::kVoting) RequireSameFullVote(forest, rows);
+  }
+}
+
+// Appends to `table` a comb of depth `depth` on feature 0 (node j of the spine sends x <= j + 0.5
+// left, to a leaf of class j; x above every threshold reaches the last leaf at full depth) and
+// returns its root.
+uint32_t AddComb(NodeTable* table, uint32_t depth) {
+  const uint32_t root = static_cast<uint32_t>(table->nodes.size());
+  for (uint32_t j = 0; j < depth; ++j) {
+    const uint32_t at = root + 2 * j;
+    table->nodes.push_back(TreeNode{0, static_cast<float>(j) + 0.5f, at + 1, 0u});
+    table->nodes.push_back(TreeNode{-1, 0.0f, j, 0u});
+  }
+  table->nodes.push_back(TreeNode{-1, 0.0f, depth, 0u});
+  return root;
+}
+
+TEST_CASE("Groups of trees as deep as the fixed-step bound, and deeper, end on the reference leaf", "[compact]") {
+  // Depths around kCompactFixedDepth, walked alone and mixed in one group (the deepest decides).
+  NodeTable table;
+  std::vector<uint32_t> roots, depths;
+  for (uint32_t d : {0u, 1u, 6u, internal::kCompactFixedDepth - 1, internal::kCompactFixedDepth,
+                     internal::kCompactFixedDepth + 1, 40u}) {
+    if (d == 0) {
+      roots.push_back(static_cast<uint32_t>(table.nodes.size()));
+      table.nodes.push_back(TreeNode{-1, 0.0f, 0u, 0u});
+    } else {
+      roots.push_back(AddComb(&table, d));
+    }
+    depths.push_back(d);
+  }
+  const auto compact = internal::BuildCompactTrees(table, 1);
+  REQUIRE_FALSE(compact->nodes.empty());
+  for (size_t t = 0; t < roots.size(); ++t) CHECK(compact->heights[roots[t]] == depths[t]);
+  auto reference = [&](uint32_t i, float x) {
+    while (table.nodes[i].feature >= 0) i = table.nodes[i].child_or_class + (x <= table.nodes[i].threshold ? 0u : 1u);
+    return i;
+  };
+  // Every (tree, value) pair, in orders that put each tree alone and beside others in a group.
+  std::vector<std::pair<uint32_t, float>> walks;
+  for (size_t t = 0; t < roots.size(); ++t) {
+    for (uint32_t x = 0; x <= depths[t] + 1; ++x) walks.push_back({roots[t], static_cast<float>(x)});
+  }
+  for (int order = 0; order < 3; ++order) {
+    if (order == 1) std::reverse(walks.begin(), walks.end());
+    if (order == 2) std::shuffle(walks.begin(), walks.end(), std::mt19937(5));
+    std::vector<int32_t> leaves(walks.size());
+    internal::CompactWalk<internal::kEndLeafIndex>(
+        *compact, walks.size(), [&](size_t i) { return walks[i].first; },
+        [&](size_t i) { return &walks[i].second; }, leaves.data());
+    for (size_t i = 0; i < walks.size(); ++i) {
+      INFO("root " << walks[i].first << ", x " << walks[i].second);
+      REQUIRE(static_cast<uint32_t>(leaves[i]) == reference(walks[i].first, walks[i].second));
+    }
   }
 }
 
