@@ -139,14 +139,19 @@ inline bool CompactGroup(const CompactTrees& trees, size_t i, RootOf& root_of, R
 /// out[i] = the leaf reached from node root_of(i) by row_ptr(i), i < count, for rows without NaN,
 /// kGroup walks at a time (CompactGroup; then one at a time for the rest): kEnd (kEndClass,
 /// kEndLeafIndex, kEndLeafRow) says what out[i] holds; kEndLeafRow only on a leaf-row layout
-/// (payload_is_row). With the default kGroup, groups of shallow trees (at most
-/// kCompactFixedDepth deep) go 2 * kGroup at a time (measured: without checks, more walks fit).
+/// (payload_is_row). Natively, with the default kGroup, groups of shallow trees (at most
+/// kCompactFixedDepth deep) go 2 * kGroup at a time (measured: without checks, more walks fit);
+/// not in WebAssembly, where V8 runs 16 walks slower than 8.
 /// kGroup: walks side by side (kCompactGroup; other sizes for bench/walk_kernels.cpp).
 template <int kEnd, size_t kGroup = kCompactGroup, class RootOf, class RowPtr>
 inline void CompactWalk(const CompactTrees& trees, size_t count, RootOf root_of, RowPtr row_ptr,
                         int32_t* out) {
-  constexpr bool kWide = kGroup == kCompactGroup;
   size_t i = 0;
+#if defined(__EMSCRIPTEN__)
+  constexpr bool kWide = false;  // V8: 16 walks spill (bench/walk_kernels.cpp under em++)
+#else
+  constexpr bool kWide = kGroup == kCompactGroup;
+#endif
   while (i + kGroup <= count) {
     if (kWide && i + 2 * kGroup <= count &&
         CompactGroup<kEnd, 2 * kGroup, true>(trees, i, root_of, row_ptr, out)) {
