@@ -1,13 +1,16 @@
 // The full vote's walk kernels side by side on one model (not a test; no CMake target): the node
-// table walk of 4 rows at a time (WalkView without the compact layout, as before it) and the
-// compact branch-free walk with 4, 8 and 16 rows side by side; every kernel tallies the same votes
+// table walk of 4 rows at a time (WalkView without the compact layout, as before it), CompactWalk
+// with 4, 8 and 16 rows side by side, and bench-only variants of its group loop (a finished slot
+// refilled at once; the "still moving" test every 1, 2 or 4 steps, from the shallowest leaf's
+// depth, or not at all for the tree's depth in steps); every kernel tallies the same votes
 // (checked) over blocks of 256 rows, all trees per block. One JSON line: ns per tree per row, per
-// round, kernels interleaved round by round.
+// round, kernels interleaved round by round. In wasm run node with --no-liftoff: V8's baseline
+// tier otherwise runs some kernels unoptimised for the whole measurement.
 //
 //   g++ -O3 -DNDEBUG -std=c++17 -Isrc bench/walk_kernels.cpp build/liburnforest_core.a -lpthread -o /tmp/walk_kernels
 //   em++ -O3 -DNDEBUG -std=c++17 -Isrc -flto bench/walk_kernels.cpp build-wasm/liburnforest_core.a -fwasm-exceptions \
 //        -sALLOW_MEMORY_GROWTH=1 -sNODERAWFS=1 -o /tmp/walk_kernels.js        [-msimd128: the same with SIMD]
-//   /tmp/walk_kernels MODEL.urnf TEST.csv ROUNDS      (node /tmp/walk_kernels.js ... in wasm)
+//   /tmp/walk_kernels MODEL.urnf TEST.csv ROUNDS      (node --no-liftoff /tmp/walk_kernels.js ... in wasm)
 #include <algorithm>
 #include <chrono>
 #include <memory>
