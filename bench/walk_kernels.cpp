@@ -1,17 +1,22 @@
 // The full vote's walk kernels side by side on one model (not a test; no CMake target): the node
-// table walk of 4 rows at a time (WalkView without the compact layout, as before it) and the
-// compact branch-free walk with 4, 8 and 16 rows side by side; every kernel tallies the same votes
+// table walk of 4 rows at a time (WalkView without the compact layout, as before it), CompactWalk
+// with 4, 8 and 16 rows side by side, and bench-only variants of its group loop (a finished slot
+// refilled at once; the "still moving" test every 1, 2 or 4 steps, from the shallowest leaf's
+// depth, or not at all for the tree's depth in steps); every kernel tallies the same votes
 // (checked) over blocks of 256 rows, all trees per block. One JSON line: ns per tree per row, per
-// round, kernels interleaved round by round.
+// round, kernels interleaved round by round. In wasm run node with --no-liftoff: V8's baseline
+// tier otherwise runs some kernels unoptimised for the whole measurement.
 //
 //   g++ -O3 -DNDEBUG -std=c++17 -Isrc bench/walk_kernels.cpp build/liburnforest_core.a -lpthread -o /tmp/walk_kernels
 //   em++ -O3 -DNDEBUG -std=c++17 -Isrc -flto bench/walk_kernels.cpp build-wasm/liburnforest_core.a -fwasm-exceptions \
 //        -sALLOW_MEMORY_GROWTH=1 -sNODERAWFS=1 -o /tmp/walk_kernels.js        [-msimd128: the same with SIMD]
-//   /tmp/walk_kernels MODEL.urnf TEST.csv ROUNDS      (node /tmp/walk_kernels.js ... in wasm)
+//   /tmp/walk_kernels MODEL.urnf TEST.csv ROUNDS      (node --no-liftoff /tmp/walk_kernels.js ... in wasm)
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <type_traits>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -61,6 +66,114 @@ std::vector<uint32_t> Tally(const Forest& forest, const std::vector<float>& rows
   return votes;
 }
 
+// A bench-only kernel: kGroup slots walk side by side as in CompactWalk, but a slot whose walk
+// reached its leaf takes the next row at once (a branch per finished walk) instead of waiting for
+// the deepest walk of its group; the last walks finish one at a time.
+template <size_t kGroup, class RowPtr>
+void RefillWalk(const internal::CompactTrees& trees, uint32_t root, size_t count, RowPtr row_ptr, int32_t* out) {
+  const internal::CompactNode* nodes = trees.nodes.data();
+  const uint32_t shift = trees.feature_bits;
+  const uint32_t mask = trees.feature_mask;
+  if (count < kGroup) {
+    internal::CompactWalk<internal::kEndClass, kGroup>(trees, count, [root](size_t) { return root; }, row_ptr, out);
+    return;
+  }
+  const float* rows[kGroup];
+  uint32_t index[kGroup];
+  size_t who[kGroup];
+  for (size_t g = 0; g < kGroup; ++g) {
+    rows[g] = row_ptr(g);
+    index[g] = root;
+    who[g] = g;
+  }
+  size_t next_row = kGroup;
+  bool drained = false;
+  while (!drained) {
+    for (size_t g = 0; g < kGroup; ++g) {
+      const internal::CompactNode node = nodes[index[g]];
+      uint32_t next = index[g] + (node.link >> shift) + static_cast<uint32_t>(rows[g][node.link & mask] > node.threshold);
+      if (next == index[g]) {
+        if (who[g] == SIZE_MAX) continue;
+        out[who[g]] = trees.ClassOfLeaf(node);
+        if (next_row < count) {
+          who[g] = next_row;
+          rows[g] = row_ptr(next_row++);
+          next = root;
+        } else {
+          who[g] = SIZE_MAX;
+          drained = true;
+        }
+      }
+      index[g] = next;
+    }
+  }
+  for (size_t g = 0; g < kGroup; ++g) {
+    if (who[g] == SIZE_MAX) continue;
+    uint32_t i = index[g];
+    for (;;) {
+      const internal::CompactNode node = nodes[i];
+      const uint32_t next = i + (node.link >> shift) + static_cast<uint32_t>(rows[g][node.link & mask] > node.threshold);
+      if (next == i) break;
+      i = next;
+    }
+    out[who[g]] = trees.ClassOfLeaf(nodes[i]);
+  }
+}
+
+// A bench-only kernel: CompactWalk's group walk, checking whether a walk still moves only every
+// kSteps steps (a leaf stays put, so extra steps are harmless) and not before `min_steps` (the
+// tree's shallowest leaf depth: every walk takes at least that many steps).
+template <size_t kGroup, size_t kSteps, class RowPtr>
+void UnrolledWalk(const internal::CompactTrees& trees, uint32_t root, uint32_t min_steps, size_t count,
+                  RowPtr row_ptr, int32_t* out) {
+  const internal::CompactNode* nodes = trees.nodes.data();
+  const uint32_t shift = trees.feature_bits;
+  const uint32_t mask = trees.feature_mask;
+  size_t i = 0;
+  for (; i + kGroup <= count; i += kGroup) {
+    const float* rows[kGroup];
+    uint32_t index[kGroup];
+    for (size_t g = 0; g < kGroup; ++g) {
+      rows[g] = row_ptr(i + g);
+      index[g] = root;
+    }
+    auto step = [&]() {
+      uint32_t moved = 0;
+      for (size_t g = 0; g < kGroup; ++g) {
+        const internal::CompactNode node = nodes[index[g]];
+        const uint32_t next =
+            index[g] + (node.link >> shift) + static_cast<uint32_t>(rows[g][node.link & mask] > node.threshold);
+        moved |= next ^ index[g];
+        index[g] = next;
+      }
+      return moved;
+    };
+    for (uint32_t s = 0; s < min_steps; ++s) step();
+    for (;;) {
+      if (kSteps == 0) break;  // min_steps is the tree's depth: every walk is at its leaf
+      for (size_t s = 1; s < (kSteps == 0 ? 1 : kSteps); ++s) step();
+      if (step() == 0) break;
+    }
+    for (size_t g = 0; g < kGroup; ++g) out[i + g] = trees.ClassOfLeaf(nodes[index[g]]);
+  }
+  internal::CompactWalk<internal::kEndClass, kGroup>(trees, count - i, [root](size_t) { return root; },
+                                                     [&](size_t x) { return row_ptr(i + x); }, out + i);
+}
+
+// The depth of the deepest leaf of the tree rooted at `root`.
+uint32_t MaxLeafDepth(const NodeTable& table, uint32_t root) {
+  const TreeNode& n = table.nodes[root];
+  if (n.feature < 0) return 0;
+  return 1 + std::max(MaxLeafDepth(table, n.child_or_class), MaxLeafDepth(table, n.child_or_class + 1));
+}
+
+// The depth of the shallowest leaf of the tree rooted at `root` (node table, pre-order).
+uint32_t MinLeafDepth(const NodeTable& table, uint32_t root) {
+  const TreeNode& n = table.nodes[root];
+  if (n.feature < 0) return 0;
+  return 1 + std::min(MinLeafDepth(table, n.child_or_class), MinLeafDepth(table, n.child_or_class + 1));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,12 +209,34 @@ int main(int argc, char** argv) {
           *compact, count, [root](size_t) { return root; }, [block, m](size_t i) { return block + i * m; }, out);
     };
   };
-  const char* names[] = {"node_table_4", "compact_4", "compact_8", "compact_16"};
-  std::vector<std::vector<double>> ns(4);
+  auto refill_walk = [&](auto group) {
+    return [&, group](int32_t t, const float* block, size_t count, int32_t* out) {
+      RefillWalk<decltype(group)::value>(*compact, roots[t], count, [block, m](size_t i) { return block + i * m; }, out);
+    };
+  };
+  std::vector<uint32_t> min_depth(static_cast<size_t>(forest.num_trees()));
+  std::vector<uint32_t> max_depth(min_depth.size());
+  for (size_t t = 0; t < min_depth.size(); ++t) {
+    min_depth[t] = MinLeafDepth(forest.node_table(), roots[t]);
+    max_depth[t] = MaxLeafDepth(forest.node_table(), roots[t]);
+  }
+  auto unrolled_walk = [&](auto group, auto steps, bool use_min) {
+    return [&, group, steps, use_min](int32_t t, const float* block, size_t count, int32_t* out) {
+      constexpr size_t kSteps = decltype(steps)::value;
+      UnrolledWalk<decltype(group)::value, kSteps>(
+          *compact, roots[t], kSteps == 0 ? max_depth[t] : use_min ? min_depth[t] : 0, count, [block, m](size_t i) { return block + i * m; }, out);
+    };
+  };
+  using G8 = std::integral_constant<size_t, 8>;
+  constexpr int kKernels = 12;
+  const char* names[kKernels] = {"node_table_4", "compact_4", "compact_8", "compact_16", "refill_8", "refill_12",
+                                 "compact_8_check2", "compact_8_mindepth", "compact_8_check2_mindepth",
+                                 "compact_8_check4", "compact_8_fixed_depth", "compact_8_check1"};
+  std::vector<std::vector<double>> ns(kKernels);
   const std::vector<uint32_t> want = Tally(forest, rows.value(), node_table);
   const double cells = static_cast<double>(forest.num_trees()) * static_cast<double>(rows.value().size() / m);
   for (int r = 0; r < std::atoi(argv[3]); ++r) {
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < kKernels; ++k) {
       const auto start = std::chrono::steady_clock::now();
       std::vector<uint32_t> got;
       int calls = 0;
@@ -111,7 +246,15 @@ int main(int argc, char** argv) {
           case 0: got = Tally(forest, rows.value(), node_table); break;
           case 1: got = Tally(forest, rows.value(), compact_walk(std::integral_constant<size_t, 4>())); break;
           case 2: got = Tally(forest, rows.value(), compact_walk(std::integral_constant<size_t, 8>())); break;
-          default: got = Tally(forest, rows.value(), compact_walk(std::integral_constant<size_t, 16>())); break;
+          case 3: got = Tally(forest, rows.value(), compact_walk(std::integral_constant<size_t, 16>())); break;
+          case 4: got = Tally(forest, rows.value(), refill_walk(std::integral_constant<size_t, 8>())); break;
+          case 5: got = Tally(forest, rows.value(), refill_walk(std::integral_constant<size_t, 12>())); break;
+          case 6: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 2>(), false)); break;
+          case 7: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 1>(), true)); break;
+          case 8: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 2>(), true)); break;
+          case 9: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 4>(), false)); break;
+          case 10: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 0>(), false)); break;
+          default: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 1>(), false)); break;
         }
         ++calls;
         elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -122,7 +265,7 @@ int main(int argc, char** argv) {
   }
   std::printf("{\"trees\":%d,\"rows\":%zu,\"nodes\":%zu,\"compact_bytes\":%zu,\"compact_build_ms\":%.3f", forest.num_trees(),
               rows.value().size() / m, forest.num_nodes(), compact->nodes.size() * sizeof(internal::CompactNode), build_ms);
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < kKernels; ++k) {
     std::printf(",\"%s\":[", names[k]);
     for (size_t r = 0; r < ns[k].size(); ++r) std::printf("%s%.2f", r ? "," : "", ns[k][r]);
     std::printf("]");

@@ -67,7 +67,10 @@ std::shared_ptr<const internal::CompactTrees> Forest::compact_trees() const {
     return held;
   }
   if (held != nullptr) compact_.Reset();
-  return compact_.Publish(internal::BuildCompactTrees(table_, schema_.features.size()));
+  // An imported forest's leaves carry their leaf-value rows (the soft and additive scores read
+  // them without the node table).
+  return compact_.Publish(
+      internal::BuildCompactTrees(table_, schema_.features.size(), imported() != nullptr));
 }
 
 }  // namespace urnforest

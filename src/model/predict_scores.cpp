@@ -285,6 +285,15 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
   const size_t k = static_cast<size_t>(m->outputs);
   const double* values = m->leaf_values.data();
   const bool voting = m->kind == ImportedKind::kVoting;
+  // Without votes a walk only needs its leaf's value row, which the compact layout of an imported
+  // forest holds in the leaf itself (WalkView::LeafRowsMany): no node-table read per tree and row.
+  // Not in WebAssembly: there V8 ran this loop slower with the leaf rows (XGBoost depth 6,
+  // bench/boosted_kernel.mjs, 1.2x), so it reads the rows from the node table as before.
+#if defined(__EMSCRIPTEN__)
+  const bool by_row = false;
+#else
+  const bool by_row = !voting;
+#endif
   out.labels.resize(num_rows);
   out.scores.resize(num_rows * l);
   if (voting) out.votes.assign(num_rows * l, 0);
@@ -311,17 +320,23 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
         for (int32_t first = 0; first < forest.num_trees(); first += static_cast<int32_t>(kBlock)) {
           const size_t n = std::min<size_t>(kBlock, static_cast<size_t>(forest.num_trees() - first));
           for (size_t j = 0; j < n; ++j) tree_ids[j] = first + static_cast<int32_t>(j);
-          if (view.numeric_only) {
+          if (by_row) {
+            if (view.numeric_only) {
+              view.LeafRowsOfTrees<true>(tree_ids, n, row_ptr(i), no_nan[i], leaves);
+            } else {
+              view.LeafRowsOfTrees<false>(tree_ids, n, row_ptr(i), no_nan[i], leaves);
+            }
+          } else if (view.numeric_only) {
             view.LeavesOfTrees<true>(tree_ids, n, row_ptr(i), no_nan[i], leaves);
           } else {
             view.LeavesOfTrees<false>(tree_ids, n, row_ptr(i), no_nan[i], leaves);
           }
           for (size_t j = 0; j < n; ++j) {
-            const TreeNode& leaf = nodes[leaves[j]];
-            const double* v = values + static_cast<size_t>(leaf.aux) * k;
+            const uint32_t value_row = by_row ? static_cast<uint32_t>(leaves[j]) : nodes[leaves[j]].aux;
+            const double* v = values + static_cast<size_t>(value_row) * k;
             for (size_t c = 0; c < k; ++c) sum[c] += v[c];
             AddNamed(*m, v, seen_of(i));
-            if (voting) ++out.votes[(begin + i) * l + leaf.child_or_class];
+            if (voting) ++out.votes[(begin + i) * l + nodes[leaves[j]].child_or_class];
           }
         }
         out.labels[begin + i] = ClassOf(*m, sum, threshold, seen_of(i));
@@ -330,18 +345,24 @@ Result<ScorePrediction> PredictScoresRows(const Forest& forest, const float* row
       continue;
     }
     for (int32_t t = 0; t < forest.num_trees(); ++t) {
-      if (view.numeric_only) {
+      if (by_row) {
+        if (view.numeric_only) {
+          view.LeafRowsMany<true>(t, count, row_ptr, row_no_nan, leaves);
+        } else {
+          view.LeafRowsMany<false>(t, count, row_ptr, row_no_nan, leaves);
+        }
+      } else if (view.numeric_only) {
         view.LeavesMany<true>(t, count, row_ptr, row_no_nan, leaves);
       } else {
         view.LeavesMany<false>(t, count, row_ptr, row_no_nan, leaves);
       }
       for (size_t i = 0; i < count; ++i) {
-        const TreeNode& leaf = nodes[leaves[i]];
-        const double* v = values + static_cast<size_t>(leaf.aux) * k;
+        const uint32_t value_row = by_row ? static_cast<uint32_t>(leaves[i]) : nodes[leaves[i]].aux;
+        const double* v = values + static_cast<size_t>(value_row) * k;
         double* sum = sums.data() + i * k;
         for (size_t c = 0; c < k; ++c) sum[c] += v[c];
         AddNamed(*m, v, seen_of(i));
-        if (voting) ++out.votes[(begin + i) * l + leaf.child_or_class];
+        if (voting) ++out.votes[(begin + i) * l + nodes[leaves[i]].child_or_class];
       }
     }
     for (size_t i = 0; i < count; ++i) {

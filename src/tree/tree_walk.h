@@ -129,7 +129,7 @@ struct WalkView {
   template <bool kNumericOnly, class RowPtr, class NoNaNFn>
   void LeavesMany(int32_t tree, size_t count, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
     const uint32_t root = roots[tree];
-    WalkGroups<kNumericOnly, true>(count, [root](size_t) { return root; }, row_ptr, no_nan, out);
+    WalkGroups<kNumericOnly, kEndLeafIndex>(count, [root](size_t) { return root; }, row_ptr, no_nan, out);
   }
 
   /// out[j] = index of the leaf node that tree trees[j] sends `row` to, j < count, walking
@@ -138,9 +138,29 @@ struct WalkView {
   void LeavesOfTrees(const int32_t* trees, size_t count, const float* row, bool no_nan,
                      int32_t* out) const {
     const uint32_t* r = roots;
-    WalkGroups<kNumericOnly, true>(count, [r, trees](size_t j) { return r[trees[j]]; },
+    WalkGroups<kNumericOnly, kEndLeafIndex>(count, [r, trees](size_t j) { return r[trees[j]]; },
                                    [row](size_t) { return row; }, [no_nan](size_t) { return no_nan; },
                                    out);
+  }
+
+  /// out[i] = the leaf-value row (the leaf's aux) of the leaf that `tree` sends row_ptr(i) to,
+  /// i < count: LeavesMany's walk without reading the node table when the view's compact layout
+  /// carries leaf rows (an imported forest's).
+  template <bool kNumericOnly, class RowPtr, class NoNaNFn>
+  void LeafRowsMany(int32_t tree, size_t count, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
+    const uint32_t root = roots[tree];
+    WalkGroups<kNumericOnly, kEndLeafRow>(count, [root](size_t) { return root; }, row_ptr, no_nan, out);
+  }
+
+  /// out[j] = the leaf-value row of the leaf that tree trees[j] sends `row` to, j < count
+  /// (LeavesOfTrees' walk, ending as LeafRowsMany's).
+  template <bool kNumericOnly>
+  void LeafRowsOfTrees(const int32_t* trees, size_t count, const float* row, bool no_nan,
+                       int32_t* out) const {
+    const uint32_t* r = roots;
+    WalkGroups<kNumericOnly, kEndLeafRow>(count, [r, trees](size_t j) { return r[trees[j]]; },
+                                          [row](size_t) { return row; },
+                                          [no_nan](size_t) { return no_nan; }, out);
   }
 
   /// out[j] = vote of trees[j] for `row`, j < count, walking kWalkGroup trees at a time (one row
@@ -156,10 +176,10 @@ struct WalkView {
   }
 
  private:
-  /// out[i] = the leaf class (kLeafIndex: the leaf's node index) reached from node root_of(i) by
-  /// row_ptr(i), i < count, kWalkGroup walks at a time; a walk that reaches its leaf waits for the
-  /// others of its group.
-  template <bool kNumericOnly, bool kLeafIndex = false, class RootOf, class RowPtr, class NoNaNFn>
+  /// out[i] = what kEnd names (compact_walk.h: class, node index or leaf-value row) of the leaf
+  /// reached from node root_of(i) by row_ptr(i), i < count, several walks at a time; a walk that
+  /// reaches its leaf waits for the others of its group.
+  template <bool kNumericOnly, int kEnd = kEndClass, class RootOf, class RowPtr, class NoNaNFn>
   void WalkGroups(size_t count, RootOf root_of, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
     if (kNumericOnly && compact != nullptr) {
       // Runs of rows without NaN take the compact walk; a row with NaN takes the node table's.
@@ -168,23 +188,37 @@ struct WalkView {
         size_t end = i;
         while (end < count && no_nan(end)) ++end;
         if (end > i) {
-          CompactWalk<kLeafIndex>(*compact, end - i, [&](size_t x) { return root_of(i + x); },
-                                  [&](size_t x) { return row_ptr(i + x); }, out + i);
+          auto root_at = [&](size_t x) { return root_of(i + x); };
+          auto row_at = [&](size_t x) { return row_ptr(i + x); };
+          if (kEnd == kEndLeafRow && !compact->payload_is_row) {
+            // A class layout: find the leaves, then their rows in the node table.
+            CompactWalk<kEndLeafIndex>(*compact, end - i, root_at, row_at, out + i);
+            for (size_t x = i; x < end; ++x) out[x] = static_cast<int32_t>(nodes[out[x]].aux);
+          } else {
+            CompactWalk<kEnd>(*compact, end - i, root_at, row_at, out + i);
+          }
         }
         if (end < count) {
-          out[end] = static_cast<int32_t>(kLeafIndex ? WalkToLeaf(nodes, bits, category_counts, root_of(end), row_ptr(end))
-                                                     : WalkNumeric(nodes, root_of(end), row_ptr(end)));
+          out[end] = EndOf<kEnd>(WalkToLeaf(nodes, bits, category_counts, root_of(end), row_ptr(end)));
           ++end;
         }
         i = end;
       }
       return;
     }
-    NodeTableGroups<kNumericOnly, kLeafIndex>(count, root_of, row_ptr, no_nan, out);
+    NodeTableGroups<kNumericOnly, kEnd>(count, root_of, row_ptr, no_nan, out);
+  }
+
+  /// What kEnd names of the leaf `leaf` (a node-table index).
+  template <int kEnd>
+  int32_t EndOf(uint32_t leaf) const {
+    if (kEnd == kEndLeafIndex) return static_cast<int32_t>(leaf);
+    if (kEnd == kEndLeafRow) return static_cast<int32_t>(nodes[leaf].aux);
+    return static_cast<int32_t>(nodes[leaf].child_or_class);
   }
 
   /// WalkGroups over the node table (no compact layout, or a forest with categorical splits).
-  template <bool kNumericOnly, bool kLeafIndex, class RootOf, class RowPtr, class NoNaNFn>
+  template <bool kNumericOnly, int kEnd, class RootOf, class RowPtr, class NoNaNFn>
   void NodeTableGroups(size_t count, RootOf root_of, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
     size_t i = 0;
     for (; i + kWalkGroup <= count; i += kWalkGroup) {
@@ -223,13 +257,11 @@ struct WalkView {
           if (!moved) break;
         }
       }
-      for (size_t g = 0; g < kWalkGroup; ++g) {
-        out[i + g] = static_cast<int32_t>(kLeafIndex ? index[g] : nodes[index[g]].child_or_class);
-      }
+      for (size_t g = 0; g < kWalkGroup; ++g) out[i + g] = EndOf<kEnd>(index[g]);
     }
     for (; i < count; ++i) {
-      if (kLeafIndex) {
-        out[i] = static_cast<int32_t>(WalkToLeaf(nodes, bits, category_counts, root_of(i), row_ptr(i)));
+      if (kEnd != kEndClass) {
+        out[i] = EndOf<kEnd>(WalkToLeaf(nodes, bits, category_counts, root_of(i), row_ptr(i)));
       } else {
         out[i] = kNumericOnly ? WalkNumeric(nodes, root_of(i), row_ptr(i))
                               : Walk(nodes, bits, category_counts, root_of(i), row_ptr(i));
