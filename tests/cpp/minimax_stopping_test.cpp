@@ -76,7 +76,8 @@ double MinimaxLpTrees(int32_t num_trees, const std::vector<double>& weights, con
 
 double WorstOf(const BinaryStoppingSet& set) {
   double worst = 0.0;
-  for (const BinaryOutcome& o : ExactBinaryOutcomes(set).value()) worst = std::max(worst, o.disagreement);
+  const std::vector<BinaryOutcome> outcomes = ExactBinaryOutcomes(set).value();
+  for (const BinaryOutcome& o : outcomes) worst = std::max(worst, o.disagreement);
   return worst;
 }
 
