@@ -12,11 +12,39 @@ namespace urnforest {
 namespace internal {
 namespace {
 
-// Scrambles the seed of the per-row choice between the strategy's two sets, so that this stream
-// is not the stream of the row's query order.
+// Scrambles the seed of the per-row choice between a strategy's two sets, so that this stream is
+// not the stream of the row's query order.
 constexpr uint64_t kMixingStream = 0x5851F42D4C957F2DULL;
 
 }  // namespace
+
+Result<HaltingTable> StoppingOrderTable(int32_t num_trees) {
+  HaltingTableOptions lead;
+  lead.rule = HaltingRule::kAlpha1;
+  lead.num_trees = num_trees;
+  lead.num_classes = 2;
+  return BuildHaltingTable(lead);
+}
+
+bool DrawsFirstSet(const PredictPlan& plan, size_t r, double first_share) {
+  DetRng mixing = DetRng::ForItem(plan.order.seed ^ kMixingStream, plan.order.first_row + r);
+  return mixing.Uniform() < first_share;
+}
+
+Status CompareStoppedWithFull(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
+                              Prediction* out) {
+  if (!plan.compare) return Status::Ok();
+  const size_t n = rows.num_rows;
+  const bool soft = forest.imported() != nullptr && plan.vote == VoteKind::kSoft;
+  Result<ScorePrediction> full = PredictScoresRows(forest, rows.values.data(), n, soft ? VoteKind::kSoft : VoteKind::kHard);
+  if (!full.ok()) return full.status();
+  out->full_labels = std::move(full.value().labels);
+  out->full_votes = std::move(full.value().votes);
+  size_t differ = 0;
+  for (size_t r = 0; r < n; ++r) differ += out->labels[r] != out->full_labels[r] ? 1 : 0;
+  out->disagreement = n == 0 ? 0.0 : static_cast<double>(differ) / static_cast<double>(n);
+  return Status::Ok();
+}
 
 Status PredictStopping(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
                        const BinaryStoppingStrategy& strategy, Prediction* out) {
@@ -24,12 +52,7 @@ Status PredictStopping(const Forest& forest, const PreparedRows& rows, const Pre
   if (forest.num_classes() != 2 || strategy.first.num_trees != T || strategy.second.num_trees != T) {
     return Status::Error(StatusCode::kInvalidArgument, "the stopping strategy does not fit this two-class forest");
   }
-  // The same per-row permutations as table rules draw: QueryOrderForRow reads only T of the table.
-  HaltingTableOptions lead;
-  lead.rule = HaltingRule::kAlpha1;
-  lead.num_trees = T;
-  lead.num_classes = 2;
-  Result<HaltingTable> table = BuildHaltingTable(lead);
+  Result<HaltingTable> table = StoppingOrderTable(T);
   if (!table.ok()) return table.status();
   const size_t n = rows.num_rows;
   const size_t m = static_cast<size_t>(forest.num_features());
@@ -42,8 +65,7 @@ Status PredictStopping(const Forest& forest, const PreparedRows& rows, const Pre
   for (size_t r = 0; r < n; ++r) {
     Result<std::vector<int32_t>> order = QueryOrderForRow(table.value(), plan.order.first_row + r, plan.order);
     if (!order.ok()) return order.status();
-    DetRng mixing = DetRng::ForItem(plan.order.seed ^ kMixingStream, plan.order.first_row + r);
-    const BinaryStoppingSet& set = mixing.Uniform() < strategy.first_share ? strategy.first : strategy.second;
+    const BinaryStoppingSet& set = DrawsFirstSet(plan, r, strategy.first_share) ? strategy.first : strategy.second;
     const float* row = rows.values.data() + r * m;
     int32_t i = 0, j = 0;
     while (i < T && set.stop[static_cast<size_t>(BinaryStoppingSet::Rank(i, j))] == 0) {
@@ -58,16 +80,7 @@ Status PredictStopping(const Forest& forest, const PreparedRows& rows, const Pre
     total += i;
   }
   out->mean_trees = n == 0 ? 0.0 : total / static_cast<double>(n);
-  if (!plan.compare) return Status::Ok();
-  const bool soft = forest.imported() != nullptr && plan.vote == VoteKind::kSoft;
-  Result<ScorePrediction> full = PredictScoresRows(forest, rows.values.data(), n, soft ? VoteKind::kSoft : VoteKind::kHard);
-  if (!full.ok()) return full.status();
-  out->full_labels = std::move(full.value().labels);
-  out->full_votes = std::move(full.value().votes);
-  size_t differ = 0;
-  for (size_t r = 0; r < n; ++r) differ += out->labels[r] != out->full_labels[r] ? 1 : 0;
-  out->disagreement = n == 0 ? 0.0 : static_cast<double>(differ) / static_cast<double>(n);
-  return Status::Ok();
+  return CompareStoppedWithFull(forest, rows, plan, out);
 }
 
 }  // namespace internal
