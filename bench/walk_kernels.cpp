@@ -10,9 +10,12 @@
 //   g++ -O3 -DNDEBUG -std=c++17 -Isrc bench/walk_kernels.cpp build/liburnforest_core.a -lpthread -o /tmp/walk_kernels
 //   em++ -O3 -DNDEBUG -std=c++17 -Isrc -flto bench/walk_kernels.cpp build-wasm/liburnforest_core.a -fwasm-exceptions \
 //        -sALLOW_MEMORY_GROWTH=1 -sNODERAWFS=1 -o /tmp/walk_kernels.js        [-msimd128: the same with SIMD]
-//   /tmp/walk_kernels MODEL.urnf TEST.csv ROUNDS      (node --no-liftoff /tmp/walk_kernels.js ... in wasm)
+//   /tmp/walk_kernels MODEL.urnf TEST.csv ROUNDS [NAME_PARTS]   (node --no-liftoff /tmp/walk_kernels.js ... in wasm)
+// Times are the thread's CPU time; NAME_PARTS (comma-separated) runs only the kernels whose name contains one of them.
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <ctime>
 #include <memory>
 #include <type_traits>
 #include <cstdio>
@@ -22,6 +25,10 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+#endif
 
 #include "ensemble/forest_walk.h"
 #include "tree/compact_walk.h"
@@ -46,6 +53,23 @@ std::string ReadFile(const char* path) {
 }
 
 constexpr size_t kBlock = 256;
+
+// This thread's CPU time in ms (not wall time: on a loaded machine the time spent descheduled
+// would swamp the kernels' differences).
+#if defined(__EMSCRIPTEN__)
+// Node's process CPU time (user + system) in ms: wasm has no thread CPU clock.
+EM_JS(double, NodeCpuMs, (), {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+});
+double CpuMs() { return NodeCpuMs(); }
+#else
+double CpuMs() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return 1e3 * static_cast<double>(ts.tv_sec) + 1e-6 * static_cast<double>(ts.tv_nsec);
+}
+#endif
 
 // Votes of every tree for every row (rows without NaN) with kernel `walk(tree, block, count, out)`.
 template <class Walk>
@@ -174,6 +198,18 @@ uint32_t MinLeafDepth(const NodeTable& table, uint32_t root) {
   return 1 + std::min(MinLeafDepth(table, n.child_or_class), MinLeafDepth(table, n.child_or_class + 1));
 }
 
+// True when `name` contains one of the comma-separated parts of `filter`.
+bool NameMatches(const char* name, const std::string& filter) {
+  size_t at = 0;
+  for (;;) {
+    const size_t comma = filter.find(',', at);
+    const std::string part = filter.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    if (!part.empty() && std::strstr(name, part.c_str()) != nullptr) return true;
+    if (comma == std::string::npos) return false;
+    at = comma + 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -227,17 +263,121 @@ int main(int argc, char** argv) {
           *compact, roots[t], kSteps == 0 ? max_depth[t] : use_min ? min_depth[t] : 0, count, [block, m](size_t i) { return block + i * m; }, out);
     };
   };
+  // The compact walk without the perfect layout (as before it), and the perfect walk alone.
+  internal::CompactTrees no_perfect_copy = *compact;
+  no_perfect_copy.perfect = internal::PerfectTrees();
+  const internal::CompactTrees& no_perfect = no_perfect_copy;
+  auto compact_only = [&](int32_t t, const float* block, size_t count, int32_t* out) {
+    const uint32_t root = roots[t];
+    internal::CompactWalk<internal::kEndClass>(no_perfect, count, [root](size_t) { return root; },
+                                               [block, m](size_t i) { return block + i * m; }, out);
+  };
+  // CompactWalk's group loop before the first walk's height was checked (always tries 16 walks).
+  auto compact_old_wide = [&](int32_t t, const float* block, size_t count, int32_t* out) {
+    const uint32_t root = roots[t];
+    auto root_of = [root](size_t) { return root; };
+    auto row_ptr = [block, m](size_t i) { return block + i * m; };
+    size_t i = 0;
+    while (i + 8 <= count) {
+      if (i + 16 <= count && internal::CompactGroup<internal::kEndClass, 16, true>(no_perfect, i, root_of, row_ptr, out)) {
+        i += 16;
+        continue;
+      }
+      internal::CompactGroup<internal::kEndClass, 8, false>(no_perfect, i, root_of, row_ptr, out);
+      i += 8;
+    }
+    auto rest_rows = [&](size_t x) { return row_ptr(i + x); };
+    internal::CompactWalk<internal::kEndClass, 4>(no_perfect, count - i, root_of, rest_rows, out + i);
+  };
+  auto compact_default = [&](int32_t t, const float* block, size_t count, int32_t* out) {
+    const uint32_t root = roots[t];
+    internal::CompactWalk<internal::kEndClass>(*compact, count, [root](size_t) { return root; },
+                                               [block, m](size_t i) { return block + i * m; }, out);
+  };
+  auto perfect_walk = [&](auto group) {
+    return [&, group](int32_t t, const float* block, size_t count, int32_t* out) {
+      const uint32_t root = roots[t];
+      auto root_of = [root](size_t) { return root; };
+      auto row_ptr = [block, m](size_t i) { return block + i * m; };
+      size_t i = 0;
+      for (; i + decltype(group)::value <= count; i += decltype(group)::value) {
+        internal::PerfectGroup<internal::kEndClass, decltype(group)::value>(compact->perfect, i, root_of, row_ptr, out);
+      }
+      for (; i < count; ++i) internal::PerfectGroup<internal::kEndClass, 1>(compact->perfect, i, root_of, row_ptr, out);
+    };
+  };
+  // The perfect walk over the block transposed once (feature-major, as the first tree of a block
+  // is walked; the copy is timed): a walk's value is at cols[f * kBlock + row], so a group's walks
+  // differ by a constant displacement and only their node indices take registers.
+  std::vector<float> cols(kBlock * m);
+  auto perfect_cols = [&](auto group) {
+    return [&, group](int32_t t, const float* block, size_t count, int32_t* out) {
+      constexpr size_t kG = decltype(group)::value;
+      if (t == 0) {
+        for (size_t r = 0; r < count; ++r) {
+          for (size_t f = 0; f < m; ++f) cols[f * kBlock + r] = block[r * m + f];
+        }
+      }
+      const internal::PerfectTrees& p = compact->perfect;
+      const uint32_t slot = p.slot_of_node[roots[t]];
+      const uint16_t* fe = p.features.data() + size_t{slot} * p.inner;
+      const float* th = p.thresholds.data() + size_t{slot} * p.inner;
+      const int32_t* ends = p.leaf_class.data() + size_t{slot} * p.leaves;
+      size_t i = 0;
+      for (; i + kG <= count; i += kG) {
+        const float* c = cols.data() + i;
+        uint32_t j[kG];
+        for (size_t g = 0; g < kG; ++g) j[g] = 0;
+        for (uint32_t s = 0; s < p.depth; ++s) {
+          for (size_t g = 0; g < kG; ++g) j[g] = 2 * j[g] + 1 + static_cast<uint32_t>(c[size_t{fe[j[g]]} * kBlock + g] > th[j[g]]);
+        }
+        for (size_t g = 0; g < kG; ++g) out[i + g] = ends[j[g] - p.inner];
+      }
+      for (; i < count; ++i) {
+        uint32_t j = 0;
+        for (uint32_t s = 0; s < p.depth; ++s) j = 2 * j + 1 + static_cast<uint32_t>(cols[size_t{fe[j]} * kBlock + i] > th[j]);
+        out[i] = ends[j - p.inner];
+      }
+    };
+  };
+  // Deep trees: the first kTop levels as perfect trees, then the compact walk from the node reached.
+  std::vector<internal::PerfectTrees> tops;
+  for (uint32_t top : {4u, 6u}) tops.push_back(internal::BuildPerfectTrees(forest.node_table(), m, compact->heights, top));
+  auto top_perfect = [&](auto top_index) {
+    return [&, top_index](int32_t t, const float* block, size_t count, int32_t* out) {
+      constexpr size_t kG = 8;
+      const internal::PerfectTrees& p = tops[decltype(top_index)::value];
+      auto root_of = [&](size_t) { return roots[t]; };
+      auto row_ptr = [block, m](size_t i) { return block + i * m; };
+      size_t i = 0;
+      int32_t reached[kG];
+      for (; i + kG <= count; i += kG) {
+        auto rows_at = [&](size_t g) { return row_ptr(i + g); };
+        internal::PerfectGroup<internal::kEndLeafIndex, kG>(p, 0, root_of, rows_at, reached);
+        auto from = [&](size_t g) { return static_cast<uint32_t>(reached[g]); };
+        internal::CompactGroup<internal::kEndClass, kG, false>(no_perfect, 0, from, rows_at, out + i);
+      }
+      internal::CompactWalk<internal::kEndClass>(no_perfect, count - i, root_of,
+                                                 [&](size_t x) { return row_ptr(i + x); }, out + i);
+    };
+  };
+  const bool has_perfect = !compact->perfect.empty();
   using G8 = std::integral_constant<size_t, 8>;
-  constexpr int kKernels = 12;
+  constexpr int kKernels = 24;
   const char* names[kKernels] = {"node_table_4", "compact_4", "compact_8", "compact_16", "refill_8", "refill_12",
                                  "compact_8_check2", "compact_8_mindepth", "compact_8_check2_mindepth",
-                                 "compact_8_check4", "compact_8_fixed_depth", "compact_8_check1"};
+                                 "compact_8_check4", "compact_8_fixed_depth", "compact_8_check1",
+                                 "compact_walk_without_perfect", "compact_walk_default", "perfect_4", "perfect_8",
+                                 "perfect_16", "perfect_32", "perfect_cols_4", "perfect_cols_8", "perfect_cols_16", "top4_perfect_then_compact_8",
+                                 "top6_perfect_then_compact_8", "compact_walk_old_wide"};
   std::vector<std::vector<double>> ns(kKernels);
   const std::vector<uint32_t> want = Tally(forest, rows.value(), node_table);
   const double cells = static_cast<double>(forest.num_trees()) * static_cast<double>(rows.value().size() / m);
   for (int r = 0; r < std::atoi(argv[3]); ++r) {
     for (int k = 0; k < kKernels; ++k) {
-      const auto start = std::chrono::steady_clock::now();
+      if (k >= 14 && k <= 20 && !has_perfect) continue;  // a deep forest has no perfect layout
+      if (argc > 4 && !NameMatches(names[k], argv[4])) continue;
+      const double start = CpuMs();
       std::vector<uint32_t> got;
       int calls = 0;
       double elapsed = 0.0;
@@ -254,10 +394,22 @@ int main(int argc, char** argv) {
           case 8: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 2>(), true)); break;
           case 9: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 4>(), false)); break;
           case 10: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 0>(), false)); break;
-          default: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 1>(), false)); break;
+          case 11: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 1>(), false)); break;
+          case 12: got = Tally(forest, rows.value(), compact_only); break;
+          case 13: got = Tally(forest, rows.value(), compact_default); break;
+          case 14: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 4>())); break;
+          case 15: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 8>())); break;
+          case 16: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 16>())); break;
+          case 17: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 32>())); break;
+          case 18: got = Tally(forest, rows.value(), perfect_cols(std::integral_constant<size_t, 4>())); break;
+          case 19: got = Tally(forest, rows.value(), perfect_cols(std::integral_constant<size_t, 8>())); break;
+          case 20: got = Tally(forest, rows.value(), perfect_cols(std::integral_constant<size_t, 16>())); break;
+          case 21: got = Tally(forest, rows.value(), top_perfect(std::integral_constant<size_t, 0>())); break;
+          case 22: got = Tally(forest, rows.value(), top_perfect(std::integral_constant<size_t, 1>())); break;
+          default: got = Tally(forest, rows.value(), compact_old_wide); break;
         }
         ++calls;
-        elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        elapsed = CpuMs() - start;
       } while (elapsed < 100.0);
       if (got != want) Die(std::string(names[k]) + " voted differently");
       ns[k].push_back(1e6 * elapsed / calls / cells);
