@@ -2,7 +2,10 @@
 // table walk of 4 rows at a time (WalkView without the compact layout, as before it), CompactWalk
 // with 4, 8 and 16 rows side by side, and bench-only variants of its group loop (a finished slot
 // refilled at once; the "still moving" test every 1, 2 or 4 steps, from the shallowest leaf's
-// depth, or not at all for the tree's depth in steps); every kernel tallies the same votes
+// depth, or not at all for the tree's depth in steps); the perfect-tree walk of a shallow forest
+// (bench/perfect_walk.h) with 4-32 rows side by side, also over the block transposed once
+// (feature-major), and deep trees' first 4 or 6 levels as perfect trees before the compact walk;
+// every kernel tallies the same votes
 // (checked) over blocks of 256 rows, all trees per block. One JSON line: ns per tree per row, per
 // round, kernels interleaved round by round. In wasm run node with --no-liftoff: V8's baseline
 // tier otherwise runs some kernels unoptimised for the whole measurement.
@@ -11,7 +14,8 @@
 //   em++ -O3 -DNDEBUG -std=c++17 -Isrc -flto bench/walk_kernels.cpp build-wasm/liburnforest_core.a -fwasm-exceptions \
 //        -sALLOW_MEMORY_GROWTH=1 -sNODERAWFS=1 -o /tmp/walk_kernels.js        [-msimd128: the same with SIMD]
 //   /tmp/walk_kernels MODEL.urnf TEST.csv ROUNDS [NAME_PARTS]   (node --no-liftoff /tmp/walk_kernels.js ... in wasm)
-// Times are the thread's CPU time; NAME_PARTS (comma-separated) runs only the kernels whose name contains one of them.
+// Times are CPU time (natively the thread's, in wasm Node's process.cpuUsage(): wall time on a loaded
+// machine counts the time descheduled); NAME_PARTS (comma-separated) runs only the kernels whose name contains one of them.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -32,6 +36,7 @@
 
 #include "ensemble/forest_walk.h"
 #include "tree/compact_walk.h"
+#include "perfect_walk.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/full_vote.h"
 #include "urnforest/serialize.h"
@@ -263,17 +268,17 @@ int main(int argc, char** argv) {
           *compact, roots[t], kSteps == 0 ? max_depth[t] : use_min ? min_depth[t] : 0, count, [block, m](size_t i) { return block + i * m; }, out);
     };
   };
-  // The compact walk without the perfect layout (as before it), and the perfect walk alone.
-  internal::CompactTrees no_perfect_copy = *compact;
-  no_perfect_copy.perfect = internal::PerfectTrees();
-  const internal::CompactTrees& no_perfect = no_perfect_copy;
+  // The perfect walk of a shallow forest (bench/perfect_walk.h), empty for a deep one.
+  const bench_perfect::PerfectTrees perfect = bench_perfect::BuildPerfectTrees(forest.node_table(), m, compact->heights);
+  const internal::CompactTrees& no_perfect = *compact;
   auto compact_only = [&](int32_t t, const float* block, size_t count, int32_t* out) {
     const uint32_t root = roots[t];
     internal::CompactWalk<internal::kEndClass>(no_perfect, count, [root](size_t) { return root; },
                                                [block, m](size_t i) { return block + i * m; }, out);
   };
-  // CompactWalk's group loop before the first walk's height was checked (always tries 16 walks).
-  auto compact_old_wide = [&](int32_t t, const float* block, size_t count, int32_t* out) {
+  // A copy of CompactWalk's group loop (the same steps): its distance to `compact_walk` is what
+  // inlining and code placement alone move a kernel (the floor for reading the other columns).
+  auto compact_walk_copy = [&](int32_t t, const float* block, size_t count, int32_t* out) {
     const uint32_t root = roots[t];
     auto root_of = [root](size_t) { return root; };
     auto row_ptr = [block, m](size_t i) { return block + i * m; };
@@ -289,11 +294,6 @@ int main(int argc, char** argv) {
     auto rest_rows = [&](size_t x) { return row_ptr(i + x); };
     internal::CompactWalk<internal::kEndClass, 4>(no_perfect, count - i, root_of, rest_rows, out + i);
   };
-  auto compact_default = [&](int32_t t, const float* block, size_t count, int32_t* out) {
-    const uint32_t root = roots[t];
-    internal::CompactWalk<internal::kEndClass>(*compact, count, [root](size_t) { return root; },
-                                               [block, m](size_t i) { return block + i * m; }, out);
-  };
   auto perfect_walk = [&](auto group) {
     return [&, group](int32_t t, const float* block, size_t count, int32_t* out) {
       const uint32_t root = roots[t];
@@ -301,9 +301,9 @@ int main(int argc, char** argv) {
       auto row_ptr = [block, m](size_t i) { return block + i * m; };
       size_t i = 0;
       for (; i + decltype(group)::value <= count; i += decltype(group)::value) {
-        internal::PerfectGroup<internal::kEndClass, decltype(group)::value>(compact->perfect, i, root_of, row_ptr, out);
+        bench_perfect::PerfectGroup<internal::kEndClass, decltype(group)::value>(perfect, i, root_of, row_ptr, out);
       }
-      for (; i < count; ++i) internal::PerfectGroup<internal::kEndClass, 1>(compact->perfect, i, root_of, row_ptr, out);
+      for (; i < count; ++i) bench_perfect::PerfectGroup<internal::kEndClass, 1>(perfect, i, root_of, row_ptr, out);
     };
   };
   // The perfect walk over the block transposed once (feature-major, as the first tree of a block
@@ -318,7 +318,7 @@ int main(int argc, char** argv) {
           for (size_t f = 0; f < m; ++f) cols[f * kBlock + r] = block[r * m + f];
         }
       }
-      const internal::PerfectTrees& p = compact->perfect;
+      const bench_perfect::PerfectTrees& p = perfect;
       const uint32_t slot = p.slot_of_node[roots[t]];
       const uint16_t* fe = p.features.data() + size_t{slot} * p.inner;
       const float* th = p.thresholds.data() + size_t{slot} * p.inner;
@@ -341,19 +341,19 @@ int main(int argc, char** argv) {
     };
   };
   // Deep trees: the first kTop levels as perfect trees, then the compact walk from the node reached.
-  std::vector<internal::PerfectTrees> tops;
-  for (uint32_t top : {4u, 6u}) tops.push_back(internal::BuildPerfectTrees(forest.node_table(), m, compact->heights, top));
+  std::vector<bench_perfect::PerfectTrees> tops;
+  for (uint32_t top : {4u, 6u}) tops.push_back(bench_perfect::BuildPerfectTrees(forest.node_table(), m, compact->heights, top));
   auto top_perfect = [&](auto top_index) {
     return [&, top_index](int32_t t, const float* block, size_t count, int32_t* out) {
       constexpr size_t kG = 8;
-      const internal::PerfectTrees& p = tops[decltype(top_index)::value];
+      const bench_perfect::PerfectTrees& p = tops[decltype(top_index)::value];
       auto root_of = [&](size_t) { return roots[t]; };
       auto row_ptr = [block, m](size_t i) { return block + i * m; };
       size_t i = 0;
       int32_t reached[kG];
       for (; i + kG <= count; i += kG) {
         auto rows_at = [&](size_t g) { return row_ptr(i + g); };
-        internal::PerfectGroup<internal::kEndLeafIndex, kG>(p, 0, root_of, rows_at, reached);
+        if (!bench_perfect::PerfectGroup<internal::kEndLeafIndex, kG>(p, 0, root_of, rows_at, reached)) Die("no top layout");
         auto from = [&](size_t g) { return static_cast<uint32_t>(reached[g]); };
         internal::CompactGroup<internal::kEndClass, kG, false>(no_perfect, 0, from, rows_at, out + i);
       }
@@ -361,21 +361,21 @@ int main(int argc, char** argv) {
                                                  [&](size_t x) { return row_ptr(i + x); }, out + i);
     };
   };
-  const bool has_perfect = !compact->perfect.empty();
+  const bool has_perfect = !perfect.empty();
   using G8 = std::integral_constant<size_t, 8>;
-  constexpr int kKernels = 24;
+  constexpr int kKernels = 23;
   const char* names[kKernels] = {"node_table_4", "compact_4", "compact_8", "compact_16", "refill_8", "refill_12",
                                  "compact_8_check2", "compact_8_mindepth", "compact_8_check2_mindepth",
                                  "compact_8_check4", "compact_8_fixed_depth", "compact_8_check1",
-                                 "compact_walk_without_perfect", "compact_walk_default", "perfect_4", "perfect_8",
+                                 "compact_walk", "perfect_4", "perfect_8",
                                  "perfect_16", "perfect_32", "perfect_cols_4", "perfect_cols_8", "perfect_cols_16", "top4_perfect_then_compact_8",
-                                 "top6_perfect_then_compact_8", "compact_walk_old_wide"};
+                                 "top6_perfect_then_compact_8", "compact_walk_copy"};
   std::vector<std::vector<double>> ns(kKernels);
   const std::vector<uint32_t> want = Tally(forest, rows.value(), node_table);
   const double cells = static_cast<double>(forest.num_trees()) * static_cast<double>(rows.value().size() / m);
   for (int r = 0; r < std::atoi(argv[3]); ++r) {
     for (int k = 0; k < kKernels; ++k) {
-      if (k >= 14 && k <= 20 && !has_perfect) continue;  // a deep forest has no perfect layout
+      if (k >= 13 && k <= 19 && !has_perfect) continue;  // a deep forest has no perfect layout
       if (argc > 4 && !NameMatches(names[k], argv[4])) continue;
       const double start = CpuMs();
       std::vector<uint32_t> got;
@@ -396,17 +396,16 @@ int main(int argc, char** argv) {
           case 10: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 0>(), false)); break;
           case 11: got = Tally(forest, rows.value(), unrolled_walk(G8(), std::integral_constant<size_t, 1>(), false)); break;
           case 12: got = Tally(forest, rows.value(), compact_only); break;
-          case 13: got = Tally(forest, rows.value(), compact_default); break;
-          case 14: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 4>())); break;
-          case 15: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 8>())); break;
-          case 16: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 16>())); break;
-          case 17: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 32>())); break;
-          case 18: got = Tally(forest, rows.value(), perfect_cols(std::integral_constant<size_t, 4>())); break;
-          case 19: got = Tally(forest, rows.value(), perfect_cols(std::integral_constant<size_t, 8>())); break;
-          case 20: got = Tally(forest, rows.value(), perfect_cols(std::integral_constant<size_t, 16>())); break;
-          case 21: got = Tally(forest, rows.value(), top_perfect(std::integral_constant<size_t, 0>())); break;
-          case 22: got = Tally(forest, rows.value(), top_perfect(std::integral_constant<size_t, 1>())); break;
-          default: got = Tally(forest, rows.value(), compact_old_wide); break;
+          case 13: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 4>())); break;
+          case 14: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 8>())); break;
+          case 15: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 16>())); break;
+          case 16: got = Tally(forest, rows.value(), perfect_walk(std::integral_constant<size_t, 32>())); break;
+          case 17: got = Tally(forest, rows.value(), perfect_cols(std::integral_constant<size_t, 4>())); break;
+          case 18: got = Tally(forest, rows.value(), perfect_cols(std::integral_constant<size_t, 8>())); break;
+          case 19: got = Tally(forest, rows.value(), perfect_cols(std::integral_constant<size_t, 16>())); break;
+          case 20: got = Tally(forest, rows.value(), top_perfect(std::integral_constant<size_t, 0>())); break;
+          case 21: got = Tally(forest, rows.value(), top_perfect(std::integral_constant<size_t, 1>())); break;
+          default: got = Tally(forest, rows.value(), compact_walk_copy); break;
         }
         ++calls;
         elapsed = CpuMs() - start;

@@ -85,7 +85,6 @@ std::shared_ptr<const CompactTrees> BuildCompactTrees(const NodeTable& table, si
   out->nodes.resize(table.nodes.size());
   if (LayOut(table, num_features, out.get())) {
     FillHeights(table, out.get());
-    out->perfect = BuildPerfectTrees(table, num_features, out->heights);
   } else {
     out->nodes.clear();
     out->nodes.shrink_to_fit();

@@ -17,7 +17,6 @@
 #include <memory>
 #include <vector>
 
-#include "tree/perfect_walk.h"
 #include "urnforest/node_table.h"
 
 namespace urnforest {
@@ -38,14 +37,6 @@ constexpr size_t kCompactGroup = 8;
 /// steps (measured: docs/benchmarks.md, "Cost per tree, second pass").
 constexpr uint32_t kCompactFixedDepth = 10;
 constexpr uint32_t kCompactCheckEvery = 2;
-
-/// Walks side by side in the perfect walk of a shallow forest (PerfectGroup; measured:
-/// docs/benchmarks.md, "Cost per tree, third pass").
-#if defined(__EMSCRIPTEN__)
-constexpr size_t kPerfectGroup = 8;
-#else
-constexpr size_t kPerfectGroup = 16;
-#endif
 
 /// What a walk returns for the leaf it reached (CompactWalk, WalkView): its class, its node-table
 /// index, or its leaf-value row (the leaf's aux: row of an imported model's leaf_values).
@@ -68,9 +59,6 @@ struct CompactTrees {
   /// heights[i]: the depth of the deepest leaf below node i (0 for a leaf), capped at 255 (one
   /// byte a node; CompactWalk reads it at the roots it starts from).
   std::vector<uint8_t> heights;
-  /// The same trees padded to perfect trees (tree/perfect_walk.h) when the forest is shallow
-  /// (every tree at most kPerfectMaxDepth deep); empty otherwise. CompactWalk prefers it.
-  PerfectTrees perfect;
 
   /// The payload stored in a leaf's threshold: its class, or in a leaf-row layout its row.
   static uint32_t LeafClass(const CompactNode& leaf) {
@@ -159,25 +147,13 @@ template <int kEnd, size_t kGroup = kCompactGroup, class RootOf, class RowPtr>
 inline void CompactWalk(const CompactTrees& trees, size_t count, RootOf root_of, RowPtr row_ptr,
                         int32_t* out) {
   size_t i = 0;
-  if (kGroup == kCompactGroup && !trees.perfect.empty()) {
-    // A shallow forest: the perfect walk, kPerfectGroup walks at a time, then one at a time; a
-    // walk that does not start at a root leaves the rest to the compact walk below.
-    while (i + kPerfectGroup <= count &&
-           PerfectGroup<kEnd, kPerfectGroup>(trees.perfect, i, root_of, row_ptr, out)) {
-      i += kPerfectGroup;
-    }
-    while (i < count && PerfectGroup<kEnd, 1>(trees.perfect, i, root_of, row_ptr, out)) ++i;
-    if (i == count) return;
-  }
 #if defined(__EMSCRIPTEN__)
   constexpr bool kWide = false;  // V8 ran 16 walks side by side slower than 8 (walk_kernels.cpp)
 #else
   constexpr bool kWide = kGroup == kCompactGroup;
 #endif
   while (i + kGroup <= count) {
-    // The first walk's tree too deep for a fixed-step group: skip trying 2 * kGroup (a block of
-    // rows through one deep tree would otherwise read 2 * kGroup roots in vain every group).
-    if (kWide && i + 2 * kGroup <= count && trees.heights[root_of(i)] <= kCompactFixedDepth &&
+    if (kWide && i + 2 * kGroup <= count &&
         CompactGroup<kEnd, 2 * kGroup, true>(trees, i, root_of, row_ptr, out)) {
       i += 2 * kGroup;
       continue;
