@@ -4,7 +4,7 @@
 //   node bench/run.mjs [--rounds 3] [--wide-rounds 1] [--halted-rounds 7] [--trees 101] [--no-setup] [--no-ml]
 //                      [--no-docs] [--wide-rows 20000] [--wide-features 50] [--onnx-rounds 5] [--no-onnx-peer]
 //                      [--ydf-rounds 3] [--no-ydf-wide] [--no-ydf-peer] [--only a,b] [--skip a,b] [--quick]
-//                      [--ref REF] [--no-speed-docs]
+//                      [--ref REF] [--no-speed-docs] [--no-build]
 //
 // Sections (names for --only / --skip): training, prediction, halting, tables, onnx, ydf (the
 // peers, below), then the figures of the cost-per-tree targets: boosted (XGBoost depth 6: urnforest
@@ -74,10 +74,23 @@ const ratio = (a, b) => (a == null || b == null || b === 0 ? null : a / b);
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: root, maxBuffer: 1 << 28, ...opts });
 const json = (cmd, args) => JSON.parse(String(run(cmd, args)).trim().split('\n').pop());
 const load = () => loadavg().map((x) => Number(x.toFixed(2)));
+// A peer that is not installed (no Rscript, no npm package; bench/setup.sh installs them) gives null
+// and is named once in the log and in report.missing_peers, instead of stopping the run.
+const missingPeers = new Set();
+const peerJson = (peer, cmd, args) => {
+  if (missingPeers.has(peer)) return null;
+  try {
+    return json(cmd, args);
+  } catch (e) {
+    log(`${peer} did not run (${String(e.message).split('\n')[0]}): left out of this run`);
+    missingPeers.add(peer);
+    return null;
+  }
+};
 
 // ---- set-up and builds -----------------------------------------------------------------------
 if (!flag('no-setup')) run('bash', ['bench/setup.sh'], { stdio: ['ignore', 2, 2] });
-run('bash', ['scripts/build.sh', 'native', 'wasm'], { stdio: ['ignore', 2, 2] });
+if (!flag('no-build')) run('bash', ['scripts/build.sh', 'native', 'wasm'], { stdio: ['ignore', 2, 2] });
 const CLI = join(root, 'build/urnforest');
 const NATIVE = join(root, 'build/bench_native');
 const { init, Dataset, Forest } = await import(join(root, 'dist/index.js'));
@@ -143,10 +156,10 @@ try {
         ms.wasm.push(performance.now() - start);
         forest.dispose();
         ms.native.push(trainNative(c.csv, file('m.urnf'), trees, c.mtry, seed).train_ms);
-        ms.sklearn.push(json('/usr/bin/python3', ['bench/sklearn_bench.py', 'train', c.csv, String(trees),
-          String(c.mtry), String(seed)]).fit_ms);
-        ms.ranger.push(json('Rscript', ['bench/ranger_bench.R', 'train', c.csv, String(trees), String(c.mtry),
-          String(seed)]).fit_ms);
+        ms.sklearn.push(peerJson('scikit-learn', '/usr/bin/python3', ['bench/sklearn_bench.py', 'train', c.csv,
+          String(trees), String(c.mtry), String(seed)])?.fit_ms ?? null);
+        ms.ranger.push(peerJson('ranger', 'Rscript', ['bench/ranger_bench.R', 'train', c.csv, String(trees),
+          String(c.mtry), String(seed)])?.fit_ms ?? null);
       }
       data.dispose();
       const med = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, median(v)]));
@@ -175,7 +188,8 @@ try {
       let ml = null;
       if (!flag('no-ml') && !quick) {
         log('training: ml-random-forest, 2000 x 20 (about a minute) ...');
-        ml = json(process.execPath, ['bench/ml_random_forest.mjs', csv, String(trees), '4', '1']).train_ms;
+        ml = peerJson('ml-random-forest', process.execPath, ['bench/ml_random_forest.mjs', csv, String(trees), '4', '1'])
+          ?.train_ms ?? null;
       }
       report.training_ml_random_forest = {
         case: 'twonorm 2000 x 20', trees, mtry: 4,
@@ -198,14 +212,15 @@ try {
     for (let r = 0; r < rounds; r++) {
       ms.wasm.push(msPerCall(() => forest.predict(test)));
       ms.native.push(median(json(NATIVE, ['predict', tnModel, file('twonorm_test.csv'), '1']).full_ms));
-      ms.sklearn.push(median(json('/usr/bin/python3', ['bench/sklearn_bench.py', 'predict', file('twonorm_train.csv'),
-        file('twonorm_test.csv'), String(trees), '4', '1']).predict_ms));
-      ms.ranger.push(median(json('Rscript', ['bench/ranger_bench.R', 'predict', file('twonorm_train.csv'),
-        file('twonorm_test.csv'), String(trees), '4', '1']).predict_ms));
+      const peerArgs = ['predict', file('twonorm_train.csv'), file('twonorm_test.csv'), String(trees), '4', '1'];
+      ms.sklearn.push(median(peerJson('scikit-learn', '/usr/bin/python3', ['bench/sklearn_bench.py', ...peerArgs])
+        ?.predict_ms ?? []));
+      ms.ranger.push(median(peerJson('ranger', 'Rscript', ['bench/ranger_bench.R', ...peerArgs])?.predict_ms ?? []));
     }
     forest.dispose();
     test.dispose();
-    const ns = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, (1e6 * median(v)) / (trees * rows)]));
+    const ns = Object.fromEntries(Object.entries(ms).map(([k, v]) =>
+      [k, median(v) == null ? null : (1e6 * median(v)) / (trees * rows)]));
     report.prediction = {
       case: 'twonorm 5000 x 20 model, 5000 test rows', trees, rows, ns_per_tree_row: ns, runs_ms: ms,
       ratios: {
@@ -328,6 +343,7 @@ try {
     log(`no regression: this build against ${ref}'s wasm ...`);
     report.regression = await regression({ ref, rounds: opt('regression-rounds', 7, 3), threshold: opt('threshold', 1.1) });
   });
+  report.missing_peers = [...missingPeers];
   report.machine.load_end = load();
   report.seconds.total = Number(((performance.now() - started) / 1000).toFixed(1));
   console.log(JSON.stringify(report, null, 1));

@@ -98,7 +98,7 @@ export async function boosted({ rounds = 5, trees = 300 } = {}) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const report = await boosted({ rounds: numberOption('rounds', 5), trees: numberOption('trees', 300) });
   if (flag('json')) console.log(JSON.stringify(report));
   else console.log(JSON.stringify(report, null, 1));

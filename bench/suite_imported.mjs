@@ -74,7 +74,7 @@ export async function imported({ rounds = 7 } = {}) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const report = await imported({ rounds: numberOption('rounds', 7) });
   console.log(flag('json') ? JSON.stringify(report) : JSON.stringify(report, null, 1));
 }
