@@ -15,7 +15,8 @@
 // regression (this build against --ref's wasm, built in a temporary worktree; bench/regression.mjs).
 // --quick: fewer rounds everywhere, no ml-random-forest, no wide YDF case (a rerun of one part:
 // `--only boosted --quick`). The targets' figures go to their own blocks of docs/benchmarks.md
-// (bench/suite_docs.mjs); --no-speed-docs leaves the bench:begin/end block below "## Speed" as it is.
+// (bench/suite_docs.mjs); --no-speed-docs leaves the peers' blocks as they are (bench:begin/end below
+// "## Speed", onnx-peer, ydf-peer) and writes only the targets' blocks.
 //
 // Peers: urnforest in WebAssembly (this Node process, dist/), urnforest native (build/urnforest,
 // build/bench_native), scikit-learn (/usr/bin/python3, n_jobs=1), ranger (Rscript, num.threads=1),
@@ -351,8 +352,10 @@ try {
     const legacy = ['training', 'prediction', 'halting', 'tables'];
     if (!flag('no-speed-docs') && legacy.every(wanted)) writeDocs(report);
     writeSuiteDocs(report, `node bench/run.mjs ${commandLineArgs().join(' ')}`.trim());
-    if (report.onnx_peer && !report.onnx_peer.skipped) writeOnnxPeerDocs(report.onnx_peer);
-    if (report.ydf_peer && !report.ydf_peer.skipped) writeYdfPeerDocs(report.ydf_peer, 'npm run bench');
+    if (!flag('no-speed-docs')) {
+      if (report.onnx_peer && !report.onnx_peer.skipped) writeOnnxPeerDocs(report.onnx_peer);
+      if (report.ydf_peer && !report.ydf_peer.skipped) writeYdfPeerDocs(report.ydf_peer, 'npm run bench');
+    }
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
