@@ -4,7 +4,7 @@
 //   node bench/run.mjs [--rounds 3] [--wide-rounds 1] [--halted-rounds 7] [--trees 101] [--no-setup] [--no-ml]
 //                      [--no-docs] [--wide-rows 20000] [--wide-features 50] [--onnx-rounds 5] [--no-onnx-peer]
 //                      [--ydf-rounds 3] [--no-ydf-wide] [--no-ydf-peer] [--only a,b] [--skip a,b] [--quick]
-//                      [--ref REF] [--no-speed-docs] [--no-build]
+//                      [--ref REF] [--keep-ref] [--no-speed-docs] [--no-build]
 //
 // Sections (names for --only / --skip): training, prediction, halting, tables, onnx, ydf (the
 // peers, below), then the figures of the cost-per-tree targets: boosted (XGBoost depth 6: urnforest
@@ -12,7 +12,8 @@
 // 200,000-row predict on 1 and 2 worker threads; bench/predict_worker_threads.mjs), entry
 // (urnforest/predict's gzip size and first prediction in Chromium; bench/predict_entry.mjs),
 // imported (halted modes against the full prediction on imported models; bench/suite_imported.mjs),
-// regression (this build against --ref's wasm, built in a temporary worktree; bench/regression.mjs).
+// regression (this build against --ref's wasm, built in a temporary worktree, kept for the next run
+// with --keep-ref; bench/regression.mjs).
 // --quick: fewer rounds everywhere, no ml-random-forest, no wide YDF case (a rerun of one part:
 // `--only boosted --quick`). The targets' figures go to their own blocks of docs/benchmarks.md
 // (bench/suite_docs.mjs); --no-speed-docs leaves the peers' blocks as they are (bench:begin/end below
@@ -342,7 +343,8 @@ try {
   await section('regression', async () => {
     const ref = defaultRef(stringOption('ref', undefined));
     log(`no regression: this build against ${ref}'s wasm ...`);
-    report.regression = await regression({ ref, rounds: opt('regression-rounds', 7, 3), threshold: opt('threshold', 1.1) });
+    report.regression = await regression({ ref, rounds: opt('regression-rounds', 7, 3), threshold: opt('threshold', 1.1),
+      keep: flag('keep-ref') });
   });
   report.missing_peers = [...missingPeers];
   report.machine.load_end = load();
