@@ -31,3 +31,29 @@ export function msPerCallWithin(f, minMs) {
   } while (elapsed < minMs);
   return elapsed / calls;
 }
+
+/** CPU milliseconds of this process (every thread) so far. */
+export const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/**
+ * CPU milliseconds per call of `f` after a warm-up of at least one call and `minMs` (V8 tiers wasm up
+ * at calls), over at least `minMs` of CPU time. On a
+ * shared machine CPU time leaves out the time other processes held the cores, which wall-clock
+ * windows of a few ms do not.
+ */
+export function cpuMsPerCall(f, minMs = 50) {
+  const warm = cpuMs();
+  do f(); while (cpuMs() - warm < minMs);
+  let calls = 0;
+  const start = cpuMs();
+  let elapsed = 0;
+  do {
+    f();
+    calls++;
+    elapsed = cpuMs() - start;
+  } while (elapsed < minMs);
+  return elapsed / calls;
+}
