@@ -44,9 +44,12 @@ struct Candidate {
 };
 
 /// The candidates of the LP over full tallies for three or more classes: one deterministic
-/// Lagrangian set per multiplier of a geometric grid, solved on the fit rows; for each target of
-/// LpLadder(alpha) the grid set with the fewest fit-row trees whose fit-row disagreement meets
-/// it (duplicates once). Left out, with a note, beyond kMaxTallyStoppingStates or options.max_states.
+/// Lagrangian set per multiplier of a geometric grid, solved on the fit rows. Each multiplier is
+/// also solved on each half of the fit rows and measured on the other half (two-fold
+/// cross-fitting): those honest per-row figures are the candidate's fit losses (which order the
+/// sequence), and pick, for each target of LpLadder(alpha), the multiplier with the fewest
+/// cross-fitted trees whose cross-fitted disagreement meets it (each once). Left out, with a
+/// note, beyond kMaxTallyStoppingStates or options.max_states.
 void AddTallyLpFamily(const SplitRows& rows, const CertifyOptions& options, std::vector<Candidate>* candidates,
                       std::string* notes);
 

@@ -392,7 +392,7 @@ Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const Cer
   }
   if (rows.num_classes == 2 && rows.num_trees <= kMaxLpFamilyTrees) {
     AddLpFamily(split, options.alpha, &candidates, &notes);
-  } else if (rows.num_classes > 2) {
+  } else if (rows.num_classes > 2 && options.multi_class_lp) {
     internal::AddTallyLpFamily(split, options, &candidates, &notes);
   }
   if (candidates.empty()) {

@@ -36,6 +36,15 @@ Result<std::vector<std::vector<int32_t>>> ReadRows(int32_t num_trees, int32_t k,
   return out;
 }
 
+// True when no `left` more votes can change the leader of x: it leads every other class by more.
+bool Decided(const int32_t* x, int32_t k, int32_t left) {
+  const int32_t lead = TallyLeader(x, k);
+  for (int32_t c = 0; c < k; ++c) {
+    if (c != lead && x[lead] - x[c] <= left) return false;
+  }
+  return true;
+}
+
 // Sets evaluated together by ReachOutcomes: at most this many (support state, set) doubles.
 constexpr size_t kReachBatchDoubles = size_t{1} << 23;
 
@@ -43,7 +52,9 @@ constexpr size_t kReachBatchDoubles = size_t{1} << 23;
 
 Result<TallyLagrangianLadder> TallyLagrangianLadder::Make(int32_t num_trees, int32_t num_classes,
                                                           const std::vector<uint32_t>& fit_tallies,
-                                                          const std::vector<uint32_t>& reach_tallies) {
+                                                          const std::vector<uint32_t>& reach_tallies,
+                                                          double pseudo_errors) {
+  if (!(pseudo_errors >= 0.0) || !std::isfinite(pseudo_errors)) return Invalid("pseudo_errors must be finite and >= 0");
   Result<TallyLattice> made = TallyLattice::Make(num_trees, num_classes);
   if (!made.ok()) return made.status();
   const TallyLattice& lattice = made.value();
@@ -117,6 +128,14 @@ Result<TallyLagrangianLadder> TallyLagrangianLadder::Make(int32_t num_trees, int
       if (TallyLeader(x, k) != winner) out.wrong_[s] += row.second * h;
     });
   }
+  out.solve_wrong_ = out.wrong_;
+  if (pseudo_errors > 0.0) {
+    const double rows = static_cast<double>(fit.value().size());
+    for (size_t s = 0; s < n; ++s) {
+      if (out.all_[s] == 0.0 || Decided(&out.x_[s * k], k, num_trees - out.level_[s])) continue;
+      out.solve_wrong_[s] = out.all_[s] * (rows * out.wrong_[s] + pseudo_errors) / (rows * out.all_[s] + 2.0 * pseudo_errors);
+    }
+  }
   return out;
 }
 
@@ -127,7 +146,7 @@ SupportStopSet TallyLagrangianLadder::Solve(double mu) const {
   std::vector<double> g(n, 0.0);
   for (size_t s = n; s-- > 0;) {
     const int32_t i = level_[s];
-    const double stop_cost = i * all_[s] + mu * wrong_[s];
+    const double stop_cost = i * all_[s] + mu * solve_wrong_[s];
     if (i == num_trees_) {
       stop[s] = 1;
       g[s] = stop_cost;

@@ -112,6 +112,9 @@ struct CertifyOptions {
   int64_t max_states = 20'000'000;
   /// The p-value of the certificate's tests (urnforest/risk_certificate.h).
   PValueMethod pvalue = kDefaultPValue;
+  /// For three or more classes: false leaves the LP candidates over full tallies out (as before
+  /// they were added; bench/certified_multiclass.cpp measures with and without them).
+  bool multi_class_lp = true;
 };
 
 /// Internal alphas of the table candidates for target disagreement epsilon = 1 - alpha: 1 - m

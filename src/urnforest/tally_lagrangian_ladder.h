@@ -32,11 +32,16 @@ class TallyLagrangianLadder {
  public:
   /// `fit_tallies` define the objective (each row weighs the same), `reach_tallies` are the rows
   /// whose outcomes ReachOutcomes reports (their states join the support); both row-major, K
-  /// counts per row summing to T. Fails with kInvalidArgument for T < 1, K < 2, no fit row or a
-  /// row not summing to T; with kLimitExceeded when C(T + K, K) > kMaxTallyStoppingStates.
+  /// counts per row summing to T. `pseudo_errors` a >= 0 makes Solve pessimistic where few fit
+  /// rows go: a state's disagreement rate W / A, seen on n = N A of the N fit rows, is taken as
+  /// (N W + a) / (n + 2 a) (a = 1: Laplace's rule of succession), so a state no fit row passed
+  /// wrongly is not taken for certain; where the leader can no longer be caught (it leads every
+  /// class by more than the votes left) the rate stays 0; a = 0 solves the plain Lagrangian. Fails with
+  /// kInvalidArgument for T < 1, K < 2, no fit row, a row not summing to T or a < 0; with
+  /// kLimitExceeded when C(T + K, K) > kMaxTallyStoppingStates.
   static Result<TallyLagrangianLadder> Make(int32_t num_trees, int32_t num_classes,
                                             const std::vector<uint32_t>& fit_tallies,
-                                            const std::vector<uint32_t>& reach_tallies);
+                                            const std::vector<uint32_t>& reach_tallies, double pseudo_errors = 0.0);
 
   int32_t num_trees() const { return num_trees_; }
   int32_t num_classes() const { return num_classes_; }
@@ -44,12 +49,13 @@ class TallyLagrangianLadder {
   int64_t support_size() const { return static_cast<int64_t>(index_.size()); }
 
   /// The set minimising mean fit-row trees + mu * mean fit-row disagreement with the full vote
-  /// (plurality of the final tally): stops at a tie on the fit rows' states, goes on where no fit
+  /// (plurality of the final tally; with pseudo_errors, the pessimistic rates of Make): stops at a tie on the fit rows' states, goes on where no fit
   /// row goes, never stops at the empty tally, always at T votes. mu finite and >= 0 (else an
   /// empty set is returned).
   SupportStopSet Solve(double mu) const;
 
-  /// `stop`'s expected outcome averaged over the fit rows.
+  /// `stop`'s expected outcome averaged over the fit rows (their own disagreement, never the
+  /// pessimistic one).
   TallyOutcome FitOutcome(const SupportStopSet& stop) const;
 
   /// Each reach row's exact outcome (random query order) under each set: out[set][row].
@@ -70,6 +76,7 @@ class TallyLagrangianLadder {
   std::vector<int32_t> x_;            // tallies, K per support state
   std::vector<int32_t> next_;         // support id of x + e_c, or -1 (no row goes there), K per state
   std::vector<double> all_, wrong_;   // fit-row masses A and W (tally_stopping.h) per support state
+  std::vector<double> solve_wrong_;   // W as Solve weighs it (pessimistic with pseudo_errors)
   std::vector<std::vector<int32_t>> distinct_;  // distinct reach tallies
   std::vector<size_t> reach_row_;               // per reach row, its distinct tally
 };

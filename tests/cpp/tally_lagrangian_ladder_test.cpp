@@ -140,6 +140,26 @@ TEST_CASE("A ladder set is the Lagrangian set where fit rows go and goes on wher
   }
 }
 
+TEST_CASE("With pseudo-errors a large multiplier stops only where the leader is decided; without, few fit rows look certain", "[tally_ladder]") {
+  const int32_t t = 15;
+  const std::vector<uint32_t> fit = SomeRows(t, 3, 12, 41);
+  const std::vector<uint32_t> reach = SomeRows(t, 3, 200, 43);
+  const TallyLagrangianLadder plain = TallyLagrangianLadder::Make(t, 3, fit, reach).value();
+  const TallyLagrangianLadder pessimistic = TallyLagrangianLadder::Make(t, 3, fit, reach, 0.01).value();
+  const double mu = 1e12;
+  const auto careful = pessimistic.ReachOutcomes({pessimistic.Solve(mu)}).at(0);
+  const auto confident = plain.ReachOutcomes({plain.Solve(mu)}).at(0);
+  double worst_careful = 0.0, worst_confident = 0.0;
+  for (size_t r = 0; r < careful.size(); ++r) {
+    worst_careful = std::max(worst_careful, careful[r].disagreement);
+    worst_confident = std::max(worst_confident, confident[r].disagreement);
+  }
+  CHECK(worst_careful == 0.0);   // every stop is at a decided leader: the exact exit's answers
+  CHECK(worst_confident > 0.0);  // stops where 12 rows never disagreed, and rows unlike them do
+  CHECK(pessimistic.FitOutcome(pessimistic.Solve(mu)).trees < t);  // decided rows still stop early
+  CHECK(TallyLagrangianLadder::Make(t, 3, fit, reach, -1.0).status().code == StatusCode::kInvalidArgument);
+}
+
 TEST_CASE("The ladder covers only states some row reaches and refuses what does not fit", "[tally_ladder]") {
   const std::vector<uint32_t> unanimous = {6, 0, 0, 0, 6, 0};
   const TallyLagrangianLadder ladder = TallyLagrangianLadder::Make(6, 3, unanimous, unanimous).value();
