@@ -6,9 +6,11 @@
 // Usage: bench_certified_multiclass SOURCE ALPHA [SPLITS] [TRAIN CALIBRATION] [TREES]
 //   SOURCE: a CSV file (last column the class) or "waveform:N" (the generator, N rows).
 //   TRAIN, CALIBRATION: shares of the rows (default 0.5 0.25; the rest is the test part).
+//   Environment TIME_LP=1: on the first split also the LP's costs (ladder vs bisected minimean).
 // Prints one JSON object per split and configuration ("before": without the K >= 3 LP, "after":
 // with it), then the means.
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +26,7 @@
 #include "urnforest/forest.h"
 #include "urnforest/full_vote.h"
 #include "urnforest/generators.h"
+#include "urnforest/tally_lagrangian_ladder.h"
 #include "urnforest/tally_stopping.h"
 #include "urnforest/train.h"
 
@@ -85,6 +88,34 @@ void Evaluate(const CertifiedStrategy& s, const CalibrationRows& test, Measured*
   }
 }
 
+double CpuMs(std::clock_t since) { return 1000.0 * static_cast<double>(std::clock() - since) / CLOCKS_PER_SEC; }
+
+// One split's LP costs on the fit quarter of the calibration rows: the ladder's preparation, one
+// Lagrangian set on the support, and the bisected minimean for one target over the whole lattice.
+void TimeLp(const CalibrationRows& cal, double alpha) {
+  const size_t k = static_cast<size_t>(cal.num_classes);
+  std::vector<uint32_t> fit;
+  for (size_t r = 0; r < cal.references.size(); r += 4) fit.insert(fit.end(), cal.tallies.begin() + r * k, cal.tallies.begin() + (r + 1) * k);
+  std::clock_t t = std::clock();
+  Result<TallyLagrangianLadder> ladder = TallyLagrangianLadder::Make(cal.num_trees, cal.num_classes, fit, fit, 0.01);
+  if (!ladder.ok()) return;
+  const double make_ms = CpuMs(t);
+  t = std::clock();
+  for (int j = 0; j < 20; ++j) ladder.value().FitOutcome(ladder.value().Solve(std::exp2(j / 2.0)));
+  const double solve_ms = CpuMs(t) / 20;
+  TallyMinimeanProblem problem;
+  problem.num_trees = cal.num_trees;
+  problem.num_classes = cal.num_classes;
+  problem.final_tallies = fit;
+  problem.max_disagreement = 1.0 - alpha;
+  t = std::clock();
+  const bool solved = SolveTallyMinimean(problem).ok();
+  std::printf("{\"lp_timing\": true, \"fit_rows\": %zu, \"support_states\": %lld, \"ladder_make_cpu_ms\": %.1f, "
+              "\"solve_and_measure_per_mu_cpu_ms\": %.2f, \"bisected_minimean_one_target_cpu_ms\": %.1f, \"solved\": %s}\n",
+              fit.size() / k, static_cast<long long>(ladder.value().support_size()), make_ms, solve_ms, CpuMs(t),
+              solved ? "true" : "false");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -115,6 +146,7 @@ int main(int argc, char** argv) {
     const Forest forest = Must(Train(data.Subset({order.begin(), order.begin() + a}), train));
     const CalibrationRows cal = RowsOf(forest, data.Subset({order.begin() + a, order.begin() + b}));
     const CalibrationRows test = RowsOf(forest, data.Subset({order.begin() + b, order.end()}));
+    if (split == 0 && std::getenv("TIME_LP") != nullptr) TimeLp(cal, alpha);
     for (int after = 0; after < 2; ++after) {
       CertifyOptions options;
       options.alpha = alpha;

@@ -69,7 +69,7 @@ struct Certificate {
   double mean_trees = 0.0;
   /// How the bound was made: the p-value and the testing scheme (e.g. "hoeffding-bentkus, one
   /// fixed sequence of 56 candidates ordered on the fit rows, 31 tested"); empty when no test ran.
-  /// Not part of the front ends' certificate object.
+  /// The front ends carry it (CLI "method", JS `method`).
   std::string method;
 };
 
