@@ -7,7 +7,8 @@
 // has a final tally F_r (K counts summing to T) and a reference label (the full prediction the
 // halted answer is compared with). Under a uniformly random query order, a strategy's probability
 // of answering other than the reference and its expected trees are exact functions of (F_r,
-// reference): ExactCostForFinalTally for a table rule, ExactBinaryOutcomes for the LP. These
+// reference): ExactCostForFinalTally for a table rule, ExactBinaryOutcomes for the two-class LP,
+// TallyLagrangianLadder::ReachOutcomes (= ExactTallyOutcomes) for the LP over full tallies. These
 // numbers in [0, 1] are the losses Learn-then-Test (urnforest/risk_certificate.h) bounds.
 //
 // Split (validity): whatever is fitted from rows (the hyper prior of the hyper tables, the final
