@@ -72,6 +72,7 @@ void WriteCertificate(const Certificate& c, JsonWriter& json) {
   json.Key("fit_rows").Int(c.fit_rows);
   json.Key("certify_rows").Int(c.certify_rows);
   json.Key("reason").String(c.reason);
+  json.Key("method").String(c.method);
   json.Key("rows_needed");
   if (c.rows_needed.has_value()) {
     json.Int(*c.rows_needed);
@@ -79,6 +80,26 @@ void WriteCertificate(const Certificate& c, JsonWriter& json) {
     json.Null();
   }
   json.EndObject();
+}
+
+// Rule auto's certificate as comment lines of predict's text form (after the labels, like the
+// accuracy): what was chosen and how far it is certified, or why nothing was.
+std::string CertificateText(const Certificate& c) {
+  char line[256];
+  if (c.certified) {
+    std::snprintf(line, sizeof line, "# certificate: %s %.6g, disagreement <= %.6g (alpha %.6g) with probability >= %.6g\n",
+                  c.strategy.c_str(), c.parameter, c.bound, c.alpha, 1.0 - c.delta);
+  } else {
+    std::snprintf(line, sizeof line, "# certificate: none (exact exit, every answer the full vote's) at alpha %.6g, delta %.6g\n",
+                  c.alpha, c.delta);
+  }
+  std::string out = line;
+  std::snprintf(line, sizeof line, "# certificate rows: %lld fit, %lld certify\n", static_cast<long long>(c.fit_rows),
+                static_cast<long long>(c.certify_rows));
+  out += line;
+  if (!c.method.empty()) out += "# certificate method: " + c.method + "\n";
+  if (!c.reason.empty()) out += "# certificate reason: " + c.reason + "\n";
+  return out;
 }
 
 // The answer's per-row arrays and figures as predict's JSON fields (and the text: one label per line).
@@ -119,6 +140,7 @@ void WritePrediction(const Forest& f, const Dataset& d, const Prediction& p, con
     if (p.certificate.has_value()) WriteCertificate(*p.certificate, out.json);
   }
   for (const std::string& name : names) out.text += name + "\n";
+  if (p.certificate.has_value()) out.text += CertificateText(*p.certificate);
   if (d.has_labels()) {
     size_t correct = 0;
     for (size_t r = 0; r < d.num_rows(); ++r) correct += d.labels()[r] == p.labels[r];

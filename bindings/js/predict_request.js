@@ -52,7 +52,7 @@ export function predictSpec(options, numTrees) {
 /**
  * Rule 'auto''s certificate of the prediction `request` just answered (the core's, cached with the
  * strategy it chose): {strategy, parameter, certified, bound, alpha, delta, fitRows, certifyRows,
- * reason, rowsNeeded}.
+ * reason, method, rowsNeeded}.
  */
 export function certificateOf(request) {
   const certificate = callTranslated(() => request.handle._certificate());

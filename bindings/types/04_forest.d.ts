@@ -324,6 +324,11 @@ export interface Certificate {
   certifyRows: number;
   /** Why nothing was certified; '' when certified. */
   reason: string;
+  /**
+   * How the bound was made: the p-value and the testing scheme (e.g. 'betting, one fixed sequence
+   * of 52 candidates ordered on the fit rows, 31 tested'); '' when no test ran.
+   */
+  method: string;
   /** The calibration rows that would be needed, when too few were given; else null. */
   rowsNeeded: number | null;
 }

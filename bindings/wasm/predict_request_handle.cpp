@@ -101,6 +101,7 @@ val PredictRequestHandle::Certificate() const {
   out.set("fitRows", static_cast<double>(c.fit_rows));
   out.set("certifyRows", static_cast<double>(c.certify_rows));
   out.set("reason", c.reason);
+  out.set("method", c.method);
   out.set("rowsNeeded", c.rows_needed.has_value() ? val(static_cast<double>(*c.rows_needed)) : val::null());
   return out;
 }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "halting/certified_candidates.h"
 #include "urnforest/alpha.h"
 #include "urnforest/expected_cost.h"
 #include "urnforest/halting_rule.h"
@@ -19,6 +20,10 @@
 
 namespace urnforest {
 namespace {
+
+using internal::Candidate;
+using internal::DistinctRows;
+using internal::SplitRows;
 
 // The LP family is solved for forests up to this many trees (each solve is O(T^3)).
 constexpr int32_t kMaxLpFamilyTrees = 301;
@@ -64,12 +69,6 @@ Status CheckRows(const CalibrationRows& rows) {
   }
   return Status::Ok();
 }
-
-// Distinct (tally, reference) pairs of `rows`, and per row the index of its pair.
-struct DistinctRows {
-  std::vector<std::pair<std::vector<int32_t>, int32_t>> keys;
-  std::vector<size_t> row_key;
-};
 
 DistinctRows Distinct(const CalibrationRows& rows) {
   DistinctRows out;
@@ -175,11 +174,7 @@ int64_t CertifyRowsNeeded(double max_risk, double level, PValueMethod method) {
   return hi;
 }
 
-std::string Format(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
+std::string Format(double x) { return internal::FormatNumber(x); }
 
 // TableLadder, or every third rung of it where a full table has more than kLargeTableStates
 // tallies (each build then takes about a second): a bound on the work that depends on T and K only.
@@ -194,23 +189,6 @@ std::vector<double> FamilyLadder(int32_t trees, int32_t classes, double alpha) {
   for (size_t i = 1; i < full.size(); i += 3) out.push_back(full[i]);
   return out;
 }
-
-// One candidate strategy: how to run it, and its exact losses and trees on the fit rows (which
-// order the sequence) and on the certify rows (which certify it).
-struct Candidate {
-  std::string strategy;  // "siba", "hyper" or "lp"
-  double parameter = 0.0;
-  std::optional<HaltingTable> table;
-  std::optional<BinaryStoppingStrategy> lp;
-  RiskCandidate fit, certify;
-};
-
-// The rows of the calibration set split once into their distinct (tally, reference) pairs.
-struct SplitRows {
-  const CalibrationRows& fit;
-  const CalibrationRows& certify;
-  DistinctRows fit_distinct, certify_distinct;
-};
 
 // The candidates of one table rule (siba: uniform prior; hyper: prior fitted on the fit rows).
 void AddTableFamily(HaltingRule rule, const Prior* prior, const SplitRows& rows, const CertifyOptions& options,
@@ -332,6 +310,12 @@ double ExactExitTrees(const CalibrationRows& certify, const DistinctRows& distin
 
 }  // namespace
 
+std::string internal::FormatNumber(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
 Status CheckDelta(double delta) {
   if (delta > 0.0 && delta < 1.0) return Status::Ok();
   return Invalid("delta must be in (0, 1)");
@@ -408,6 +392,8 @@ Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const Cer
   }
   if (rows.num_classes == 2 && rows.num_trees <= kMaxLpFamilyTrees) {
     AddLpFamily(split, options.alpha, &candidates, &notes);
+  } else if (rows.num_classes > 2 && options.multi_class_lp) {
+    internal::AddTallyLpFamily(split, options, &candidates, &notes);
   }
   if (candidates.empty()) {
     cert.reason = "no candidate strategy could be evaluated exactly on these rows." + notes;
@@ -439,6 +425,15 @@ Result<CertifiedStrategy> CertifyStrategy(const CalibrationRows& rows, const Cer
   cert.parameter = chosen.parameter;
   out.table = std::move(chosen.table);
   out.lp = std::move(chosen.lp);
+  if (chosen.ladder != nullptr) {
+    TallyStoppingStrategy tally;
+    tally.first = chosen.ladder->Expand(chosen.ladder->Solve(chosen.multiplier));
+    tally.multiplier = chosen.multiplier;
+    tally.second = tally.first;
+    tally.expected_trees = MeanOf(chosen.fit.trees);
+    tally.expected_disagreement = MeanOf(chosen.fit.loss);
+    out.tally_lp = std::move(tally);
+  }
   return out;
 }
 

@@ -176,6 +176,7 @@ Status PredictCertifiedPath(const Forest& forest, const PreparedRows& rows, cons
   const CertifiedStrategy& c = *chosen.value();
   out->certificate = c.certificate;
   if (c.lp.has_value()) return internal::PredictStopping(forest, rows, plan, *c.lp, out);
+  if (c.tally_lp.has_value()) return internal::PredictTallyStopping(forest, rows, plan, *c.tally_lp, out);
   PredictPlan run = plan;
   if (c.table.has_value()) {
     run.path = PredictPath::kTableRule;

@@ -7,7 +7,8 @@
 // has a final tally F_r (K counts summing to T) and a reference label (the full prediction the
 // halted answer is compared with). Under a uniformly random query order, a strategy's probability
 // of answering other than the reference and its expected trees are exact functions of (F_r,
-// reference): ExactCostForFinalTally for a table rule, ExactBinaryOutcomes for the LP. These
+// reference): ExactCostForFinalTally for a table rule, ExactBinaryOutcomes for the two-class LP,
+// TallyLagrangianLadder::ReachOutcomes (= ExactTallyOutcomes) for the LP over full tallies. These
 // numbers in [0, 1] are the losses Learn-then-Test (urnforest/risk_certificate.h) bounds.
 //
 // Split (validity): whatever is fitted from rows (the hyper prior of the hyper tables, the final
@@ -27,6 +28,7 @@
 #include "urnforest/risk_certificate.h"
 #include "urnforest/sequential_vote.h"
 #include "urnforest/status.h"
+#include "urnforest/tally_stopping.h"
 
 namespace urnforest {
 
@@ -42,7 +44,8 @@ Status CheckDelta(double delta);
 /// What a certificate says (CLI "certificate" object, JS answer.certificate).
 struct Certificate {
   /// The strategy the answer uses: "siba" or "hyper" (a halting table at an internal confidence),
-  /// "lp" (the two-class minimean strategy at a target disagreement) or "exact" (the exact exit:
+  /// "lp" (the minimean strategy at a target disagreement: the two-class LP, or for three or more
+  /// classes a Lagrangian set over the full tallies meeting it on the fit rows) or "exact" (the exact exit:
   /// every answer equals the full prediction).
   std::string strategy = "exact";
   /// The strategy's parameter: a table's internal alpha, the LP's target disagreement; 1 for
@@ -67,7 +70,7 @@ struct Certificate {
   double mean_trees = 0.0;
   /// How the bound was made: the p-value and the testing scheme (e.g. "hoeffding-bentkus, one
   /// fixed sequence of 56 candidates ordered on the fit rows, 31 tested"); empty when no test ran.
-  /// Not part of the front ends' certificate object.
+  /// The front ends carry it (CLI "method", JS `method`).
   std::string method;
 };
 
@@ -76,8 +79,11 @@ struct CertifiedStrategy {
   Certificate certificate;
   /// "siba" / "hyper": the table at certificate.parameter for T trees and K classes.
   std::optional<HaltingTable> table;
-  /// "lp": the randomised stopping strategy.
+  /// "lp" for two classes: the randomised stopping strategy.
   std::optional<BinaryStoppingStrategy> lp;
+  /// "lp" for three or more classes: a deterministic set over the full tallies (`first` and
+  /// `second` equal, first_share 1; expected_* over the fit rows), run by PredictTallyStopping.
+  std::optional<TallyStoppingStrategy> tally_lp;
 };
 
 /// Calibration rows as the certificate reads them.
@@ -107,6 +113,9 @@ struct CertifyOptions {
   int64_t max_states = 20'000'000;
   /// The p-value of the certificate's tests (urnforest/risk_certificate.h).
   PValueMethod pvalue = kDefaultPValue;
+  /// For three or more classes: false leaves the LP candidates over full tallies out (as before
+  /// they were added; bench/certified_multiclass.cpp measures with and without them).
+  bool multi_class_lp = true;
 };
 
 /// Internal alphas of the table candidates for target disagreement epsilon = 1 - alpha: 1 - m
@@ -132,7 +141,11 @@ int64_t AutoRowsNeeded(double alpha, double delta);
 double AutoMaxCertifiableAlpha(int64_t rows, double delta);
 
 /// The certified strategy for `rows` (see the file comment). Candidates: "siba" and "hyper" tables
-/// at TableLadder and, for two classes and T <= 301, "lp" at LpLadder, each evaluated exactly on
+/// at TableLadder; for two classes and T <= 301, "lp" at LpLadder; for three or more classes with
+/// C(T + K, K) <= kMaxTallyStoppingStates, "lp" sets over the full tallies, one per multiplier
+/// of a grid, the fewest fit-row trees meeting each LpLadder target on the fit rows
+/// (urnforest/tally_lagrangian_ladder.h; beyond that limit, or the work budget, left out with a
+/// note); each evaluated exactly on
 /// the fit and the certify rows. They form ONE sequence ordered by their mean loss on the fit rows
 /// (safest first; ties: more trees first), tested on the certify rows at the full delta and
 /// stopped at the first failure (CertifySequence); the certified candidate with the fewest mean

@@ -38,7 +38,7 @@ ok('calibrate', '--model', imported, '--data', calibrationCsv, '--out', calibrat
 const trained = join(tmp, 'trained.urnf');
 ok('train', '--data', join(root, 'datasets', 'wdbc.csv'), '--trees', '31', '--out', trained);
 
-const CERTIFICATE_KEYS = ['strategy', 'parameter', 'certified', 'bound', 'alpha', 'delta', 'fit_rows', 'certify_rows', 'reason', 'rows_needed'];
+const CERTIFICATE_KEYS = ['strategy', 'parameter', 'certified', 'bound', 'alpha', 'delta', 'fit_rows', 'certify_rows', 'reason', 'method', 'rows_needed'];
 
 test('rule auto prints trees_used per row and a certificate with exactly its keys', () => {
   const p = ok('predict', '--model', calibrated, '--data', testCsv, '--rule', 'auto', '--alpha', '0.95', '--compare');
@@ -52,6 +52,7 @@ test('rule auto prints trees_used per row and a certificate with exactly its key
   assert.ok(c.bound <= 0.05);
   assert.equal(c.reason, '');
   assert.equal(c.rows_needed, null);
+  assert.match(c.method, /^betting, one fixed sequence of \d+ candidates ordered on the fit rows, \d+ tested$/);
   assert.equal(p.path, 'auto');
   assert.equal(p.trees_used.length, p.rows);
   assert.ok(p.mean_trees < 15);
@@ -75,7 +76,25 @@ test('rule auto with too few rows for alpha answers with the exact exit and says
   assert.equal(p.certificate.strategy, 'exact');
   assert.equal(p.certificate.rows_needed, 419);
   assert.match(p.certificate.reason, /too few calibration rows/);
+  assert.equal(p.certificate.method, '');  // no test ran
   assert.equal(p.disagreement, 0);
+});
+
+test('the text form of rule auto ends with the certificate as comment lines after the labels', () => {
+  const json = ok('predict', '--model', calibrated, '--data', testCsv, '--rule', 'auto', '--alpha', '0.95');
+  const out = spawnSync(cli, ['predict', '--model', calibrated, '--data', testCsv, '--rule', 'auto', '--alpha', '0.95'], { encoding: 'utf8' });
+  assert.equal(out.status, 0, out.stderr);
+  const text = out.stdout.trim().split('\n');
+  assert.deepEqual(text.slice(0, json.rows), json.labels);
+  const c = json.certificate;
+  assert.deepEqual(text.slice(json.rows), [
+    `# certificate: ${c.strategy} ${Number(c.parameter.toPrecision(6))}, disagreement <= ${Number(c.bound.toPrecision(6))} (alpha 0.95) with probability >= 0.95`,
+    `# certificate rows: ${c.fit_rows} fit, ${c.certify_rows} certify`,
+    `# certificate method: ${c.method}`,
+  ]);
+  const few = spawnSync(cli, ['predict', '--model', calibrated, '--data', testCsv, '--rule', 'auto', '--alpha', '0.99'], { encoding: 'utf8' });
+  assert.match(few.stdout, /\n# certificate: none \(exact exit, every answer the full vote's\) at alpha 0.99, delta 0.05\n/);
+  assert.match(few.stdout, /\n# certificate reason: too few calibration rows/);
 });
 
 test('rule auto on a forest trained here answers with the exact exit and says why', () => {

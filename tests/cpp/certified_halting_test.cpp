@@ -18,6 +18,7 @@
 #include "urnforest/predict.h"
 #include "urnforest/predict_request.h"
 #include "urnforest/risk_certificate.h"
+#include "urnforest/tally_stopping.h"
 #include "urnforest/train.h"
 #include "urnforest/vote.h"
 
@@ -105,6 +106,22 @@ double BruteForceLoss(const HaltingTable& table, const std::vector<int32_t>& tal
   return wrong / orders;
 }
 
+// Brute force for a stopping set over full tallies: the probability, over every order of the
+// tally's votes, that stopping where `set` says answers other than `reference`.
+double BruteForceTallyLoss(const TallyStoppingSet& set, const std::vector<int32_t>& tally, int32_t reference) {
+  const TallyLattice lattice = MustOk(TallyLattice::Make(set.num_trees, set.num_classes));
+  double orders = 0.0, wrong = 0.0;
+  std::vector<int32_t> sequence;
+  EveryOrder(tally, &sequence, static_cast<size_t>(set.num_trees), [&](const std::vector<int32_t>& votes) {
+    std::vector<int32_t> seen(tally.size(), 0);
+    int32_t i = 0;
+    while (!set.stop[static_cast<size_t>(lattice.Index(seen.data(), i))]) ++seen[static_cast<size_t>(votes[i++])];
+    orders += 1.0;
+    wrong += TallyLeader(seen.data(), set.num_classes) != reference ? 1.0 : 0.0;
+  });
+  return wrong / orders;
+}
+
 // `copies` rows of each of `tallies` (K counts each), references: the plurality, in an interleaved
 // order.
 CalibrationRows Repeated(const std::vector<std::vector<uint32_t>>& tallies, int copies, int32_t trees) {
@@ -136,12 +153,13 @@ TEST_CASE("The certificate's bound is the bound at the full delta of the brute-f
     CHECK(s.certificate.bound <= 0.1);
     CHECK(s.certificate.reason.empty());
     CHECK_FALSE(s.certificate.rows_needed.has_value());
-    if (!s.table.has_value()) continue;  // the LP's bound is checked by the binary test below
+    if (!s.table.has_value() && !s.tally_lp.has_value()) continue;  // the two-class LP: the binary test below
     std::vector<double> losses;  // the certify rows', in calibration order
     for (size_t r = 0; r < rows.references.size(); ++r) {
       if (r % 4 == 0) continue;  // a fit row
       const std::vector<int32_t> tally(rows.tallies.begin() + r * classes, rows.tallies.begin() + (r + 1) * classes);
-      losses.push_back(BruteForceLoss(*s.table, tally, rows.references[r]));
+      losses.push_back(s.table.has_value() ? BruteForceLoss(*s.table, tally, rows.references[r])
+                                           : BruteForceTallyLoss(s.tally_lp->first, tally, rows.references[r]));
     }
     REQUIRE(losses.size() == 225);
     CHECK(s.certificate.bound ==
@@ -497,6 +515,93 @@ TEST_CASE("Auto on a large synthetic calibration set certifies a strategy within
     CHECK(s.certificate.mean_trees <= 1.3 * floor);
     CHECK(s.certificate.mean_trees >= floor * 0.95);  // nothing certified beats the floor by much
   }
+}
+
+}  // namespace
+}  // namespace urnforest
+
+namespace urnforest {
+namespace {
+
+// Three-class rows of `trees` votes: per row a class distribution drawn at random (mostly
+// decisive), votes drawn from it; references the plurality.
+CalibrationRows SyntheticThreeClassRows(size_t n, int32_t trees, uint64_t seed) {
+  CalibrationRows rows;
+  rows.num_classes = 3;
+  rows.num_trees = trees;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(seed >> 11) / 9007199254740992.0;
+  };
+  for (size_t r = 0; r < n; ++r) {
+    const int favourite = static_cast<int>(next() * 3);
+    const double strength = std::pow(next(), 0.3);
+    std::vector<uint32_t> f(3, 0);
+    for (int32_t v = 0; v < trees; ++v) f[next() < strength ? favourite : static_cast<int>(next() * 3)] += 1;
+    rows.tallies.insert(rows.tallies.end(), f.begin(), f.end());
+    rows.references.push_back(Plurality(f));
+  }
+  return rows;
+}
+
+TEST_CASE("Auto over three classes tests LP candidates and its chosen strategy keeps its bound on held-out rows", "[certified]") {
+  const CalibrationRows rows = SyntheticThreeClassRows(6000, 31, 77);
+  const CalibrationRows held_out = SyntheticThreeClassRows(20000, 31, 78);
+  CertifyOptions options;
+  options.alpha = 0.99;
+  const CertifiedStrategy s = MustOk(CertifyStrategy(rows, options));
+  REQUIRE(s.certificate.certified);
+  CHECK(s.certificate.bound <= 0.01);
+  // 16 siba and 16 hyper tables, and at least one LP set.
+  const std::string& method = s.certificate.method;
+  const size_t at = method.find("sequence of ");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stoi(method.substr(at + 12)) > 32);
+  CAPTURE(s.certificate.strategy, s.certificate.parameter, s.certificate.mean_trees, method);
+  double disagreement = 0.0, trees = 0.0;
+  if (s.tally_lp.has_value()) {
+    CHECK(s.certificate.strategy == "lp");
+    for (const TallyOutcome& o : MustOk(ExactTallyOutcomes(*s.tally_lp, held_out.tallies))) {
+      disagreement += o.disagreement / 20000.0;
+      trees += o.trees / 20000.0;
+    }
+  } else {
+    REQUIRE(s.table.has_value());
+    for (size_t r = 0; r < 20000; ++r) {
+      const std::vector<int32_t> f(held_out.tallies.begin() + 3 * r, held_out.tallies.begin() + 3 * r + 3);
+      const CostEstimate c = MustOk(ExactCostForFinalTally(*s.table, f));
+      disagreement += c.disagreement / 20000.0;
+      trees += c.expected_trees / 20000.0;
+    }
+  }
+  CHECK(disagreement <= 0.01);
+  CHECK(trees < 31.0);
+  CHECK(trees == Approx(s.certificate.mean_trees).epsilon(0.05));
+}
+
+TEST_CASE("Auto picks an LP set over three classes when it saves the most trees, with the bound of its exact losses", "[certified]") {
+  // Decisive rows: the LP's sets stop after a vote or two where the rows allow it.
+  const CalibrationRows rows = SyntheticThreeClassRows(8000, 15, 5);
+  CertifyOptions options;
+  options.alpha = 0.95;
+  const CertifiedStrategy s = MustOk(CertifyStrategy(rows, options));
+  REQUIRE(s.certificate.certified);
+  CAPTURE(s.certificate.strategy, s.certificate.parameter, s.certificate.mean_trees, s.certificate.method);
+  REQUIRE(s.certificate.strategy == "lp");
+  REQUIRE(s.tally_lp.has_value());
+  CHECK(s.tally_lp->first.stop == s.tally_lp->second.stop);
+  CHECK(s.tally_lp->first_share == 1.0);
+  // Its bound is the bound of its exact losses on the certify rows (exact outcomes: checked
+  // against every vote order in tally_lagrangian_ladder_test.cpp).
+  const std::vector<TallyOutcome> exact = MustOk(ExactTallyOutcomes(s.tally_lp->first, rows.tallies));
+  std::vector<double> losses;
+  for (size_t r = 0; r < rows.references.size(); ++r) {
+    if (r % 4 != 0) losses.push_back(exact[r].disagreement);
+  }
+  CHECK(s.certificate.bound == Approx(std::min(0.05, RiskUpperBoundOf(options.pvalue, losses, 0.05))).margin(1e-9));
+  double trees = 0.0;
+  for (size_t r = 0; r < rows.references.size(); ++r) trees += r % 4 != 0 ? exact[r].trees / losses.size() : 0.0;
+  CHECK(s.certificate.mean_trees == Approx(trees).epsilon(1e-9));
 }
 
 }  // namespace

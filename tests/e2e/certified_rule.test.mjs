@@ -154,6 +154,34 @@ test('δ is checked as typed: a bad value is refused with a reason and the answe
   assert.equal(await page.getAttribute('#delta', 'aria-invalid'), 'false');
 });
 
+test('views 3 and 6 carry δ beside rule, α and order: typed there it is the rule bar\'s δ, shown for auto only', { timeout: 120_000 }, async () => {
+  const copies = ['testset', 'classify'];
+  const shown = () => page.evaluate((ids) => ids.map((p) => !document.getElementById(`${p}-delta-cell`).hidden), copies);
+  const values = () => page.evaluate((ids) => ids.map((p) => document.getElementById(`${p}-delta`).value), copies);
+  assert.equal(await page.inputValue('#rule'), 'auto');
+  assert.deepEqual(await shown(), [true, true]);
+  assert.deepEqual(await values(), [await page.inputValue('#delta'), await page.inputValue('#delta')]);
+  await page.fill('#testset-delta', '0.1');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('delta') === '0.1');
+  assert.equal(await page.inputValue('#delta'), '0.1');
+  assert.equal(await page.inputValue('#classify-delta'), '0.1');
+  await page.waitForFunction(() => /at least 90\.0\s%/.test(document.querySelector('#urn-certificate').textContent), null, { timeout: 60_000 });
+  await page.fill('#classify-delta', '2');  // refused like the rule bar's, with its reason
+  assert.equal(await page.getAttribute('#delta', 'aria-invalid'), 'true');
+  assert.equal(await page.getAttribute('#classify-delta', 'aria-invalid'), 'true');
+  assert.match(await page.textContent('#delta-note'), /δ must be more than 0 and less than 1/);
+  assert.equal((await hashState()).delta, '0.1');
+  await page.fill('#delta', '0.05');  // typed in the rule bar, copied to both views
+  await page.waitForFunction(() => ['testset', 'classify'].every((p) => document.getElementById(`${p}-delta`).value === '0.05'));
+  await page.selectOption('#rule', 'hyper');
+  await page.waitForFunction(() => document.querySelector('#urn').dataset.state === 'ready' && document.querySelector('#urn').dataset.rule === 'hyper', null, { timeout: 60_000 });
+  assert.deepEqual(await shown(), [false, false]);
+  await page.selectOption('#rule', 'auto');
+  await page.waitForFunction(() => document.querySelector('#urn').dataset.state === 'ready' && document.querySelector('#urn').dataset.rule === 'auto', null, { timeout: 60_000 });
+  assert.deepEqual(await shown(), [true, true]);
+  assert.deepEqual(problems, []);
+});
+
 test('too few calibration rows: the certificate says why and how many rows it needs, and the urn explains the exact exit', { timeout: 120_000 }, async () => {
   await page.fill('#delta', '0.05');
   await train('iris', { holdout: '0.3', cal: '0.25' });

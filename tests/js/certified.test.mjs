@@ -8,7 +8,7 @@ import { readDataset } from './helpers.mjs';
 
 const dir = new URL('../fixtures/onnx/', import.meta.url);
 const fx = JSON.parse(readFileSync(new URL('sk_rf_wdbc_binary_zipmap.json', dir), 'utf8'));
-const CERTIFICATE_KEYS = ['strategy', 'parameter', 'certified', 'bound', 'alpha', 'delta', 'fitRows', 'certifyRows', 'reason', 'rowsNeeded'];
+const CERTIFICATE_KEYS = ['strategy', 'parameter', 'certified', 'bound', 'alpha', 'delta', 'fitRows', 'certifyRows', 'reason', 'method', 'rowsNeeded'];
 
 // wdbc's feature columns as CSV text of the rows at positions with `parity` (0: even, 1: odd).
 function wdbcCsv(parity) {
@@ -37,6 +37,7 @@ test("rule 'auto' answers with the certified strategy and carries the certificat
   assert.ok(c.bound <= 0.05);
   assert.equal(c.reason, '');
   assert.equal(c.rowsNeeded, null);
+  assert.match(c.method, /^betting, one fixed sequence of \d+ candidates ordered on the fit rows, \d+ tested$/);
   assert.equal(p.treesUsed.length, test_rows.numRows);
   assert.ok(p.meanTrees < forest.numTrees);
   assert.ok(p.disagreement <= 0.05);
@@ -63,6 +64,7 @@ test("rule 'auto' with too few rows for alpha answers with the exact exit and sa
   assert.equal(p.certificate.strategy, 'exact');
   assert.equal(p.certificate.rowsNeeded, 419);
   assert.match(p.certificate.reason, /too few calibration rows/);
+  assert.equal(p.certificate.method, '');  // no test ran
   assert.equal(p.disagreement, 0);
 });
 
