@@ -112,6 +112,12 @@ class ProtoReader {
     return count;
   }
 
+  /// How many length-delimited fields with `field`'s number directly follow the current position
+  /// (`field`: the field Next() just read; 0 for other wire types), without reading them: room
+  /// to reserve before reading a repeated string run. Stops at the first other field, a key spelt
+  /// in more bytes than needed or a length that does not fit.
+  size_t CountBytesRun(const ProtoField& field) const;
+
  private:
   bool ReadVarint(uint64_t* out);
   // The varint at *at (advanced past it) into *out; false when truncated or over 10 bytes.
