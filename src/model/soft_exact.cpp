@@ -3,7 +3,8 @@
 // bounds of what its remaining trees can add (internal::RemainingBounds) cannot change its class.
 //
 // Per tree the block's live rows first add their leaf values in one tight loop (the full soft
-// vote's loop), then only rows whose next possible settling point has come are checked; the
+// vote's loop; a tree whose leaves add to one class only, as boosting's trees do, adds that
+// class's value alone), then only rows whose next possible settling point has come are checked; the
 // smallest such point over the block skips the whole check pass for trees before it. Halting
 // rows answer and stop as a row-by-row walk with a check at every tree does
 // (tests/cpp/soft_halting_reference_test.cpp). A call first halts a probe of its rows and, when
