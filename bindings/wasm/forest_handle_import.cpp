@@ -1,5 +1,8 @@
 // ForestHandle's imported-model members: ONNX and XGBoost JSON import, calibration, soft scores and the exact soft
 // early exit (registered with the rest of ForestHandle in forest_handle.cpp).
+#include <algorithm>
+#include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -15,15 +18,35 @@
 #include "urnforest/xgboost_import.h"
 
 namespace urnforest::wasm {
+namespace {
+
+// A model file's bytes (a JS Uint8Array) copied into wasm memory as they are. Not
+// convertJSArrayToNumberVector: it zeroes a vector of the file's size before copying into it,
+// a memset of the whole file. Null when the memory is exhausted.
+std::unique_ptr<uint8_t[]> CopyIn(const val& bytes, size_t* size) {
+  *size = bytes["length"].as<size_t>();
+  std::unique_ptr<uint8_t[]> data(new (std::nothrow) uint8_t[std::max<size_t>(*size, 1)]);
+  if (data != nullptr) val(emscripten::typed_memory_view(*size, data.get())).call<void>("set", bytes);
+  return data;
+}
+
+val OutOfMemory(size_t size) {
+  return ErrorObject(Status::Error(StatusCode::kOutOfMemory,
+                                   "no room in memory for the " + std::to_string(size) + " bytes of the file"));
+}
+
+}  // namespace
 
 val ForestHandle::LoadOnnx(const val& bytes, const val& feature_names, const val& class_names,
                            const std::string& target) {
-  std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+  size_t size = 0;
+  const std::unique_ptr<uint8_t[]> data = CopyIn(bytes, &size);
+  if (data == nullptr) return OutOfMemory(size);
   OnnxImportOptions options;
   options.feature_names = StringVector(feature_names);
   options.class_names = StringVector(class_names);
   if (!target.empty()) options.target_name = target;
-  Result<Forest> result = ImportOnnx(data.data(), data.size(), options);
+  Result<Forest> result = ImportOnnx(data.get(), size, options);
   if (!result.ok()) return ErrorObject(result.status());
   forest_ = std::move(result).value();
   return val::undefined();
@@ -31,12 +54,14 @@ val ForestHandle::LoadOnnx(const val& bytes, const val& feature_names, const val
 
 val ForestHandle::LoadXGBoost(const val& bytes, const val& feature_names, const val& class_names,
                               const std::string& target) {
-  std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+  size_t size = 0;
+  const std::unique_ptr<uint8_t[]> data = CopyIn(bytes, &size);
+  if (data == nullptr) return OutOfMemory(size);
   XGBoostImportOptions options;
   options.feature_names = StringVector(feature_names);
   options.class_names = StringVector(class_names);
   if (!target.empty()) options.target_name = target;
-  Result<Forest> result = ImportXGBoost(data.data(), data.size(), options);
+  Result<Forest> result = ImportXGBoost(data.get(), size, options);
   if (!result.ok()) return ErrorObject(result.status());
   forest_ = std::move(result).value();
   return val::undefined();

@@ -3,7 +3,8 @@
 // bounds of what its remaining trees can add (internal::RemainingBounds) cannot change its class.
 //
 // Per tree the block's live rows first add their leaf values in one tight loop (the full soft
-// vote's loop), then only rows whose next possible settling point has come are checked; the
+// vote's loop; a tree whose leaves add to one class only, as boosting's trees do, adds that
+// class's value alone), then only rows whose next possible settling point has come are checked; the
 // smallest such point over the block skips the whole check pass for trees before it. Halting
 // rows answer and stop as a row-by-row walk with a check at every tree does
 // (tests/cpp/soft_halting_reference_test.cpp). A call first halts a probe of its rows and, when
@@ -41,6 +42,42 @@ void AddLeaves(const ImportedModel& m, const TreeNode* nodes, const int32_t* lea
   }
 }
 
+// Adds tree leaves `leaves[j]` (j < live) to the sums of rows active[j] for the tree's one class
+// `c`: every other class's value is zero at every leaf of the tree (boosting's one tree per class
+// and stage), and adding a zero changes no sum (at most the sign of a zero sum, which no
+// comparison sees).
+void AddLeavesOneClass(const ImportedModel& m, const TreeNode* nodes, const int32_t* leaves, const size_t* active,
+                       size_t live, size_t k, size_t c, double* sums) {
+  const double* values = m.leaf_values.data() + c;
+  double* column = sums + c;
+  for (size_t j = 0; j < live; ++j) {
+    column[active[j] * k] += values[static_cast<size_t>(nodes[leaves[j]].aux) * k];
+  }
+}
+
+// Per tree, its one class when every other class's value is zero at all its leaves (from the
+// tree's leaf-value bounds), else -1. All -1 for models with a `named` table (its marks need every
+// leaf's row) and for one output.
+std::vector<int32_t> OneClassTrees(const Forest& forest) {
+  const ImportedModel& m = *forest.imported();
+  const size_t trees = static_cast<size_t>(forest.num_trees());
+  const size_t k = static_cast<size_t>(m.outputs);
+  std::vector<int32_t> out(trees, -1);
+  if (k < 2 || !m.named.empty() || m.tree_low.size() != trees * k || m.tree_high.size() != trees * k) return out;
+  for (size_t t = 0; t < trees; ++t) {
+    int32_t one = -1;
+    size_t nonzero = 0;
+    for (size_t c = 0; c < k; ++c) {
+      if (m.tree_low[t * k + c] != 0.0 || m.tree_high[t * k + c] != 0.0) {
+        ++nonzero;
+        one = static_cast<int32_t>(c);
+      }
+    }
+    if (nonzero == 1) out[t] = one;
+  }
+  return out;
+}
+
 // The exact exit's state for one call: rows rows[begin..end) walk in blocks, halting when
 // `check`, else through every tree.
 class ExactWalker {
@@ -50,7 +87,8 @@ class ExactWalker {
         threshold_(internal::SingleScoreThreshold(m_)), k_(static_cast<size_t>(m_.outputs)),
         width_(static_cast<size_t>(forest.num_features())), named_(!m_.named.empty()),
         view_(internal::ForestWalkView(forest)), nodes_(forest.node_table().nodes.data()),
-        sums_(kBlock * k_), next_check_(kBlock), seen_(named_ ? kBlock * k_ : 0) {}
+        sums_(kBlock * k_), next_check_(kBlock), seen_(named_ ? kBlock * k_ : 0),
+        one_class_(OneClassTrees(forest)) {}
 
   void Walk(size_t begin, size_t end, bool check) {
     for (size_t b = begin; b < end; b += kBlock) {
@@ -68,6 +106,18 @@ class ExactWalker {
   static constexpr size_t kBlock = internal::kRowBlock;
 
   uint8_t* seen_of(size_t slot) { return named_ ? seen_.data() + slot * k_ : nullptr; }
+
+  // Adds tree t's leaves (leaves_[j]) to the sums of the `live` rows active_[j].
+  void Add(int32_t t, size_t live) {
+    const int32_t one = one_class_[static_cast<size_t>(t)];
+    if (one >= 0) {
+      AddLeavesOneClass(m_, nodes_, leaves_, active_, live, k_, static_cast<size_t>(one), sums_.data());
+    } else if (named_) {
+      AddLeaves<true>(m_, nodes_, leaves_, active_, live, k_, sums_.data(), seen_.data());
+    } else {
+      AddLeaves<false>(m_, nodes_, leaves_, active_, live, k_, sums_.data(), nullptr);
+    }
+  }
 
   // Every row of the block through every tree, no checks: rows stay in place (no indirection).
   void FullBlock(size_t begin, size_t count) {
@@ -89,11 +139,7 @@ class ExactWalker {
       } else {
         view_.LeavesMany<false>(t, count, row_ptr, row_no_nan, leaves_);
       }
-      if (named_) {
-        AddLeaves<true>(m_, nodes_, leaves_, active_, count, k_, sums_.data(), seen_.data());
-      } else {
-        AddLeaves<false>(m_, nodes_, leaves_, active_, count, k_, sums_.data(), nullptr);
-      }
+      Add(t, count);
     }
     for (size_t i = 0; i < count; ++i) {
       out_->labels[begin + i] = internal::ClassOf(m_, sums_.data() + i * k_, threshold_, seen_of(i));
@@ -131,11 +177,7 @@ class ExactWalker {
       } else {
         view_.LeavesMany<false>(t, live, row_ptr, row_no_nan, leaves_);
       }
-      if (named_) {
-        AddLeaves<true>(m_, nodes_, leaves_, active_, live, k_, sums_.data(), seen_.data());
-      } else {
-        AddLeaves<false>(m_, nodes_, leaves_, active_, live, k_, sums_.data(), nullptr);
-      }
+      Add(t, live);
       const int32_t used = t + 1;
       if (used == trees) {
         for (size_t j = 0; j < live; ++j) finish(active_[j], used);
@@ -175,6 +217,7 @@ class ExactWalker {
   std::vector<double> sums_;
   std::vector<int32_t> next_check_;
   std::vector<uint8_t> seen_;  // classes named per row
+  const std::vector<int32_t> one_class_;  // per tree: OneClassTrees
   size_t active_[kBlock];
   int32_t leaves_[kBlock];
   bool no_nan_[kBlock];

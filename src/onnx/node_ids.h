@@ -22,7 +22,8 @@ class NodeIds {
   /// Sorts by id (then index). Returns the attribute index of the second node that reuses an
   /// earlier node's id (the smallest such index), or SIZE_MAX when every id is distinct.
   size_t Seal() {
-    std::sort(entries_.begin(), entries_.end());
+    // Writers list a tree's nodes in id order: check that in one pass before sorting.
+    if (!std::is_sorted(entries_.begin(), entries_.end())) std::sort(entries_.begin(), entries_.end());
     size_t repeat = SIZE_MAX;
     dense_ = true;
     for (size_t j = 0; j < entries_.size(); ++j) {

@@ -191,6 +191,9 @@ class Decoder {
                   return false;
                 break;
         case 9: if (!NeedBytes(f, "AttributeProto.strings") || !Count(1)) return false;
+                // Room for the run of strings that follows (node modes: one per node), counted
+                // first: regrowing moves every string already read.
+                if (a->strings.empty()) a->strings.reserve(1 + r.CountBytesRun(f));
                 a->strings.emplace_back(f.bytes); break;
         default: break;
       }

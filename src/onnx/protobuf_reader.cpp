@@ -33,6 +33,24 @@ size_t ProtoReader::KeyBytes(const ProtoField& field, uint8_t* key) {
   return n;
 }
 
+size_t ProtoReader::CountBytesRun(const ProtoField& field) const {
+  if (field.type != WireType::kLengthDelimited) return 0;
+  uint8_t key[5];
+  const size_t key_size = KeyBytes(field, key);
+  size_t at = pos_, count = 0;
+  while (size_ - at > key_size) {
+    for (size_t i = 0; i < key_size; ++i) {
+      if (data_[at + i] != key[i]) return count;
+    }
+    size_t next = at + key_size;
+    uint64_t length = 0;
+    if (!VarintAt(&next, &length) || length > size_ - next) return count;
+    at = next + static_cast<size_t>(length);
+    ++count;
+  }
+  return count;
+}
+
 bool ProtoReader::Next(ProtoField* field) {
   if (failed_ || pos_ >= size_) return false;
   uint64_t key = 0;

@@ -49,32 +49,74 @@ class ProtoReader {
     if (field.type != WireType::kVarint && field.type != WireType::kFixed32) return 0;
     uint8_t key[5];
     const size_t key_size = KeyBytes(field, key);
+    // Local cursor (p, end) rather than the members: the loop keeps them in registers while
+    // emit() stores values.
+    const uint8_t* p = data_ + pos_;
+    const uint8_t* const end = data_ + size_;
     size_t count = 0;
-    auto key_at = [this, &key, key_size](size_t at) {
-      for (size_t i = 0; i < key_size; ++i) {
-        if (data_[at + i] != key[i]) return false;
+    if (key_size == 1 && field.type == WireType::kFixed32) {
+      // The common float list (field 7): a one-byte key and four value bytes per entry.
+      const uint8_t k0 = key[0];
+      while (end - p >= 5 && p[0] == k0) {
+        emit(static_cast<uint64_t>(p[1]) | static_cast<uint64_t>(p[2]) << 8 | static_cast<uint64_t>(p[3]) << 16 |
+             static_cast<uint64_t>(p[4]) << 24);
+        p += 5;
+        ++count;
       }
-      return true;
-    };
-    while (size_ - pos_ > key_size && key_at(pos_)) {
-      size_t at = pos_ + key_size;
-      uint64_t value = 0;
-      if (field.type == WireType::kFixed32) {
-        if (size_ - at < 4) break;
-        value = static_cast<uint64_t>(data_[at]) | static_cast<uint64_t>(data_[at + 1]) << 8 |
-                static_cast<uint64_t>(data_[at + 2]) << 16 | static_cast<uint64_t>(data_[at + 3]) << 24;
-        at += 4;
-      } else if (at < size_ && data_[at] < 0x80) {
-        value = data_[at++];  // a one-byte varint (most ids and class indices): no call
-      } else if (!VarintAt(&at, &value)) {
-        break;
+    } else if (key_size == 1) {
+      // The common int list (field 8): a one-byte key, then a varint.
+      const uint8_t k0 = key[0];
+      while (end - p >= 2 && p[0] == k0) {
+        uint64_t value = p[1];
+        if (value < 0x80) {  // a one-byte varint (most class indices)
+          p += 2;
+        } else if (end - p >= 3 && p[2] < 0x80) {  // two bytes (node ids up to 16,383)
+          value = (value & 0x7f) | static_cast<uint64_t>(p[2]) << 7;
+          p += 3;
+        } else {
+          size_t at = static_cast<size_t>(p + 1 - data_);
+          if (!VarintAt(&at, &value)) break;
+          p = data_ + at;
+        }
+        emit(value);
+        ++count;
       }
-      pos_ = at;
-      emit(value);
-      ++count;
+    } else {
+      auto key_at = [&key, key_size](const uint8_t* q) {
+        for (size_t i = 0; i < key_size; ++i) {
+          if (q[i] != key[i]) return false;
+        }
+        return true;
+      };
+      while (static_cast<size_t>(end - p) > key_size && key_at(p)) {
+        const uint8_t* q = p + key_size;
+        uint64_t value = 0;
+        if (field.type == WireType::kFixed32) {
+          if (end - q < 4) break;
+          value = static_cast<uint64_t>(q[0]) | static_cast<uint64_t>(q[1]) << 8 | static_cast<uint64_t>(q[2]) << 16 |
+                  static_cast<uint64_t>(q[3]) << 24;
+          q += 4;
+        } else if (q[0] < 0x80) {
+          value = *q++;
+        } else {
+          size_t at = static_cast<size_t>(q - data_);
+          if (!VarintAt(&at, &value)) break;
+          q = data_ + at;
+        }
+        p = q;
+        emit(value);
+        ++count;
+      }
     }
+    pos_ = static_cast<size_t>(p - data_);
     return count;
   }
+
+  /// How many length-delimited fields with `field`'s number directly follow the current position
+  /// (`field`: the field Next() just read; 0 for other wire types), without reading them: room
+  /// to reserve before reading a repeated string run. Stops at the first other field, a key spelt
+  /// in more bytes than needed or a length that does not fit.
+  size_t CountBytesRun(const ProtoField& field) const;
 
  private:
   bool ReadVarint(uint64_t* out);

@@ -2,6 +2,7 @@
 #include "onnx/tree_ensemble_budget.h"
 
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "urnforest/node_table.h"
@@ -20,8 +21,9 @@ size_t Add(size_t a, size_t b) { return b > kSaturated - a ? kSaturated : a + b;
 // children for a comparison, three for an equality, two per boundary of a member set (2 per value).
 size_t ExtraSlots(const std::string& mode, size_t member_values) {
   if (IsLeafMode(mode)) return 0;
-  if (mode == "BRANCH_EQ" || mode == "BRANCH_NEQ") return 3;
-  if (mode == "BRANCH_MEMBER") return Mul(4, member_values);
+  const std::string_view m(mode);  // compares lengths first
+  if (m == "BRANCH_EQ" || m == "BRANCH_NEQ") return 3;
+  if (m == "BRANCH_MEMBER") return Mul(4, member_values);
   return 2;
 }
 

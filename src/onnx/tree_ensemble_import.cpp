@@ -83,18 +83,28 @@ Result<ScoreTransform> PostTransform(const OnnxNode& node, const std::string& na
 // single_score, outputs and kind of *m (m->transform already set).
 Status ClassifyWeights(const OnnxNode& node, const TreeEnsembleAttributes& a, ImportedModel* m) {
   const size_t l = a.class_names.size();
-  // Class ids used by the weights: a binary model may store only one class's scores.
-  bool only_first = true, only_second = true;
-  for (int64_t id : a.class_ids) {
+  // One pass over the weights: class ids in range (the first bad one reported), weights finite
+  // (reported after every id is checked, as before), the class ids used (a binary model may store
+  // only one class's scores) and, per tree, its one class or -1 when it has several.
+  bool only_first = true, only_second = true, all_positive = true, all_finite = true;
+  std::map<int64_t, int64_t> first_class;  // tree -> its one class, or -1 when it has several
+  auto it = first_class.end();  // the entry of the previous weight's tree (weights come tree by tree)
+  for (size_t k = 0; k < a.class_ids.size(); ++k) {
+    const int64_t id = a.class_ids[k];
     if (id < 0 || static_cast<uint64_t>(id) >= l) return OnnxCorrupt(node, "class id " + std::to_string(id) + " out of range");
     only_first = only_first && id == 0;
     only_second = only_second && id == 1;
-  }
-  bool all_positive = true;
-  for (double w : a.class_weights) {
-    if (!std::isfinite(w)) return OnnxCorrupt(node, "a class weight is not finite");
+    const double w = a.class_weights[k];
+    all_finite = all_finite && std::isfinite(w);
     all_positive = all_positive && w >= 0;
+    if (it == first_class.end() || it->first != a.class_tree_ids[k]) {
+      bool inserted = false;
+      std::tie(it, inserted) = first_class.emplace(a.class_tree_ids[k], id);
+      if (inserted) continue;
+    }
+    if (it->second != id) it->second = -1;
   }
+  if (!all_finite) return OnnxCorrupt(node, "a class weight is not finite");
   // ONNX Runtime's binary case: two labels and every weight for class id 0, which then scores
   // the second class (scikit-learn's and XGBoost's binary layout).
   // The opset-5 op has no such case: ArgMax reads its two targets as they are.
@@ -116,16 +126,6 @@ Status ClassifyWeights(const OnnxNode& node, const TreeEnsembleAttributes& a, Im
   // additive.
   bool per_class_trees = false;
   if (!m->single_score) {
-    std::map<int64_t, int64_t> first_class;  // tree -> its one class, or -1 when it has several
-    auto it = first_class.end();  // the entry of the previous weight's tree (weights come tree by tree)
-    for (size_t k = 0; k < a.class_ids.size(); ++k) {
-      if (it == first_class.end() || it->first != a.class_tree_ids[k]) {
-        bool inserted = false;
-        std::tie(it, inserted) = first_class.emplace(a.class_tree_ids[k], a.class_ids[k]);
-        if (inserted) continue;
-      }
-      if (it->second != a.class_ids[k]) it->second = -1;
-    }
     size_t single = 0;
     for (const auto& [tree, c] : first_class) single += c >= 0;
     per_class_trees = 2 * single > first_class.size();
@@ -196,11 +196,20 @@ Result<SourceTrees> IndexTrees(const OnnxNode& node, const TreeEnsembleAttribute
   return trees;
 }
 
+// Whether the model needs ImportedModel::named: three or more classes without base values, as
+// ONNX Runtime's label skips a class no reached leaf named; the opset-5 op is read through ArgMax,
+// which skips no class.
+bool MayNeedNamed(const OnnxNode& node, const ImportedModel& m) {
+  return m.outputs >= 3 && m.base_values.empty() && node.op_type != "TreeEnsemble";
+}
+
 // The leaf table: one row per LEAF node in attribute order (row_of[i] for node i), summing its
-// class entries (leaves x m.outputs values).
+// class entries (leaves x m.outputs values); with MayNeedNamed, `named` marks the classes each
+// row's entries name (leaves x m.outputs bytes), in the same pass.
 struct LeafTable {
   std::vector<uint32_t> row_of;
   std::vector<double> values;
+  std::vector<uint8_t> named;
 };
 Result<LeafTable> SumLeaves(const OnnxNode& node, const TreeEnsembleAttributes& a, const ImportedModel& m,
                             const SourceTrees& trees) {
@@ -213,42 +222,39 @@ Result<LeafTable> SumLeaves(const OnnxNode& node, const TreeEnsembleAttributes& 
   if (leaves * m.outputs > (size_t{1} << 28)) {
     return Status::Error(StatusCode::kLimitExceeded, "the model's leaves hold more than 2^28 values");
   }
-  out.values.assign(leaves * m.outputs, 0.0);
-  size_t row = 0;  // the leaf row of weight k - 1; a leaf's weights usually come one after another
-  for (size_t k = 0; k < a.class_ids.size(); ++k) {
-    if (k == 0 || a.class_tree_ids[k] != a.class_tree_ids[k - 1] || a.class_node_ids[k] != a.class_node_ids[k - 1]) {
-      auto tree = trees.find(a.class_tree_ids[k]);
-      if (tree == trees.end()) return OnnxCorrupt(node, "a class weight names tree " + std::to_string(a.class_tree_ids[k]) + ", which does not exist");
-      auto it = tree->second.by_id.find(a.class_node_ids[k]);
+  const size_t k = static_cast<size_t>(m.outputs);
+  out.values.assign(leaves * k, 0.0);
+  const bool mark = MayNeedNamed(node, m);
+  if (mark) out.named.assign(leaves * k, 0);
+  double* row = out.values.data();  // the leaf row of weight e - 1; a leaf's weights usually come one after another
+  uint8_t* named = out.named.data();
+  for (size_t e = 0; e < a.class_ids.size(); ++e) {
+    if (e == 0 || a.class_tree_ids[e] != a.class_tree_ids[e - 1] || a.class_node_ids[e] != a.class_node_ids[e - 1]) {
+      auto tree = trees.find(a.class_tree_ids[e]);
+      if (tree == trees.end()) return OnnxCorrupt(node, "a class weight names tree " + std::to_string(a.class_tree_ids[e]) + ", which does not exist");
+      auto it = tree->second.by_id.find(a.class_node_ids[e]);
       if (it == tree->second.by_id.end() || !internal::IsLeafMode(a.modes[it->second])) {
-        return OnnxCorrupt(node, "a class weight names node " + std::to_string(a.class_node_ids[k]) + " of tree " +
-                                     std::to_string(a.class_tree_ids[k]) + ", which is not a leaf");
+        return OnnxCorrupt(node, "a class weight names node " + std::to_string(a.class_node_ids[e]) + " of tree " +
+                                     std::to_string(a.class_tree_ids[e]) + ", which is not a leaf");
       }
-      row = out.row_of[it->second];
+      row = out.values.data() + out.row_of[it->second] * k;
+      if (mark) named = out.named.data() + out.row_of[it->second] * k;
     }
-    const size_t column = m.single_score ? 0 : static_cast<size_t>(a.class_ids[k]);
-    out.values[row * m.outputs + column] += a.class_weights[k];
+    const size_t column = m.single_score ? 0 : static_cast<size_t>(a.class_ids[e]);
+    row[column] += a.class_weights[e];
+    if (mark) named[column] = 1;
   }
   return out;
 }
 
-// Which classes each leaf row names (ImportedModel::named), for three or more classes without
-// base values, as ONNX Runtime's label skips a class no reached leaf named. Empty when it cannot
-// matter: every class is named by every leaf of some tree, so every row reaches a leaf naming it.
-// The opset-5 op is read through ArgMax, which skips no class.
-std::vector<uint8_t> NamedClasses(const OnnxNode& node, const TreeEnsembleAttributes& a, const ImportedModel& m,
-                                  const SourceTrees& trees, const LeafTable& leaves) {
+// Which classes each leaf row names (ImportedModel::named; *leaves' marks, moved out). Empty when
+// it cannot matter: every class is named by every leaf of some tree, so every row reaches a leaf
+// naming it, or the model has no such table (MayNeedNamed).
+std::vector<uint8_t> NamedClasses(const TreeEnsembleAttributes& a, const ImportedModel& m, const SourceTrees& trees,
+                                  LeafTable* leaves) {
+  std::vector<uint8_t> named = std::move(leaves->named);
+  if (named.empty()) return {};
   const size_t k = static_cast<size_t>(m.outputs);
-  if (k < 3 || !m.base_values.empty() || node.op_type == "TreeEnsemble") return {};
-  std::vector<uint8_t> named(leaves.values.size(), 0);
-  size_t row = 0;  // the leaf row of entry e - 1; a leaf's entries usually come one after another
-  for (size_t e = 0; e < a.class_ids.size(); ++e) {
-    if (e == 0 || a.class_tree_ids[e] != a.class_tree_ids[e - 1] || a.class_node_ids[e] != a.class_node_ids[e - 1]) {
-      const size_t node = trees.at(a.class_tree_ids[e]).by_id.at(a.class_node_ids[e]);  // checked by SumLeaves
-      row = leaves.row_of[node];
-    }
-    named[row * k + static_cast<size_t>(a.class_ids[e])] = 1;
-  }
   std::vector<uint8_t> covered(k, 0), all(k);
   for (const auto& [id, tree] : trees) {
     std::fill(all.begin(), all.end(), uint8_t{1});
@@ -256,7 +262,7 @@ std::vector<uint8_t> NamedClasses(const OnnxNode& node, const TreeEnsembleAttrib
     for (const auto& [node_id, i] : tree.by_id) {
       if (!internal::IsLeafMode(a.modes[i])) continue;
       any_leaf = true;
-      const uint8_t* row = named.data() + leaves.row_of[i] * k;
+      const uint8_t* row = named.data() + leaves->row_of[i] * k;
       for (size_t c = 0; c < k; ++c) all[c] &= row[c];
     }
     for (size_t c = 0; c < k; ++c) covered[c] |= any_leaf && all[c];
@@ -278,8 +284,13 @@ std::vector<uint32_t> HardVotes(const ImportedModel& m, const std::vector<double
       // rounding of p / T). A margin votes by its sign.
       best = m.kind == ImportedKind::kVoting ? (v[0] * static_cast<double>(num_trees) > 0.5 + 1e-6) : v[0] > 0;
     } else {
+      // The leader's value kept at hand (not reloaded per class): the loop carries no load.
+      double top = v[0];
       for (int32_t c = 1; c < m.outputs; ++c) {
-        if (v[c] > v[best]) best = static_cast<uint32_t>(c);
+        if (v[c] > top) {
+          top = v[c];
+          best = static_cast<uint32_t>(c);
+        }
       }
     }
     votes[r] = best;
@@ -329,7 +340,7 @@ Result<Forest> BuildForest(const OnnxNode& node, const TreeEnsembleAttributes& a
                            ImportedModel record, LeafTable leaves, const SourceTrees& trees) {
   const int64_t num_features = static_cast<int64_t>(schema.features.size());
   std::vector<uint32_t> votes = HardVotes(record, leaves.values, trees.size());
-  std::vector<uint8_t> named = NamedClasses(node, a, record, trees, leaves);
+  std::vector<uint8_t> named = NamedClasses(a, record, trees, &leaves);
   ForestBuilder builder;
   if (Status s = builder.SetSchema(std::move(schema)); !s.ok()) return s;
   if (Status s = builder.SetImported(std::move(record)); !s.ok()) return s;

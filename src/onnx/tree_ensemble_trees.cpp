@@ -29,11 +29,12 @@ float BelowFloat(double t) {
 }
 
 Result<Mode> ParseMode(const OnnxNode& node, const std::string& mode) {
-  // string_views: a comparison checks the length before the bytes.
+  // string_views: a comparison checks the length before the bytes. The two modes of almost every
+  // node (leaves and BRANCH_LEQ, about half each) come first.
   static const std::pair<std::string_view, Mode> kModes[] = {
-      {"BRANCH_LEQ", Mode::kLeq}, {"BRANCH_LT", Mode::kLt}, {"BRANCH_GTE", Mode::kGte},
-      {"BRANCH_GT", Mode::kGt},   {"BRANCH_EQ", Mode::kEq}, {"BRANCH_NEQ", Mode::kNeq},
-      {"BRANCH_MEMBER", Mode::kMember}, {"LEAF", Mode::kLeaf}};
+      {"LEAF", Mode::kLeaf},      {"BRANCH_LEQ", Mode::kLeq}, {"BRANCH_LT", Mode::kLt},
+      {"BRANCH_GTE", Mode::kGte}, {"BRANCH_GT", Mode::kGt},   {"BRANCH_EQ", Mode::kEq},
+      {"BRANCH_NEQ", Mode::kNeq}, {"BRANCH_MEMBER", Mode::kMember}};
   for (const auto& [name, m] : kModes) {
     if (std::string_view(mode) == name) return m;
   }

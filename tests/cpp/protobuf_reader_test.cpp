@@ -3,6 +3,7 @@
 // of the run, and whatever ends a run is left to Next().
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -79,6 +80,73 @@ TEST_CASE("A run reads nothing after a length-delimited field or before a trunca
   ProtoReader cut(bytes.data(), bytes.size());
   REQUIRE(cut.Next(&f));
   CHECK(RunAfter(&cut, f).empty());
+  CHECK(!cut.Next(&f));
+  CHECK(cut.failed());
+}
+
+TEST_CASE("A run of varints of one to nine bytes reads the values Next() reads, field by field", "[protobuf_reader]") {
+  for (uint32_t field : {8u, 20u}) {  // a one-byte key and a two-byte key
+    INFO(field);
+    std::vector<uint64_t> values;
+    uint64_t state = 12345;
+    for (int i = 0; i < 400; ++i) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      const int bits = static_cast<int>(state >> 58);  // 0..63: every varint length
+      values.push_back((state >> 3) >> (63 - std::min(bits, 61)));
+    }
+    ProtoWriter w;
+    for (uint64_t v : values) w.Varint(field, v);
+    std::vector<uint8_t> bytes = w.bytes();
+    const uint8_t key = static_cast<uint8_t>(field << 3);
+    if (field == 8) {
+      // Two values spelt in more bytes than needed (0 as 0x80 0x00, 5 as 0x85 0x80 0x00): still
+      // the values Next() reads.
+      for (uint8_t b : {key, uint8_t{0x80}, uint8_t{0x00}, key, uint8_t{0x85}, uint8_t{0x80}, uint8_t{0x00}}) {
+        bytes.push_back(b);
+      }
+      values.push_back(0);
+      values.push_back(5);
+    }
+    ProtoReader by_next(bytes.data(), bytes.size());
+    std::vector<uint64_t> want;
+    ProtoField f;
+    while (by_next.Next(&f)) want.push_back(f.varint);
+    REQUIRE(!by_next.failed());
+    CHECK(want == values);
+    ProtoReader r(bytes.data(), bytes.size());
+    REQUIRE(r.Next(&f));
+    std::vector<uint64_t> got{f.varint};
+    for (uint64_t v : RunAfter(&r, f)) got.push_back(v);
+    CHECK(got == want);
+    CHECK(r.remaining() == 0);
+  }
+}
+
+TEST_CASE("CountBytesRun counts the same-key strings that follow without reading them", "[protobuf_reader]") {
+  ProtoWriter w;
+  for (const char* s : {"LEAF", "BRANCH_LEQ", "", "LEAF"}) w.Bytes(9, s);
+  w.Varint(9, 1);  // the same number, another wire type: not part of the run
+  w.Bytes(9, "x");
+  ProtoReader r(w.view());
+  ProtoField f;
+  REQUIRE(r.Next(&f));
+  CHECK(r.CountBytesRun(f) == 3);
+  CHECK(r.remaining() == w.view().size() - 6);  // nothing read: the first field's 6 bytes only
+  for (int i = 0; i < 3; ++i) REQUIRE(r.Next(&f));
+  CHECK(f.bytes == "LEAF");
+  CHECK(r.CountBytesRun(f) == 0);
+  REQUIRE(r.Next(&f));
+  CHECK(r.CountBytesRun(f) == 0);  // a varint field: no run of strings
+
+  ProtoWriter t;
+  t.Bytes(9, "ab");
+  std::vector<uint8_t> bytes = t.bytes();
+  bytes.push_back(9 << 3 | 2);  // the same key, then a length past the end
+  bytes.push_back(5);
+  bytes.push_back('c');
+  ProtoReader cut(bytes.data(), bytes.size());
+  REQUIRE(cut.Next(&f));
+  CHECK(cut.CountBytesRun(f) == 0);
   CHECK(!cut.Next(&f));
   CHECK(cut.failed());
 }
