@@ -132,8 +132,8 @@ void WritePrediction(const Forest& f, const Dataset& d, const Prediction& p, con
   out.json.EndObject();
 }
 
-// --calibration ROWS.csv: calibrates the loaded forest on those unlabeled rows in this process before
-// predicting (rule stratified's surrogate is fitted by calibration and not stored in model files).
+// --calibration ROWS.csv: calibrates the loaded forest on those unlabeled rows in this run before
+// predicting (as `calibrate` would, without writing a model file).
 Status CalibrateFromArgs(const Args& args, const CsvOptions& csv, Forest* forest) {
   if (!args.Has("calibration")) return Status::Ok();
   Result<std::string> path = args.Required("calibration");

@@ -313,8 +313,8 @@ export type LpOptions = Omit<AutoOptions, 'rule' | 'delta'> & {
 };
 
 /**
- * Forest.predict's options for rule 'stratified' (two classes; the forest calibrated in this process: the
- * surrogate is fitted by calibrate() and not stored in model bytes).
+ * Forest.predict's options for rule 'stratified' (two classes; a calibrated forest: calibrate() fits the
+ * surrogate, which toBytes() keeps).
  */
 export type StratifiedOptions = Omit<AutoOptions, 'rule' | 'delta'> & { rule: 'stratified' };
 

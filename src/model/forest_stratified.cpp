@@ -71,7 +71,7 @@ Result<std::shared_ptr<const StratifiedModel>> ForestStratified(const Forest& fo
   const std::shared_ptr<const StratifiedCalibration>& calibration = forest.stratified_calibration();
   if (calibration == nullptr) {
     return Invalid("rule 'stratified' needs a calibrated forest: calibrate it on unlabeled rows first (its "
-                   "surrogate is fitted then and is not stored in model bytes)");
+                   "surrogate is fitted then)");
   }
   const uint64_t bits = Bits(alpha);
   {

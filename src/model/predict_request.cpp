@@ -183,7 +183,7 @@ Status PlanStratified(const Forest& forest, const PredictRequest& request, Predi
   }
   if (forest.stratified_calibration() == nullptr) {
     return Refuse(RequestFault::kModel, "rule 'stratified' needs a calibrated forest: calibrate it on unlabeled "
-                  "rows first (its surrogate is fitted then and is not stored in model bytes)", fault);
+                  "rows first (its surrogate is fitted then)", fault);
   }
   plan->path = PredictPath::kStratified;
   return Status::Ok();

@@ -89,7 +89,7 @@ class Forest {
   const std::vector<int32_t>& calibration_labels() const { return calibration_labels_; }
   /// A two-class forest after CalibrateForest: the surrogate of the final vote fitted on the
   /// calibration rows, its buckets and their final counts (urnforest/stratified_stopping.h), which
-  /// rule 'stratified' solves from; null otherwise. Not serialized (calibrate again after loading).
+  /// rule 'stratified' solves from; null otherwise. Serialized (the STRS section of the model bytes).
   const std::shared_ptr<const StratifiedCalibration>& stratified_calibration() const { return stratified_; }
 
   /// Stores a halting table with the model: SerializeForest writes it, DeserializeForest

@@ -29,7 +29,7 @@ std::shared_ptr<const StratifiedCalibration> FitForestStratified(const Forest& f
 /// The solved stratified model of `forest` at expected disagreement 1 - alpha (cached per
 /// calibration and alpha; thread-safe). Fails with kInvalidArgument for alpha outside (0, 1], not
 /// two classes, or a forest without a stratified calibration (calibrate it on unlabeled rows
-/// first; the calibration is not stored in model bytes).
+/// first).
 Result<std::shared_ptr<const StratifiedModel>> ForestStratified(const Forest& forest, double alpha);
 
 }  // namespace urnforest

@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
+#include "base/crc32.h"
 #include "fixtures.h"
 #include "urnforest/calibrate.h"
 #include "urnforest/forest_stratified.h"
@@ -68,7 +71,7 @@ TEST_CASE("Rule stratified stops each row where its bucket's strategy stops, and
   CHECK(expected < 31.0);
 }
 
-TEST_CASE("Rule stratified is refused without calibration, on more than two classes and after a round trip through bytes",
+TEST_CASE("Rule stratified is refused without calibration or on more than two classes, and answers the same after a round trip through bytes",
           "[stratified]") {
   PredictRequest request;
   request.rule = "stratified";
@@ -83,9 +86,42 @@ TEST_CASE("Rule stratified is refused without calibration, on more than two clas
   CHECK(CheckPredictRequest(c.forest, request).ok());
   const std::vector<uint8_t> bytes = SerializeForest(c.forest);
   const Forest loaded = MustOk(DeserializeForest(bytes.data(), bytes.size()));
-  CHECK(CheckPredictRequest(loaded, request).code == StatusCode::kInvalidArgument);
+  REQUIRE(CheckPredictRequest(loaded, request).ok());
+  const Prediction before = MustOk(Predict(c.forest, MustOk(PrepareRows(c.forest, c.test)), request));
+  const Prediction after = MustOk(Predict(loaded, MustOk(PrepareRows(loaded, c.test)), request));
+  CHECK(after.labels == before.labels);
+  CHECK(after.trees_used == before.trees_used);
+  CHECK(SerializeForest(loaded) == bytes);
   request.delta = 0.05;
   CHECK(CheckPredictRequest(c.forest, request).code == StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace urnforest
+
+namespace urnforest {
+namespace {
+
+TEST_CASE("A damaged stratified section is refused as CorruptModel", "[stratified]") {
+  const Dataset train = test::MustOk(Twonorm(300, 1));
+  TrainOptions options;
+  options.num_trees = 11;
+  Forest forest = test::MustOk(Train(train, options));
+  REQUIRE(CalibrateForest(&forest, test::MustOk(Twonorm(200, 2))).ok());
+  std::vector<uint8_t> bytes = SerializeForest(forest);
+  const uint8_t tag[4] = {'S', 'T', 'R', 'S'};
+  size_t at = 0;
+  for (size_t i = 0; i + 4 <= bytes.size(); ++i) {
+    if (std::equal(tag, tag + 4, bytes.begin() + i)) at = i;
+  }
+  REQUIRE(at > 0);
+  // The section body starts after the tag (4) and the length (8); byte 1..4 of the body is N.
+  bytes[at + 12 + 1] ^= 0x01;
+  const uint32_t crc = internal::Crc32(bytes.data() + 20, bytes.size() - 20);
+  for (int k = 0; k < 4; ++k) bytes[16 + k] = static_cast<uint8_t>(crc >> (8 * k));
+  const Result<Forest> loaded = DeserializeForest(bytes.data(), bytes.size());
+  CHECK(loaded.status().code == StatusCode::kCorruptModel);
+  CHECK(loaded.status().message.find("stratified section") != std::string::npos);
 }
 
 }  // namespace
