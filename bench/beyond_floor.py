@@ -16,6 +16,7 @@ through ONNX), and urnforest's own random forest trained here (101 trees, seed =
 figure is exact given the rows' final counts: per test row, the disagreement with the full vote and
 the expected trees under a random query order, given its bucket (build/bench_stratified_lp).
 
+pool = the share of the pooled calibration distribution mixed into each bucket's (StratifiedOptions::pooled_share).
 Columns (means over splits; target = expected disagreement on the calibration distribution):
 trees = mean trees of 101 on the test rows; +s = the surrogate's cost in tree-equivalents (its ns per
 row over one tree's walk per row, both measured in the same process on the forest trained here);
@@ -25,7 +26,7 @@ must-show compares with the floor at 0.1 % a strategy whose realised disagreemen
 may need a tighter target); lp = rule lp (the LP on the calibration rows' tallies).
 
 Usage: /usr/bin/python3 bench/beyond_floor.py [--splits 10] [--data twonorm,threenorm,ringnorm]
-       [--targets 0.001,0.0005] [--buckets 1,4,8,16] [--jobs 2] [--json out.json]
+       [--targets 0.001,0.0005] [--buckets 1,4,8,16] [--pool 0,0.1] [--jobs 2] [--json out.json]
        /usr/bin/python3 bench/beyond_floor.py --render out.json
 Needs build/bench_stratified_lp (scripts/build.sh native). Not part of npm test.
 """
@@ -64,7 +65,7 @@ def write(path, lead, X):
 
 
 def run_split(job):
-    name, split, targets, buckets = job
+    name, split, targets, buckets, pools = job
     X, y = load(name)
     rng = np.random.default_rng(1000 + split)
     order = rng.permutation(len(y))
@@ -82,7 +83,7 @@ def run_split(job):
         write(paths["test"], ones(test), X[test])
         write(paths["train"], y[train], X[train])
         base = [TOOL, str(TREES), paths["cal"], paths["test"], "--targets", ",".join(map(str, targets)),
-                "--buckets", ",".join(map(str, buckets))]
+                "--buckets", ",".join(map(str, buckets)), "--pool", ",".join(map(str, pools))]
         for forest, extra in (("sklearn", []), ("here", ["--train", paths["train"], str(split + 1)])):
             run = subprocess.run(base + extra, capture_output=True, text=True)
             out[forest] = {"error": run.stderr.strip()} if run.returncode else json.loads(run.stdout)
@@ -101,13 +102,13 @@ def summary(results):
             configs = {}
             for r in runs:
                 for c in r["results"]:
-                    configs.setdefault((c["target"], c["buckets_asked"], c["squares"]), []).append(c)
-            for (target, b, sq), cs in sorted(configs.items()):
+                    configs.setdefault((c["target"], c.get("pool", 0.0), c["buckets_asked"], c["squares"]), []).append(c)
+            for (target, pool, b, sq), cs in sorted(configs.items()):
                 trees = float(np.mean([c["trees"] for c in cs]))
                 floor = float(np.mean([c["floor_trees"] for c in cs]))
                 surrogate_trees = float(np.mean([c["surrogate_ns"] for c in cs])) / ns_per_tree
                 rows.append({
-                    "data": name, "forest": forest, "target": target, "buckets": b, "squares": sq,
+                    "data": name, "forest": forest, "target": target, "pool": pool, "buckets": b, "squares": sq,
                     "buckets_used": float(np.mean([c["buckets"] for c in cs])), "splits": len(cs),
                     "calibration_rows": runs[0]["calibration_rows"], "test_rows": runs[0]["test_rows"],
                     "trees": trees, "surrogate_trees": surrogate_trees,
@@ -122,15 +123,15 @@ def summary(results):
 
 
 def table(rows, reference):
-    lines = ["| data | forest | target | B (used) | squares | trees + s | dis. / worst | floor | "
+    lines = ["| data | forest | target | pool | B (used) | squares | trees + s | dis. / worst | floor | "
              f"(trees + s) / floor | / floor at {reference * 100:g} % | lp trees / dis. |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     floors = {(r["data"], r["forest"]): r["floor_trees"] for r in rows if r["target"] == reference}
     for r in rows:
         at_reference = floors.get((r["data"], r["forest"]))
         r["ratio_to_reference_floor"] = (r["trees"] + r["surrogate_trees"]) / at_reference if at_reference else None
         lines.append(
-            f"| {r['data']} | {r['forest']} | {r['target'] * 100:g} % | {r['buckets']} ({r['buckets_used']:.1f}) | "
+            f"| {r['data']} | {r['forest']} | {r['target'] * 100:g} % | {r.get('pool', 0):g} | {r['buckets']} ({r['buckets_used']:.1f}) | "
             f"{'yes' if r['squares'] else 'no'} | {r['trees']:.2f} + {r['surrogate_trees']:.2f} | "
             f"{r['disagreement'] * 100:.3f} % / {r['worst'] * 100:.3f} % | {r['floor_trees']:.2f} | "
             f"{r['ratio']:.2f} | {r['ratio_to_reference_floor'] or float('nan'):.2f} | {r['lp_trees']:.2f} / {r['lp_disagreement'] * 100:.3f} % |")
@@ -143,6 +144,7 @@ def main():
     ap.add_argument("--data", default=",".join(SETS))
     ap.add_argument("--targets", default="0.001")
     ap.add_argument("--buckets", default="1,4,8,16")
+    ap.add_argument("--pool", default="0", help="pooled shares (StratifiedOptions::pooled_share)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json")
     ap.add_argument("--render", help="print the table of an earlier --json file and exit")
@@ -155,7 +157,8 @@ def main():
     names = args.data.split(",")
     targets = [float(t) for t in args.targets.split(",")]
     buckets = [int(b) for b in args.buckets.split(",")]
-    jobs = [(n, s, targets, buckets) for n in names for s in range(args.splits)]
+    pools = [float(p) for p in args.pool.split(",")]
+    jobs = [(n, s, targets, buckets, pools) for n in names for s in range(args.splits)]
     results = {n: [] for n in names}
     with multiprocessing.Pool(args.jobs) as pool:
         for name, split, r in pool.imap_unordered(run_split, jobs):

@@ -5,6 +5,7 @@
 // rule that counts votes in random order can do) and rule lp (SolveMinimean on the calibration
 // rows' counts).
 // Usage: bench_stratified_lp T CALIBRATION TEST [--train TRAIN SEED] [--targets a,b] [--buckets 1,4,8]
+//        [--pool 0,0.1] (StratifiedOptions::pooled_share values)
 //   CALIBRATION, TEST: text files, one row per line: the final class-1 count (0..T) then F features.
 //   --train: a file of rows "label features..." (labels 0/1): a forest of T trees is trained here
 //     (urnforest's random forest, seed SEED) and its counts replace the files' counts.
@@ -115,7 +116,7 @@ int main(int argc, char** argv) {
   }
   const int t = std::atoi(argv[1]);
   Rows cal = Read(argv[2]), test = Read(argv[3]);
-  std::vector<double> targets = {0.001}, buckets = {1, 4, 8, 16};
+  std::vector<double> targets = {0.001}, buckets = {1, 4, 8, 16}, pools = {0.0};
   double tree_ns = -1.0;
   for (int i = 4; i < argc; ++i) {
     const std::string a = argv[i];
@@ -127,6 +128,8 @@ int main(int argc, char** argv) {
       targets = List(argv[++i]);
     } else if (a == "--buckets" && i + 1 < argc) {
       buckets = List(argv[++i]);
+    } else if (a == "--pool" && i + 1 < argc) {
+      pools = List(argv[++i]);
     }
   }
   std::printf("{\"calibration_rows\": %zu, \"test_rows\": %zu, \"features\": %d, \"tree_ns\": %.3f, \"results\": [",
@@ -136,12 +139,14 @@ int main(int argc, char** argv) {
     double floor_trees = 0, floor_dis = 0, lp_trees = 0, lp_dis = 0;
     Minimean(t, test.lead, test.lead, target, &floor_trees, &floor_dis);
     Minimean(t, cal.lead, test.lead, target, &lp_trees, &lp_dis);
+    for (double pool : pools) {
     for (int squares = 0; squares <= 1; ++squares) {
       for (double b : buckets) {
         StratifiedOptions options;
         options.buckets = static_cast<int32_t>(b);
         options.surrogate.squares = squares == 1;
         options.max_disagreement = target;
+        options.pooled_share = pool;
         const auto start = std::chrono::steady_clock::now();
         Result<StratifiedModel> model = FitStratifiedModel(cal.x.data(), cal.size(), cal.features, t, cal.lead, options);
         const double solve_ms = Ms(start);
@@ -170,15 +175,16 @@ int main(int argc, char** argv) {
           sink = sink + acc;
           surrogate_ns = std::min(surrogate_ns, Ms(s0) * 1e6 / test.size());
         }
-        std::printf("%s{\"target\": %g, \"buckets_asked\": %d, \"buckets\": %zu, \"squares\": %d, "
+        std::printf("%s{\"target\": %g, \"buckets_asked\": %d, \"buckets\": %zu, \"squares\": %d, \"pool\": %g, "
                     "\"trees\": %.6f, \"disagreement\": %.8f, \"worst_row\": %.6f, \"expected_trees\": %.6f, "
                     "\"floor_trees\": %.6f, \"floor_disagreement\": %.8f, \"lp_trees\": %.6f, \"lp_disagreement\": %.8f, "
                     "\"solve_ms\": %.1f, \"surrogate_ns\": %.2f}",
-                    first ? "" : ", ", target, static_cast<int>(b), m.calibration.cuts.size() + 1, squares,
+                    first ? "" : ", ", target, static_cast<int>(b), m.calibration.cuts.size() + 1, squares, pool,
                     trees / test.size(), dis / test.size(), worst, m.strategy.expected_trees, floor_trees, floor_dis,
                     lp_trees, lp_dis, solve_ms, surrogate_ns);
         first = false;
       }
+    }
     }
   }
   std::printf("]}\n");

@@ -178,6 +178,7 @@ Result<StratifiedCalibration> FitStratifiedCalibration(const float* rows, size_t
   }
   if (options.buckets < 1) return Invalid("buckets must be >= 1");
   if (options.min_rows_per_bucket < 1) return Invalid("min_rows_per_bucket must be >= 1");
+  if (!(options.pooled_share >= 0.0 && options.pooled_share <= 1.0)) return Invalid("pooled_share must be in [0, 1]");
   std::vector<double> share(num_rows);
   for (size_t r = 0; r < num_rows; ++r) {
     if (final_counts[r] < 0 || final_counts[r] > num_trees) {
@@ -189,6 +190,7 @@ Result<StratifiedCalibration> FitStratifiedCalibration(const float* rows, size_t
   if (!surrogate.ok()) return surrogate.status();
   StratifiedCalibration c;
   c.num_trees = num_trees;
+  c.pooled_share = options.pooled_share;
   c.surrogate = std::move(surrogate).value();
   std::vector<double> scores(num_rows);
   for (size_t r = 0; r < num_rows; ++r) scores[r] = c.surrogate.Score(rows + r * num_features);
@@ -207,11 +209,32 @@ Result<StratifiedCalibration> FitStratifiedCalibration(const float* rows, size_t
   return c;
 }
 
+std::vector<std::vector<double>> StratifiedCalibration::SolvedCounts() const {
+  if (pooled_share == 0.0 || bucket_final_counts.size() < 2) return bucket_final_counts;
+  std::vector<double> pooled(static_cast<size_t>(num_trees) + 1, 0.0);
+  double total = 0.0;
+  for (const std::vector<double>& b : bucket_final_counts) {
+    for (size_t n = 0; n < b.size() && n < pooled.size(); ++n) pooled[n] += b[n], total += b[n];
+  }
+  std::vector<std::vector<double>> out = bucket_final_counts;
+  for (std::vector<double>& b : out) {
+    double rows = 0.0;
+    for (double x : b) rows += x;
+    for (size_t n = 0; n < b.size() && n < pooled.size(); ++n) {
+      b[n] = (1.0 - pooled_share) * b[n] + pooled_share * rows * pooled[n] / total;
+    }
+  }
+  return out;
+}
+
 Result<StratifiedModel> SolveStratifiedModel(StratifiedCalibration calibration, double max_disagreement) {
+  if (!(calibration.pooled_share >= 0.0 && calibration.pooled_share <= 1.0)) {
+    return Invalid("pooled_share must be in [0, 1]");
+  }
   StratifiedProblem problem;
   problem.num_trees = calibration.num_trees;
   problem.max_disagreement = max_disagreement;
-  problem.bucket_final_counts = calibration.bucket_final_counts;
+  problem.bucket_final_counts = calibration.SolvedCounts();
   Result<StratifiedStrategy> solved = SolveStratifiedMinimean(problem);
   if (!solved.ok()) return solved.status();
   StratifiedModel model;

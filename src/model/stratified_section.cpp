@@ -39,6 +39,7 @@ void WriteStratifiedSection(const Forest& forest, std::vector<uint8_t>* body) {
   w.U32(static_cast<uint32_t>(s.num_features));
   w.U8(s.squares ? 1 : 0);
   w.F64(s.intercept);
+  w.F64(c.pooled_share);
   for (const std::vector<double>* v : {&s.mean, &s.inv_sd, &s.low, &s.high, &s.weights}) {
     for (double x : *v) w.F64(x);
   }
@@ -62,8 +63,10 @@ Status ReadStratifiedSection(ByteReader r, Forest* forest) {
   s.num_features = static_cast<int32_t>(r.U32());
   const uint8_t squares = r.U8();
   s.intercept = r.F64();
+  c->pooled_share = r.F64();
   if (r.failed() || c->num_trees != forest->num_trees() || s.num_features != forest->num_features() ||
-      forest->num_classes() != 2 || squares > 1 || !std::isfinite(s.intercept)) {
+      forest->num_classes() != 2 || squares > 1 || !std::isfinite(s.intercept) ||
+      !(c->pooled_share >= 0.0 && c->pooled_share <= 1.0)) {
     return Corrupt("trees, features, classes or header do not match the model");
   }
   s.squares = squares == 1;

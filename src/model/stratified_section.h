@@ -3,7 +3,7 @@
 // (Forest::stratified_calibration(): the surrogate, its bucket cuts and each bucket's final
 // counts), so that rule 'stratified' survives toBytes / fromBytes and reaches the worker. Readers
 // that predate it skip the section (unknown tags are ignored). Layout, little-endian:
-//   u8 version (1), u32 N (trees), u32 F (features), u8 squares, f64 intercept,
+//   u8 version (1), u32 N (trees), u32 F (features), u8 squares, f64 intercept, f64 pooled share,
 //   f64 mean[F], f64 inv_sd[F], f64 low[F], f64 high[F], f64 weights[F or 2F],
 //   u32 B, f64 cuts[B - 1], u32 counts[B][N + 1].
 #include <cstdint>

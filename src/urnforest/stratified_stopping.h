@@ -57,6 +57,11 @@ struct StratifiedOptions {
   int32_t buckets = 8;               ///< B asked for, >= 1 (fewer when scores tie or rows are few).
   int32_t min_rows_per_bucket = 50;  ///< B is cut to rows / this (at least 1); >= 1.
   SurrogateOptions surrogate;        ///< The surrogate's fit.
+  /// In [0, 1]: each bucket's distribution is solved as (1 - share) of its own rows' counts plus
+  /// share of the pooled distribution (scaled to the bucket's rows), so that a bucket whose few
+  /// calibration rows happen to hold no near-tie count still pays for the near ties its future rows
+  /// will have. 0 = each bucket's own counts only.
+  double pooled_share = 0.0;
   double max_disagreement = 0.001;   ///< Overall target, in [0, 1].
 };
 
@@ -69,6 +74,12 @@ struct StratifiedCalibration {
   std::vector<double> cuts;
   /// B vectors of N + 1 counts of fit rows per final class-1 count (none empty).
   std::vector<std::vector<double>> bucket_final_counts;
+  /// StratifiedOptions::pooled_share, in [0, 1].
+  double pooled_share = 0.0;
+
+  /// The distributions the strategies are solved for: bucket_final_counts shrunk towards the
+  /// pooled counts by pooled_share (each bucket keeps its total).
+  std::vector<std::vector<double>> SolvedCounts() const;
 
   /// The bucket of a score (0..B-1).
   int32_t BucketOf(double score) const;

@@ -229,3 +229,33 @@ TEST_CASE("Bad stratified input is refused with its code", "[stratified]") {
     CHECK(FitStratifiedModel(rows, 2, 1, 5, {3, 6}).status().code == StatusCode::kInvalidArgument);
   }
 }
+
+TEST_CASE("With the pooled share at one every bucket solves the pooled distribution, and a share outside [0, 1] is refused",
+          "[stratified]") {
+  const int32_t trees = 21;
+  std::vector<float> x;
+  std::vector<int32_t> counts;
+  MinimeanProblem pooled;
+  pooled.num_trees = trees;
+  pooled.final_count_weights.assign(trees + 1, 0.0);
+  for (int r = 0; r < 400; ++r) {
+    x.push_back(static_cast<float>(r));
+    counts.push_back((r * 21) / 400 + (r % 3 == 0 ? 1 : 0) > trees ? trees : (r * 21) / 400 + (r % 3 == 0 ? 1 : 0));
+    pooled.final_count_weights[counts.back()] += 1.0;
+  }
+  pooled.max_disagreement = 0.01;
+  StratifiedOptions options;
+  options.buckets = 4;
+  options.max_disagreement = 0.01;
+  options.pooled_share = 1.0;
+  const StratifiedModel model = FitStratifiedModel(x.data(), x.size(), 1, trees, counts, options).value();
+  REQUIRE(model.strategy.buckets.size() == 4);
+  const auto lp = SolveMinimean(pooled).value();
+  CHECK(model.strategy.expected_trees == Approx(lp.expected_trees).epsilon(1e-9));
+  for (const auto& b : model.strategy.buckets) CHECK(b.expected_trees == Approx(lp.expected_trees).epsilon(1e-9));
+  options.pooled_share = 0.0;
+  CHECK(FitStratifiedModel(x.data(), x.size(), 1, trees, counts, options).value().strategy.expected_trees <
+        lp.expected_trees);
+  options.pooled_share = 1.5;
+  CHECK(FitStratifiedModel(x.data(), x.size(), 1, trees, counts, options).status().code == StatusCode::kInvalidArgument);
+}
