@@ -48,6 +48,7 @@ StratifiedOptions DefaultStratifiedOptions() {
   options.buckets = 8;
   options.min_rows_per_bucket = 50;
   options.surrogate.squares = true;
+  options.pooled_share = 0.05;
   return options;
 }
 
