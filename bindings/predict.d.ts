@@ -70,8 +70,8 @@ export type Vote = 'soft' | 'hard';
 /** A halted prediction's options: the full package's predict() options. */
 export interface PredictOptions {
   /**
-   * A halting rule ('alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal') or 'margin'; 'auto' and
-   * 'lp' in the import build only (the default build throws UrnforestError 'UnsupportedModel'). Without a rule,
+   * A halting rule ('alpha1', 'siba', 'hyper', '1dir', 'ndir', 'infinite', 'optimal') or 'margin'; 'auto', 'lp'
+   * and 'stratified' in the import build only (the default build throws UrnforestError 'UnsupportedModel'). Without a rule,
    * an `alpha` or a `delta` asks for 'auto'.
    */
   rule?: string;

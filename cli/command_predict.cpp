@@ -9,6 +9,7 @@
 #include "args.h"
 #include "command.h"
 #include "model_file.h"
+#include "urnforest/calibrate.h"
 #include "urnforest/csv_reader.h"
 #include "urnforest/forest.h"
 #include "urnforest/imported_model.h"
@@ -153,11 +154,22 @@ void WritePrediction(const Forest& f, const Dataset& d, const Prediction& p, con
   out.json.EndObject();
 }
 
+// --calibration ROWS.csv: calibrates the loaded forest on those unlabeled rows in this run before
+// predicting (as `calibrate` would, without writing a model file).
+Status CalibrateFromArgs(const Args& args, const CsvOptions& csv, Forest* forest) {
+  if (!args.Has("calibration")) return Status::Ok();
+  Result<std::string> path = args.Required("calibration");
+  if (!path.ok()) return path.status();
+  Result<Dataset> rows = LoadCsv(path.value(), csv);
+  if (!rows.ok()) return rows.status();
+  return CalibrateForest(forest, rows.value());
+}
+
 }  // namespace
 
 Status RunPredict(int argc, char** argv, Output& out) {
   Result<Args> parsed =
-      Args::Parse(argc, argv, 2, {"model", "data", "rule", "alpha", "delta", "objective", "order", "seed", "vote", "threads",
+      Args::Parse(argc, argv, 2, {"model", "data", "calibration", "rule", "alpha", "delta", "objective", "order", "seed", "vote", "threads",
                                   URNFOREST_CSV_FORMAT_OPTIONS}, {"json", "proba", "compare"});
   if (!parsed.ok()) return parsed.status();
   const Args& args = parsed.value();
@@ -170,12 +182,13 @@ Status RunPredict(int argc, char** argv, Output& out) {
 
   Result<Forest> forest = LoadModel(model_path.value());
   if (!forest.ok()) return forest.status();
+  CsvOptions csv;
+  csv.schema = &forest.value().schema();
+  if (Status format = CsvFormat(args, &csv); !format.ok()) return format;
+  if (Status c = CalibrateFromArgs(args, csv, &forest.value()); !c.ok()) return c;
   const Forest& f = forest.value();
   Result<PredictPlan> plan = PlanPredict(f, request.value());
   if (!plan.ok()) return plan.status();
-  CsvOptions csv;
-  csv.schema = &f.schema();
-  if (Status format = CsvFormat(args, &csv); !format.ok()) return format;
   Result<Dataset> data = LoadCsv(data_path.value(), csv);
   if (!data.ok()) return data.status();
 

@@ -29,6 +29,8 @@ const CommandEntry kCommands[] = {
     {"predict", nullptr, "  [--rule <rules|> --alpha A --order generation|random --seed S]"},
     {"predict", nullptr, "  [--rule auto --alpha A [--delta D]]  (certified: disagreement <= 1 - A with probability >= 1 - D; the JSON has the certificate; --alpha or --delta without --rule is --rule auto)"},
     {"predict", nullptr, "  [--rule lp --alpha A]  ([KM26]'s minimean strategy at expected disagreement 1 - A; K > 2 over full tallies, up to 5M states)"},
+    {"predict", nullptr, "  [--rule stratified --alpha A --calibration ROWS.csv]  (two classes: minimean per bucket of a surrogate of the final vote, fitted on the rows)"},
+    {"predict", nullptr, "  [--calibration ROWS.csv]  (calibrate on these unlabeled rows first, in this run)"},
     {"predict", nullptr, "  [--rule lp --objective minimean|minimax]  (minimax: disagreement <= 1 - A for every final tally, two classes)"},
     {"predict", nullptr, "  [--compare]  (with --rule: also the full vote, its votes and the disagreement)"},
     {"predict", nullptr, "  [--threads N]  (0 = every core, the default, for batches of 32,768 rows or more; same results)"},

@@ -258,8 +258,8 @@ export function readAnswer(m, answer, names, info, probabilitiesOf) {
   const treesUsed = new Int32Array(buffer, offset(s.treesUsed, n, k), n);
   const confidence = new Float64Array(buffer, offset(s.confidence, n, k), n);
   const haltedEarly = new Uint8Array(buffer, offset(s.haltedEarly, n, k), n);
-  if (path === 'lp' || path === 'auto') {
-    // Rules 'lp' and 'auto': the halted answer without probabilities (no prior backs their stops).
+  if (path === 'lp' || path === 'auto' || path === 'stratified') {
+    // Rules 'lp', 'stratified' and 'auto': the halted answer without probabilities (no prior backs their stops).
     const out = { labels, classIndex, treesUsed, confidence, haltedEarly, fullClassIndex, fullVotes, disagreement };
     const tallies = view(buffer, s.tallies, n, k, Int32Array, n * k);
     if (tallies !== undefined) out.tallies = tallies;

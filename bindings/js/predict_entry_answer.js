@@ -69,7 +69,7 @@ export function resultOf(layout, a, names, plan, probabilitiesOf) {
   out.meanTrees = a.meanTrees;
   if (a.path === 'margin') out.lambda = a.lambda;
   Object.assign(out, { trees: plan.trees, classNames: names.slice(), rule: plan.rule, alpha: plan.alpha });
-  if (a.path === 'lp' || a.path === 'auto') return out; // no prior backs their stops: no probabilities
+  if (a.path === 'lp' || a.path === 'auto' || a.path === 'stratified') return out; // no prior backs their stops: no probabilities
   let kept = probabilities ?? null;
   Object.defineProperty(out, 'probabilities', {
     enumerable: true,

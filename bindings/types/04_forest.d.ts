@@ -102,6 +102,11 @@ export class Forest {
   predict(dataset: Dataset, options: Omit<AutoOptions, 'rule'> & ({ alpha: number } | { delta: number })): StoppedPrediction & { rule: 'auto'; certificate: Certificate };
   /** Two classes: [KM26]'s minimean stopping strategy at expected disagreement 1 - alpha (not certified). */
   predict(dataset: Dataset, options: LpOptions): StoppedPrediction & { rule: 'lp' };
+  /**
+   * Two classes, after calibrate(): the minimean strategy stratified by a surrogate of the final vote
+   * (docs/halting.md, "Beyond counts"), expected disagreement 1 - alpha over rows like the calibration rows.
+   */
+  predict(dataset: Dataset, options: StratifiedOptions): StoppedPrediction & { rule: 'stratified' };
   /** Every vote of row `row` (0-based index into `dataset`) in query order, with the stop point. */
   trace(dataset: Dataset, row: number, options: HaltingOptions): VoteTrace;
   /**
@@ -306,6 +311,12 @@ export type LpOptions = Omit<AutoOptions, 'rule' | 'delta'> & {
    */
   objective?: 'minimean' | 'minimax';
 };
+
+/**
+ * Forest.predict's options for rule 'stratified' (two classes; a calibrated forest: calibrate() fits the
+ * surrogate, which toBytes() keeps).
+ */
+export type StratifiedOptions = Omit<AutoOptions, 'rule' | 'delta'> & { rule: 'stratified' };
 
 /** What rule 'auto' certified (the CLI's "certificate" object, camelCase). */
 export interface Certificate {

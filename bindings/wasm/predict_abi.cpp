@@ -99,7 +99,7 @@ val HaltedAnswerLayoutObject() {
   val paths = val::array();
   for (PredictPath path : {PredictPath::kFullVote, PredictPath::kWeightedVote, PredictPath::kSoftScores,
                            PredictPath::kTableRule, PredictPath::kExactExit, PredictPath::kMargin,
-                           PredictPath::kLp, PredictPath::kCertified}) {
+                           PredictPath::kLp, PredictPath::kCertified, PredictPath::kStratified}) {
     paths.set(static_cast<size_t>(path), std::string(PredictPathName(path)));
   }
   val out = val::object();

@@ -132,7 +132,7 @@ void WriteLayout(JsonWriter& w) {
   w.EndArray().Key("paths").BeginArray();
   for (PredictPath path : {PredictPath::kFullVote, PredictPath::kWeightedVote, PredictPath::kSoftScores,
                            PredictPath::kTableRule, PredictPath::kExactExit, PredictPath::kMargin,
-                           PredictPath::kLp, PredictPath::kCertified}) {
+                           PredictPath::kLp, PredictPath::kCertified, PredictPath::kStratified}) {
     w.String(PredictPathName(path));
   }
   w.EndArray().EndObject();

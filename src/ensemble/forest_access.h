@@ -41,6 +41,8 @@ class ForestAccess {
   /// A trained forest's calibration rows (Forest::calibration_votes(), calibration_labels()).
   static std::vector<uint32_t>& calibration_votes(Forest& forest) { return forest.calibration_votes_; }
   static std::vector<int32_t>& calibration_labels(Forest& forest) { return forest.calibration_labels_; }
+  /// The stratified rule's calibration (Forest::stratified_calibration()).
+  static std::shared_ptr<const StratifiedCalibration>& stratified(Forest& forest) { return forest.stratified_; }
   /// Recomputes the derived caches (category counts) from the schema; call after setting it.
   static void RebuildCaches(Forest& forest) { forest.RebuildCaches(); }
 };

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include "halting/binary_lagrangian.h"
+
 namespace urnforest {
 namespace {
 
@@ -70,10 +72,9 @@ void HypergeometricLayers(int32_t num_trees, int32_t n, Visit&& visit) {
 
 bool FullVoteIsOne(int32_t num_trees, int32_t n) { return 2 * n > num_trees; }
 
-// Per state: A0, A1 (probability mass of the state whose full vote is 0 resp. 1, under D).
-struct StateMasses {
-  std::vector<double> zero, one;
-};
+}  // namespace
+
+namespace internal {
 
 StateMasses Masses(int32_t num_trees, const std::vector<double>& d) {
   StateMasses m;
@@ -177,6 +178,18 @@ BinaryStoppingSet FullVoteSet(int32_t num_trees, const std::vector<uint8_t>& ans
   for (int32_t j = 0; j <= num_trees; ++j) set.stop[BinaryStoppingSet::Rank(num_trees, j)] = 1;
   return set;
 }
+
+}  // namespace internal
+
+namespace {
+
+using internal::AliveFractions;
+using internal::Answers;
+using internal::Expected;
+using internal::FullVoteSet;
+using internal::Induce;
+using internal::Masses;
+using internal::StateMasses;
 
 Status CheckSet(const BinaryStoppingSet& set) {
   if (Status s = CheckTrees(set.num_trees); !s.ok()) return s;

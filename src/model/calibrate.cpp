@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ensemble/forest_access.h"
+#include "urnforest/forest_stratified.h"
 #include "urnforest/margin_rule.h"
 #include "urnforest/predict.h"
 #include "urnforest/predict_scores.h"
@@ -42,6 +43,7 @@ Result<CalibrationReport> CalibrateTrained(Forest* forest, const float* rows, si
   Result<CalibrationReport> report = VoteAndCheck(*forest, rows, num_rows, alpha, &votes);
   if (!report.ok()) return report.status();
   using internal::ForestAccess;
+  ForestAccess::stratified(*forest) = FitForestStratified(*forest, rows, num_rows, votes.votes);
   ForestAccess::calibration_votes(*forest) = std::move(votes.votes);
   ForestAccess::calibration_labels(*forest) = std::move(votes.labels);
   return report;
@@ -66,6 +68,7 @@ Result<CalibrationReport> CalibrateForestReport(Forest* forest, const float* row
   using internal::ForestAccess;
   Result<MarginCalibration> margin = CalibrateMargin(*forest, rows, num_rows);
   if (!margin.ok()) return margin.status();
+  ForestAccess::stratified(*forest) = FitForestStratified(*forest, rows, num_rows, votes.votes);
   ForestAccess::oob_votes(*forest) = std::move(votes.votes);
   ForestAccess::imported(*forest)[0].margin = std::move(margin).value();
   ForestAccess::train_labels(*forest) = std::move(own.value().labels);

@@ -10,6 +10,7 @@
 #include "base/utf8.h"
 #include "ensemble/forest_access.h"
 #include "model/calibration_section.h"
+#include "model/stratified_section.h"
 #include "model/imported_label_rules.h"
 #include "model/imported_scores.h"
 #include "model/model_format.h"
@@ -260,6 +261,8 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   internal::ByteReader tables_section(nullptr, 0);
   bool found_calibration = false;
   internal::ByteReader calibration_section(nullptr, 0);
+  bool found_stratified = false;
+  internal::ByteReader stratified_section(nullptr, 0);
   while (!r.at_end()) {
     const uint32_t tag = r.U32();
     const uint64_t section_length = r.U64();
@@ -269,6 +272,12 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
       if (found_tables) return Corrupt("duplicate section");
       found_tables = true;
       tables_section = body;
+      continue;
+    }
+    if (tag == internal::kStratifiedTag) {
+      if (found_stratified) return Corrupt("duplicate section");
+      found_stratified = true;
+      stratified_section = body;
       continue;
     }
     if (tag == internal::kCalibrationRowsTag) {
@@ -437,6 +446,10 @@ Result<Forest> DeserializeForest(const uint8_t* data, size_t size) {
   }
   if (found_calibration) {
     status = internal::ReadCalibrationSection(calibration_section, &forest);
+    if (!status.ok()) return status;
+  }
+  if (found_stratified) {
+    status = internal::ReadStratifiedSection(stratified_section, &forest);
     if (!status.ok()) return status;
   }
   return forest;

@@ -10,6 +10,7 @@
 #include "model/predict_tally_stopping.h"
 #include "urnforest/certified_halting.h"
 #include "urnforest/forest_halting.h"
+#include "urnforest/forest_stratified.h"
 #include "urnforest/forest_tally_minimean.h"
 #include "urnforest/margin_rule.h"
 #include "urnforest/predict_request.h"
@@ -165,6 +166,14 @@ Status PredictLpPath(const Forest& forest, const PreparedRows& rows, const Predi
   return internal::PredictStopping(forest, rows, plan, *lp.value(), out);
 }
 
+// Rule "stratified": the strategies per surrogate bucket solved for the forest (cached) at 1 - alpha.
+Status PredictStratifiedPath(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
+                             Prediction* out) {
+  Result<std::shared_ptr<const StratifiedModel>> model = ForestStratified(forest, plan.alpha);
+  if (!model.ok()) return model.status();
+  return internal::PredictStratifiedStopping(forest, rows, plan, *model.value(), out);
+}
+
 // Rule "auto": the certified strategy (cached) run as its own path would run it, or the exact
 // exit (the soft exact exit for an imported model's soft vote, else the lead rule alpha1), with
 // the certificate in the answer.
@@ -259,6 +268,7 @@ Result<Prediction> Predict(const Forest& forest, const PreparedRows& rows, const
     case PredictPath::kMargin: s = PredictSoftPath(forest, rows, plan, &out); break;
     case PredictPath::kLp: s = PredictLpPath(forest, rows, plan, &out); break;
     case PredictPath::kCertified: s = PredictCertifiedPath(forest, rows, plan, &out); break;
+    case PredictPath::kStratified: s = PredictStratifiedPath(forest, rows, plan, &out); break;
   }
   if (!s.ok()) return s;
   return out;

@@ -163,8 +163,35 @@ Status PlanStoppingStrategy(const Forest& forest, const PredictRequest& request,
   return Status::Ok();
 }
 
+// The plan of rule "stratified": two classes, a calibrated forest, random or generation order.
+Status PlanStratified(const Forest& forest, const PredictRequest& request, PredictPlan* plan,
+                      RequestFault* fault) {
+  if (request.objective.has_value() || request.delta.has_value()) {
+    return Refuse(RequestFault::kMisplaced, std::string("option ") + (request.delta ? "delta" : "objective") +
+                  " does not apply to rule 'stratified'", fault);
+  }
+  if (forest.num_classes() != 2) {
+    return Refuse(RequestFault::kModel, "rule 'stratified' is for two classes; this model has " +
+                  std::to_string(forest.num_classes()), fault);
+  }
+  if (Status s = PlanStoppingStrategy(forest, request, false, plan, fault); !s.ok()) {
+    std::string message = s.message;
+    for (size_t at = message.find("rule 'lp'"); at != std::string::npos; at = message.find("rule 'lp'", at)) {
+      message.replace(at, 9, "rule 'stratified'");
+    }
+    return Status::Error(s.code, message, s.line, s.column);
+  }
+  if (forest.stratified_calibration() == nullptr) {
+    return Refuse(RequestFault::kModel, "rule 'stratified' needs a calibrated forest: calibrate it on unlabeled "
+                  "rows first (its surrogate is fitted then)", fault);
+  }
+  plan->path = PredictPath::kStratified;
+  return Status::Ok();
+}
+
 Status PlanRule(const Forest& forest, const PredictRequest& request, PredictPlan* plan,
                 RequestFault* fault) {
+  if (request.rule == kStratifiedRuleName) return PlanStratified(forest, request, plan, fault);
   if (request.rule == kAutoRuleName || request.rule == kLpRuleName) {
     return PlanStoppingStrategy(forest, request, request.rule == kAutoRuleName, plan, fault);
   }
@@ -196,7 +223,7 @@ Status PlanRule(const Forest& forest, const PredictRequest& request, PredictPlan
     std::string names;
     for (const std::string& name : RuleNames()) names += name + ", ";
     return Refuse(RequestFault::kOutOfRange, "rule must be one of " + names + kMarginRuleName + ", " +
-                                                 kLpRuleName + ", " + kAutoRuleName + ", got '" +
+                                                 kLpRuleName + ", " + kStratifiedRuleName + ", " + kAutoRuleName + ", got '" +
                                                  request.rule + "'", fault);
   }
   plan->rule = rule.value();
@@ -222,6 +249,7 @@ const char* PredictPathName(PredictPath path) {
     case PredictPath::kMargin: return "margin";
     case PredictPath::kLp: return "lp";
     case PredictPath::kCertified: return "auto";
+    case PredictPath::kStratified: return "stratified";
   }
   return "full";
 }
@@ -236,6 +264,7 @@ const char* PlannedRuleName(const PredictPlan& plan) {
     case PredictPath::kMargin: return kMarginRuleName;
     case PredictPath::kLp: return kLpRuleName;
     case PredictPath::kCertified: return kAutoRuleName;
+    case PredictPath::kStratified: return kStratifiedRuleName;
   }
   return "";
 }
@@ -295,7 +324,8 @@ Result<PredictPlan> PlanPredict(const Forest& forest, const PredictRequest& requ
 
 bool Prediction::Halted() const {
   return path == PredictPath::kTableRule || path == PredictPath::kExactExit ||
-         path == PredictPath::kMargin || path == PredictPath::kLp || path == PredictPath::kCertified;
+         path == PredictPath::kMargin || path == PredictPath::kLp || path == PredictPath::kCertified ||
+         path == PredictPath::kStratified;
 }
 
 }  // namespace urnforest

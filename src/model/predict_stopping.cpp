@@ -46,12 +46,14 @@ Status CompareStoppedWithFull(const Forest& forest, const PreparedRows& rows, co
   return Status::Ok();
 }
 
-Status PredictStopping(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
-                       const BinaryStoppingStrategy& strategy, Prediction* out) {
+namespace {
+
+// Runs, per row r, the randomised strategy strategy_of(r) (two sets of T trees) in the plan's
+// query order; the per-row choice between its sets is DrawsFirstSet's.
+template <typename StrategyOf>
+Status RunStopping(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan, StrategyOf&& strategy_of,
+                   Prediction* out) {
   const int32_t T = forest.num_trees();
-  if (forest.num_classes() != 2 || strategy.first.num_trees != T || strategy.second.num_trees != T) {
-    return Status::Error(StatusCode::kInvalidArgument, "the stopping strategy does not fit this two-class forest");
-  }
   Result<HaltingTable> table = StoppingOrderTable(T);
   if (!table.ok()) return table.status();
   const size_t n = rows.num_rows;
@@ -65,8 +67,9 @@ Status PredictStopping(const Forest& forest, const PreparedRows& rows, const Pre
   for (size_t r = 0; r < n; ++r) {
     Result<std::vector<int32_t>> order = QueryOrderForRow(table.value(), plan.order.first_row + r, plan.order);
     if (!order.ok()) return order.status();
-    const BinaryStoppingSet& set = DrawsFirstSet(plan, r, strategy.first_share) ? strategy.first : strategy.second;
     const float* row = rows.values.data() + r * m;
+    const BinaryStoppingStrategy& strategy = strategy_of(row);
+    const BinaryStoppingSet& set = DrawsFirstSet(plan, r, strategy.first_share) ? strategy.first : strategy.second;
     int32_t i = 0, j = 0;
     while (i < T && set.stop[static_cast<size_t>(BinaryStoppingSet::Rank(i, j))] == 0) {
       j += forest.TreeVote(order.value()[static_cast<size_t>(i)], row) == 1 ? 1 : 0;
@@ -81,6 +84,33 @@ Status PredictStopping(const Forest& forest, const PreparedRows& rows, const Pre
   }
   out->mean_trees = n == 0 ? 0.0 : total / static_cast<double>(n);
   return CompareStoppedWithFull(forest, rows, plan, out);
+}
+
+bool Fits(const BinaryStoppingStrategy& s, int32_t T) { return s.first.num_trees == T && s.second.num_trees == T; }
+
+}  // namespace
+
+Status PredictStopping(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
+                       const BinaryStoppingStrategy& strategy, Prediction* out) {
+  if (forest.num_classes() != 2 || !Fits(strategy, forest.num_trees())) {
+    return Status::Error(StatusCode::kInvalidArgument, "the stopping strategy does not fit this two-class forest");
+  }
+  return RunStopping(forest, rows, plan, [&](const float*) -> const BinaryStoppingStrategy& { return strategy; }, out);
+}
+
+Status PredictStratifiedStopping(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
+                                 const StratifiedModel& model, Prediction* out) {
+  bool fits = forest.num_classes() == 2 && model.calibration.surrogate.num_features == forest.num_features() &&
+              !model.strategy.buckets.empty() &&
+              model.strategy.buckets.size() == model.calibration.cuts.size() + 1;
+  for (const BinaryStoppingStrategy& s : model.strategy.buckets) fits = fits && Fits(s, forest.num_trees());
+  if (!fits) {
+    return Status::Error(StatusCode::kInvalidArgument, "the stratified strategy does not fit this two-class forest");
+  }
+  return RunStopping(
+      forest, rows, plan,
+      [&](const float* row) -> const BinaryStoppingStrategy& { return model.strategy.buckets[model.BucketOfRow(row)]; },
+      out);
 }
 
 }  // namespace internal

@@ -6,6 +6,7 @@
 #include "urnforest/binary_stopping.h"
 #include "urnforest/halting_table.h"
 #include "urnforest/predict_request.h"
+#include "urnforest/stratified_stopping.h"
 
 namespace urnforest {
 namespace internal {
@@ -36,6 +37,13 @@ Status CompareStoppedWithFull(const Forest& forest, const PreparedRows& rows, co
 /// classes and strategy.first.num_trees == forest trees (kInvalidArgument).
 Status PredictStopping(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
                        const BinaryStoppingStrategy& strategy, Prediction* out);
+
+/// PredictStopping with the strategy of each row's surrogate bucket (rule "stratified"): the
+/// bucket of row r is model.BucketOfRow on its prepared values; the draw between the bucket's two
+/// sets and the query order are PredictStopping's. kInvalidArgument when the model does not fit
+/// the forest (classes, features, trees).
+Status PredictStratifiedStopping(const Forest& forest, const PreparedRows& rows, const PredictPlan& plan,
+                                 const StratifiedModel& model, Prediction* out);
 
 }  // namespace internal
 }  // namespace urnforest

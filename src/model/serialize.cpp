@@ -7,6 +7,7 @@
 #include "base/byte_io.h"
 #include "base/crc32.h"
 #include "model/calibration_section.h"
+#include "model/stratified_section.h"
 #include "model/imported_label_rules.h"
 #include "model/model_format.h"
 #include "urnforest/forest.h"
@@ -161,6 +162,11 @@ std::vector<uint8_t> SerializeForest(const Forest& forest) {
     body.clear();
     internal::WriteCalibrationSection(forest, &body);
     WriteSection(&payload, internal::kCalibrationRowsTag, body);
+  }
+  if (internal::HasStratifiedSection(forest)) {
+    body.clear();
+    internal::WriteStratifiedSection(forest, &body);
+    WriteSection(&payload, internal::kStratifiedTag, body);
   }
 
   std::vector<uint8_t> out;

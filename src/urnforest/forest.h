@@ -23,6 +23,8 @@ class ForestAccess;
 struct CompactTrees;
 }  // namespace internal
 
+struct StratifiedCalibration;
+
 /// A trained ensemble. Trees are stored flat (one node table for the whole forest); tree t's root
 /// is node `tree_roots()[t]`. Immutable after training/loading (except for the stored halting
 /// tables, see StoreTable); safe to share between threads for reading.
@@ -85,6 +87,10 @@ class Forest {
   /// One reference label per calibration row, aligned with calibration_votes(): the full vote of
   /// all trees (plurality, ties to the lowest class) that a halted answer is compared with.
   const std::vector<int32_t>& calibration_labels() const { return calibration_labels_; }
+  /// A two-class forest after CalibrateForest: the surrogate of the final vote fitted on the
+  /// calibration rows, its buckets and their final counts (urnforest/stratified_stopping.h), which
+  /// rule 'stratified' solves from; null otherwise. Serialized (the STRS section of the model bytes).
+  const std::shared_ptr<const StratifiedCalibration>& stratified_calibration() const { return stratified_; }
 
   /// Stores a halting table with the model: SerializeForest writes it, DeserializeForest
   /// restores it, and BuildForestTable returns it instead of rebuilding when rule, alpha
@@ -151,6 +157,7 @@ class Forest {
   std::vector<ImportedModel> imported_;      ///< See imported(): empty or one record.
   std::vector<uint32_t> calibration_votes_;  ///< See calibration_votes().
   std::vector<int32_t> calibration_labels_;  ///< See calibration_labels().
+  std::shared_ptr<const StratifiedCalibration> stratified_;  ///< See stratified_calibration().
   /// Derived from schema_: categories per feature (0 for numeric). Not serialized.
   std::vector<uint32_t> category_counts_;
   uint64_t layout_id_ = NextLayoutId();  ///< See layout_id(); not serialized.

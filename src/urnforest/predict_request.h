@@ -31,6 +31,10 @@ inline constexpr const char* kAutoRuleName = "auto";
 /// The rule name of [KM26]'s two-class minimean strategy at target disagreement 1 - alpha
 /// (ForestMinimean).
 inline constexpr const char* kLpRuleName = "lp";
+/// The rule name of the two-class minimean strategy stratified by a surrogate of the final vote
+/// (ForestStratified, urnforest/forest_stratified.h): it reads the row's features as well as its
+/// votes; target disagreement 1 - alpha over rows like the calibration rows.
+inline constexpr const char* kStratifiedRuleName = "stratified";
 
 /// Rule "lp"'s objective ([KM26]'s names). kMinimean: the fewest expected trees with the expected
 /// disagreement over rows like the calibration rows <= 1 - alpha (ForestMinimean,
@@ -46,7 +50,7 @@ Result<LpObjective> ParseLpObjective(const std::string& name);
 struct PredictRequest {
   /// "" = the full prediction (no halting) unless alpha or delta is set, then "auto" (halting
   /// asked for without naming a rule gets the certified rule); a halting rule name (RuleNames());
-  /// "margin", "lp" or "auto".
+  /// "margin", "lp", "stratified" or "auto".
   std::string rule;
   /// Target confidence of a rule, in (0, 1]; unset = kDefaultAlpha. Without a rule: rule "auto".
   std::optional<double> alpha;
@@ -118,9 +122,10 @@ enum class PredictPath : uint8_t {
   kMargin = 5,        ///< The calibrated margin rule on an imported voting model's soft vote.
   kLp = 6,            ///< [KM26]'s minimean strategy (ForestMinimean; ForestTallyMinimean for K > 2).
   kCertified = 7,     ///< Rule "auto": the certified strategy (CertifyForest) or the exact exit.
+  kStratified = 8,    ///< Rule "stratified": minimean per surrogate bucket (ForestStratified).
 };
 
-/// "full", "weighted", "soft", "table", "exact", "margin", "lp", "auto".
+/// "full", "weighted", "soft", "table", "exact", "margin", "lp", "auto", "stratified".
 const char* PredictPathName(PredictPath path);
 
 /// Where the halting table of a table rule came from.

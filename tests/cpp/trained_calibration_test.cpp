@@ -67,6 +67,7 @@ std::vector<uint8_t> WithoutLastSection(const std::vector<uint8_t>& bytes, uint3
 }
 
 constexpr uint32_t kCalv = 0x564C4143u;  // "CALV"
+constexpr uint32_t kStrs = 0x53525453u;  // "STRS": rule stratified's calibration, after CALV on two classes
 
 TEST_CASE("A forest trained here, calibrated on held-out unlabeled rows, certifies alpha 0.99 and halts within it on new rows",
           "[trained_calibration]") {
@@ -169,7 +170,7 @@ TEST_CASE("Model bytes without calibration rows are unchanged; calibration adds 
   const std::vector<uint8_t> plain = SerializeForest(forest);
   Calibrate(&forest, MustTwonorm(200, 2));
   const std::vector<uint8_t> bytes = SerializeForest(forest);
-  CHECK(WithoutLastSection(bytes, kCalv) == plain);
+  CHECK(WithoutLastSection(WithoutLastSection(bytes, kStrs), kCalv) == plain);
   const Forest back = MustOk(DeserializeForest(bytes.data(), bytes.size()));
   CHECK(back.calibration_votes() == forest.calibration_votes());
   CHECK(back.calibration_labels() == forest.calibration_labels());
@@ -182,7 +183,7 @@ TEST_CASE("A corrupt calibration-rows section is CorruptModel, never a huge allo
   Forest forest = TrainedTwonorm();
   const std::vector<uint8_t> plain = SerializeForest(forest);
   Calibrate(&forest, MustTwonorm(50, 2));
-  const std::vector<uint8_t> bytes = SerializeForest(forest);
+  const std::vector<uint8_t> bytes = WithoutLastSection(SerializeForest(forest), kStrs);
   const size_t body = plain.size() + 12;  // the CALV body: u8 version, u64 rows, u32 classes, ...
   const auto load = [](std::vector<uint8_t> b) {
     b = ResealModel(std::move(b));

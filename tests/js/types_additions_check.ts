@@ -117,6 +117,8 @@ console.log(keep, pure);
   const strategy: 'siba' | 'hyper' | 'lp' | 'exact' = certificate.strategy;
   const lp: StoppedPrediction = forest.predict(data, { rule: 'lp', alpha: 0.99, seed: 3 });
   const method: string = certificate.method;
+  const stratified: StoppedPrediction & { rule: 'stratified' } = forest.predict(data, { rule: 'stratified', alpha: 0.99, seed: 3 });
+  console.log(stratified.meanTrees);
   console.log(rowsNeeded, method, strategy, certificate.fitRows, certificate.certifyRows, auto.treesUsed, lp.meanTrees);
   const byDefault = forest.predict(data, { alpha: 0.99 });
   const byDefaultRule: 'auto' = byDefault.rule;
