@@ -399,7 +399,7 @@ TEST_CASE("The JSON writer writes a byte that breaks UTF-8 as U+FFFD, so its out
   REQUIRE(w.str() == "{\"k\xEF\xBF\xBD\":\"a\xEF\xBF\xBD\xEF\xBF\xBD" "b\xE2\x82\xAC\"}");
 }
 
-TEST_CASE("An empty data set fails with InvalidArgument saying it is empty; one without labels with MissingLabel",
+TEST_CASE("An empty data set fails with InvalidArgument saying it is empty, one without labels with MissingLabel",
           "[reliability][bad_input][train]") {
   const Dataset data = MustRead(kSmall);
   const Dataset empty = data.Subset({});

@@ -134,7 +134,7 @@ TEST_CASE("300 copies of one row calibrate with the warning DuplicateRows and 1 
   CHECK(forest.imported()->calibrated);
 }
 
-TEST_CASE("the model's own training rows warn TrainingLikeRows; its held-out rows do not", "[calibration]") {
+TEST_CASE("the model's own training rows warn TrainingLikeRows, its held-out rows do not", "[calibration]") {
   Forest forest = WdbcForest();
   const std::vector<float> train = Rows(forest, "train.csv");
   const std::vector<float> held = Rows(forest, "heldout.csv");

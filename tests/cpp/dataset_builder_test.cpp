@@ -126,7 +126,7 @@ TEST_CASE("A non-finite field fails only in a column that stays numeric", "[data
   CHECK(BuildColumn({Number(1e39)}).status().code == StatusCode::kNonFiniteValue);
 }
 
-TEST_CASE("Discovered class names are byte-wise sorted by default, first-seen on request; numbers are named by their text", "[dataset_builder]") {
+TEST_CASE("Discovered class names are byte-wise sorted by default, first-seen on request, numbers are named by their text", "[dataset_builder]") {
   const std::vector<Cell> cells(4, Field("0"));
   Result<Dataset> sorted = BuildColumn(cells, {Number(2, "2"), Number(10, "10"), Number(1, "1"), Number(2, "2")});
   REQUIRE(sorted.ok());

@@ -73,7 +73,7 @@ TEST_CASE("An unknown rule name is refused with the list of the table's names", 
   REQUIRE(std::string(RuleName(static_cast<HaltingRule>(99))) == "unknown");
 }
 
-TEST_CASE("Rules that need a prior are the ones PriorForRule fits; the others get the uniform prior",
+TEST_CASE("Rules that need a prior are the ones PriorForRule fits, the others get the uniform prior",
           "[rules]") {
   std::vector<int32_t> labels;
   const std::vector<uint32_t> votes = OobVotes(&labels);

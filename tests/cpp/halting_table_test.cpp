@@ -107,7 +107,7 @@ TEST_CASE("alpha1 table needs a majority of 51 of 101 whatever the minority",
   REQUIRE(t.value().BinaryThresholds(0) == std::vector<int32_t>(51, 51));
 }
 
-TEST_CASE("Prior rules without a prior fail with codes; asymmetric priors beyond four classes decide on demand",
+TEST_CASE("Prior rules without a prior fail with codes, asymmetric priors beyond four classes decide on demand",
           "[halting][errors]") {
   HaltingTableOptions o;
   o.rule = HaltingRule::kHyper;

@@ -86,7 +86,7 @@ TEST_CASE("Ordering on out-of-bag votes refuses AdaBoost, other orderings and da
   CHECK(OrderForest(bagged, data, o).status().code == StatusCode::kInvalidArgument);
 }
 
-TEST_CASE("Ordering unpruned trees on their own training data warns; pruned trees, out-of-bag votes or other data do not", "[ordering][oob]") {
+TEST_CASE("Ordering unpruned trees on their own training data warns, pruned trees, out-of-bag votes or other data do not", "[ordering][oob]") {
   const Dataset data = TwonormRows(300, 7);
   const Forest unpruned = TrainOn(data, EnsembleKind::kBagging, TreePruning::kNone);
   OrderingOptions o;

@@ -140,7 +140,7 @@ TEST_CASE("A ladder set is the Lagrangian set where fit rows go and goes on wher
   }
 }
 
-TEST_CASE("With pseudo-errors a large multiplier stops only where the leader is decided; without, few fit rows look certain", "[tally_ladder]") {
+TEST_CASE("With pseudo-errors a large multiplier stops only where the leader is decided, without, few fit rows look certain", "[tally_ladder]") {
   const int32_t t = 15;
   const std::vector<uint32_t> fit = SomeRows(t, 3, 12, 41);
   const std::vector<uint32_t> reach = SomeRows(t, 3, 200, 43);

@@ -262,7 +262,7 @@ TEST_CASE("CheckExperimentOptions holds the experiment's bounds and rules before
   }
 }
 
-TEST_CASE("The experiment's default rules are alpha1, siba and hyper; repeats 10 for k-fold, else 100",
+TEST_CASE("The experiment's default rules are alpha1, siba and hyper, repeats 10 for k-fold, else 100",
           "[experiment][options]") {
   REQUIRE(ExperimentOptions().rules ==
           std::vector<HaltingRule>{HaltingRule::kAlpha1, HaltingRule::kSiba, HaltingRule::kHyper});

@@ -164,7 +164,7 @@ TEST_CASE("An AdaBoost forest is refused with InvalidArgument and left uncalibra
   CHECK(forest.calibration_votes().empty());
 }
 
-TEST_CASE("Model bytes without calibration rows are unchanged; calibration adds one trailing section that round-trips",
+TEST_CASE("Model bytes without calibration rows are unchanged, calibration adds one trailing section that round-trips",
           "[trained_calibration][serialize]") {
   Forest forest = TrainedTwonorm();
   const std::vector<uint8_t> plain = SerializeForest(forest);

@@ -130,8 +130,8 @@ TEST_CASE("An imported XGBoost model keeps its predictions through its bytes", "
 }
 
 TEST_CASE(
-    "Columns take the names the model stores, else f0, f1, ...; classes are 0..K-1; options rename "
-    "both",
+    "Columns take the names the model stores (else f0, f1 and so on), classes are 0..K-1, and options "
+    "rename both",
     "[xgboost_import]") {
   const Forest named = ImportFixture("wdbc_binary_missing");
   CHECK(named.schema().features.front().name == "mean_radius");
