@@ -13,7 +13,8 @@
 # build-fuzz/logs/js_boundary.log.
 #
 # Environment: FUZZ_JOBS (build parallelism, default 2), FUZZ_BUILD_DIR (default build-fuzz),
-#              FUZZ_ARGS (extra libFuzzer flags, e.g. "-seed=1").
+#              FUZZ_ARGS (extra libFuzzer flags, e.g. "-seed=1"), FUZZ_PARALLEL (targets run at once,
+#              default the number of cores; each still gets SECONDS_PER_TARGET on its own core).
 # Each target runs in one process on one core, starting from the checked-in seed corpus
 # tests/fuzz/corpus/<target>/ (fuzz_onnx: the ONNX fixtures tests/fixtures/onnx/*.onnx and crafted/*.onnx, copied to
 # build-fuzz/seeds/fuzz_onnx/; fuzz_xgboost: the model files of tests/fixtures/xgboost/ under 64 KB, copied to
@@ -41,39 +42,31 @@ for t in "${targets[@]}"; do
 done
 native=()
 for t in "${targets[@]}"; do [[ $t == js_boundary ]] || native+=("$t"); done
-failed=()
-if [[ ${#native[@]} -lt ${#targets[@]} ]]; then
-  mkdir -p "$build/logs"
-  echo "== js_boundary: ${seconds}s"
-  if URNFOREST_FUZZ_SECONDS="$seconds" node "$root/tests/fuzz/js_boundary.mjs" >"$build/logs/js_boundary.log" 2>&1; then
-    tail -1 "$build/logs/js_boundary.log"
-  else
-    echo "!! js_boundary failed; log: $build/logs/js_boundary.log" >&2
-    tail -25 "$build/logs/js_boundary.log" >&2
-    failed+=(js_boundary)
+if [[ ${#native[@]} -gt 0 ]]; then
+  if ! command -v clang++ >/dev/null; then
+    echo "fuzz.sh: clang++ not found; install it with: apt-get install -y clang libclang-rt-14-dev" >&2
+    exit 2
   fi
+  cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DURNFOREST_FUZZ=ON \
+    -DURNFOREST_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null   # -O1 -g without NDEBUG: asserts stay on
+  cmake --build "$build" -j "$jobs" --target "${native[@]}"
 fi
-targets=("${native[@]}")
-if [[ ${#targets[@]} -eq 0 ]]; then
-  [[ ${#failed[@]} -eq 0 ]] || { echo "fuzz.sh: FAILED: ${failed[*]}" >&2; exit 1; }
-  echo "fuzz.sh: js_boundary ran ${seconds}s without a failure"
-  exit 0
-fi
-if ! command -v clang++ >/dev/null; then
-  echo "fuzz.sh: clang++ not found; install it with: apt-get install -y clang libclang-rt-14-dev" >&2
-  exit 2
-fi
-
-cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DURNFOREST_FUZZ=ON \
-  -DURNFOREST_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null   # -O1 -g without NDEBUG: asserts stay on
-cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 mkdir -p "$build/logs"
-for t in "${targets[@]}"; do
-  seeds="$root/tests/fuzz/corpus/$t"
+
+# One target's run: its log in $build/logs/<target>.log, its exit status in $build/logs/<target>.rc.
+run_target() {
+  local t="$1" rc
+  if [[ $t == js_boundary ]]; then
+    rc=0
+    URNFOREST_FUZZ_SECONDS="$seconds" node "$root/tests/fuzz/js_boundary.mjs" >"$build/logs/$t.log" 2>&1 || rc=$?
+    echo "$rc" >"$build/logs/$t.rc"
+    return
+  fi
+  local seeds="$root/tests/fuzz/corpus/$t"
   if [[ $t == fuzz_onnx ]]; then  # the ONNX fixtures (only the .onnx files) are its seeds
     seeds="$build/seeds/$t"
     mkdir -p "$seeds"
@@ -84,19 +77,48 @@ for t in "${targets[@]}"; do
     mkdir -p "$seeds"
     find "$root/tests/fixtures/xgboost" -name '*.model.json' -size -64k -exec cp {} "$seeds/" \;
   fi
-  work="$build/corpus/$t"
-  dict=()
+  local work="$build/corpus/$t"
+  local dict=()
   if [[ -f "$root/tests/fuzz/$t.dict" && -z "${FUZZ_NO_DICT:-}" ]]; then dict=(-dict="$root/tests/fuzz/$t.dict"); fi
-  artifacts="$build/artifacts/$t/"
+  local artifacts="$build/artifacts/$t/"
   mkdir -p "$work" "$artifacts"
-  echo "== $t: ${seconds}s"
-  set +e
+  rc=0
   # shellcheck disable=SC2086
   "$build/$t" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" "${dict[@]}" ${FUZZ_ARGS:-} \
-    >"$build/logs/$t.log" 2>&1
-  rc=$?
-  set -e
+    >"$build/logs/$t.log" 2>&1 || rc=$?
+  echo "$rc" >"$build/logs/$t.rc"
+}
+
+# Each target is one process on one core for the same SECONDS_PER_TARGET whatever the pool size, so a
+# pool of FUZZ_PARALLEL (default: the number of cores) runs the same fuzzing in less wall time.
+parallel="${FUZZ_PARALLEL:-$(nproc 2>/dev/null || echo 1)}"
+[[ "$parallel" =~ ^[1-9][0-9]*$ ]] || parallel=1
+running=0
+for t in "${targets[@]}"; do
+  if [[ $running -ge $parallel ]]; then wait -n || true; running=$((running - 1)); fi
+  echo "== $t: ${seconds}s"
+  rm -f "$build/logs/$t.rc"
+  run_target "$t" &
+  running=$((running + 1))
+done
+wait || true
+
+# The reports, in the order the targets were given.
+failed=()
+for t in "${targets[@]}"; do
+  rc="$(cat "$build/logs/$t.rc" 2>/dev/null || echo 127)"
+  if [[ $t == js_boundary ]]; then
+    if [[ $rc -eq 0 ]]; then
+      tail -1 "$build/logs/$t.log"
+    else
+      echo "!! js_boundary failed; log: $build/logs/js_boundary.log" >&2
+      tail -25 "$build/logs/js_boundary.log" >&2
+      failed+=(js_boundary)
+    fi
+    continue
+  fi
+  echo "-- $t"
   grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+.*DONE' "$build/logs/$t.log" || true
   if [[ $rc -ne 0 ]]; then
     echo "!! $t failed (exit $rc); log: $build/logs/$t.log" >&2
@@ -109,4 +131,4 @@ if [[ ${#failed[@]} -gt 0 ]]; then
   echo "fuzz.sh: FAILED: ${failed[*]}" >&2
   exit 1
 fi
-echo "fuzz.sh: ${#targets[@]} target(s) ran ${seconds}s each without a crash"
+echo "fuzz.sh: ${#targets[@]} target(s) ran ${seconds}s each (${parallel} at a time) without a crash"

@@ -1,21 +1,51 @@
 #!/usr/bin/env bash
 # `npm test`: set-up if needed, build native + wasm, then every suite in order:
 #   1. ctest (Catch2, native)    1b. the CLI's JSON contract, native and Node (bin/urnforest.mjs)
-#   1c. Catch2 under ASan+UBSan
+#   1c. Catch2 under ASan+UBSan (without the [slow] numerical sweeps: scripts/test-sanitize.sh says why)
 #   2. tsc --noEmit --strict on tests/js/types_check.ts (unchanged API) and types_additions_check.ts
 #   3. node --test tests/js/     4. browser smoke test (tests/e2e, Debian Chromium via playwright-core)
+# Each stage ends with a line "-- <stage>: W s wall, U+S s CPU" (CPU: user+sys of the stage and its
+# children), so a CI log shows where the time goes.
+# JOBS (default 2): build and ctest parallelism. TEST_CONCURRENCY (default: the number of cores): test
+# files node --test runs at once (each in its own process; node's own default is one fewer than the cores,
+# which is one file at a time on a 2-core machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
-scripts/setup.sh
-scripts/build.sh native wasm node-cli
-echo "== ctest" && ctest --test-dir build --output-on-failure -j "${JOBS:-2}"
-echo "== node --test tests/cli/ (native CLI contract)" && node --test tests/cli/
-echo "== node --test tests/cli/ (Node CLI contract, URNFOREST_CLI=node)" && URNFOREST_CLI=node node --test tests/cli/
-echo "== Catch2 suite under ASan + UBSan" && scripts/test-sanitize.sh > build-asan.log 2>&1 \
-  || { tail -40 build-asan.log; exit 1; }
-tail -1 build-asan.log
-echo "== tsc" && node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext \
+jobs="${JOBS:-2}"
+node_jobs="${TEST_CONCURRENCY:-$(nproc 2>/dev/null || echo 2)}"
+
+stage() {
+  local name="$1" TIMEFORMAT
+  shift
+  echo "== $name"
+  TIMEFORMAT="-- $name: %R s wall, %U+%S s CPU"
+  time "$@"
+}
+# The native build and the wasm builds at the same time: each ends in steps that use one core (the
+# test binary's link, emscripten's LTO links, Vite's bundles), which the other build's compiles fill.
+# The wasm builds' output goes to build-wasm.log (printed if they fail).
+builds() {
+  local wasm_pid rc=0
+  scripts/build.sh wasm node-cli > build-wasm.log 2>&1 &
+  wasm_pid=$!
+  scripts/build.sh native || rc=$?
+  wait "$wasm_pid" || { echo "== the wasm build failed:"; tail -40 build-wasm.log; return 1; }
+  return "$rc"
+}
+sanitize() {
+  scripts/test-sanitize.sh > build-asan.log 2>&1 || { tail -40 build-asan.log; return 1; }
+  tail -1 build-asan.log
+}
+
+stage "set-up" scripts/setup.sh
+stage "build native, and wasm + node-cli beside it" builds
+stage "ctest" ctest --test-dir build --output-on-failure -j "$jobs"
+stage "node --test tests/cli/ (native CLI contract)" node --test --test-concurrency="$node_jobs" tests/cli/
+stage "node --test tests/cli/ (Node CLI contract, URNFOREST_CLI=node)" \
+  env URNFOREST_CLI=node node --test --test-concurrency="$node_jobs" tests/cli/
+stage "Catch2 suite under ASan + UBSan" sanitize
+stage "tsc" node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext \
   --moduleResolution nodenext tests/js/types_check.ts tests/js/types_additions_check.ts
-echo "== node --test tests/js/" && node --test tests/js/
-echo "== browser smoke test" && node --test tests/e2e/
+stage "node --test tests/js/" node --test --test-concurrency="$node_jobs" tests/js/
+stage "browser smoke test" node --test tests/e2e/

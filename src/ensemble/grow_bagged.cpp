@@ -122,7 +122,11 @@ Status AppendNodeTable(const NodeTable& from, NodeTable* into, uint32_t* node_ba
     return Status::Error(StatusCode::kLimitExceeded,
                          "the forest exceeds 2^30 categorical bit-set words");
   }
-  into->nodes.reserve(nodes + from.nodes.size());
+  // Geometric growth (x1.5): reserving exactly the new size on every append reallocated and copied
+  // the whole table once per tree, quadratic in the number of trees (100,000 trees: ~50 s natively).
+  const size_t need = nodes + from.nodes.size();
+  const size_t capacity = into->nodes.capacity();
+  if (need > capacity) into->nodes.reserve(std::max(need, capacity + capacity / 2));
   for (TreeNode node : from.nodes) {
     if (node.feature >= 0) {
       node.child_or_class += static_cast<uint32_t>(nodes);
