@@ -1,13 +1,11 @@
 // A forest's calibration rows as the certificate reads them, and the process-wide cache of
 // certified strategies and minimean strategies (urnforest/certified_halting.h).
-#include <cstring>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "model/recent_cache.h"
 #include "urnforest/alpha.h"
 #include "urnforest/certified_halting.h"
 #include "urnforest/forest.h"
@@ -41,16 +39,9 @@ struct CacheEntry {
   std::shared_ptr<const BinaryStoppingStrategy> minimean;
 };
 
-// A few recent entries (a process holds a few models): the oldest is dropped beyond kCapacity.
-constexpr size_t kCapacity = 16;
-
-std::mutex& CacheMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-std::deque<CacheEntry>& Cache() {
-  static std::deque<CacheEntry> cache;
+// A few recent entries (a process holds a few models): the oldest is dropped beyond 16.
+internal::RecentCache<CacheEntry>& Cache() {
+  static internal::RecentCache<CacheEntry> cache(16);
   return cache;
 }
 
@@ -64,20 +55,14 @@ const std::vector<int32_t>& KeyLabels(const Forest& forest) {
   return forest.calibration_votes().empty() ? forest.train_labels() : forest.calibration_labels();
 }
 
-uint64_t Bits(double x) {
-  uint64_t bits = 0;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
-
 // The key of `forest`'s rows without its vectors (Matches compares those in place).
 CacheKey Parameters(int kind, const Forest& forest, double alpha, double delta, VoteKind vote) {
   CacheKey key;
   key.kind = kind;
   key.classes = forest.num_classes();
   key.trees = forest.num_trees();
-  key.alpha_bits = Bits(alpha);
-  key.delta_bits = Bits(delta);
+  key.alpha_bits = internal::DoubleBits(alpha);
+  key.delta_bits = internal::DoubleBits(delta);
   key.vote = static_cast<int>(vote);
   key.imported = forest.imported() != nullptr;
   key.trained_calibration = !forest.calibration_votes().empty();
@@ -92,19 +77,17 @@ bool Matches(const CacheKey& stored, const CacheKey& asked, const Forest& forest
          (with_labels ? stored.labels == KeyLabels(forest) : stored.labels.empty());
 }
 
-const CacheEntry* Find(const CacheKey& asked, const Forest& forest, bool with_labels) {
-  for (const CacheEntry& e : Cache()) {
-    if (Matches(e.key, asked, forest, with_labels)) return &e;
-  }
-  return nullptr;
+// `get` of the cached entry made from `asked` and `forest`'s rows, or a null pointer.
+template <typename Get>
+auto Find(const CacheKey& asked, const Forest& forest, bool with_labels, const Get& get) {
+  return Cache().Find([&](const CacheEntry& e) { return Matches(e.key, asked, forest, with_labels); }, get);
 }
 
 void Insert(CacheKey key, const Forest& forest, bool with_labels, CacheEntry entry) {
   key.votes = KeyVotes(forest);
   if (with_labels) key.labels = KeyLabels(forest);
   entry.key = std::move(key);
-  Cache().push_back(std::move(entry));
-  while (Cache().size() > kCapacity) Cache().pop_front();
+  Cache().Insert(std::move(entry));
 }
 
 std::shared_ptr<const CertifiedStrategy> ExactWithReason(double alpha, double delta, std::string reason) {
@@ -172,10 +155,7 @@ Result<std::shared_ptr<const CertifiedStrategy>> CertifyForest(const Forest& for
   }
   const bool with_labels = vote != VoteKind::kHard;
   const CacheKey asked = Parameters(0, forest, alpha, delta, vote);
-  {
-    std::lock_guard<std::mutex> lock(CacheMutex());
-    if (const CacheEntry* hit = Find(asked, forest, with_labels)) return hit->certified;
-  }
+  if (auto hit = Find(asked, forest, with_labels, [](const CacheEntry& e) { return e.certified; })) return hit;
   Result<CalibrationRows> rows = ForestCalibrationRows(forest, vote);
   if (!rows.ok()) return ExactWithReason(alpha, delta, rows.status().message);
   CertifyOptions options;
@@ -186,7 +166,6 @@ Result<std::shared_ptr<const CertifiedStrategy>> CertifyForest(const Forest& for
   if (!made.ok()) return made.status();
   CacheEntry entry;
   entry.certified = std::make_shared<const CertifiedStrategy>(std::move(made).value());
-  std::lock_guard<std::mutex> lock(CacheMutex());
   Insert(asked, forest, with_labels, entry);
   return entry.certified;
 }
@@ -201,10 +180,7 @@ Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimean(const Fores
     return Invalid("rule 'lp' is for at most " + std::to_string(kMaxBinaryStoppingTrees) + " trees");
   }
   const CacheKey asked = Parameters(1, forest, alpha, 0.0, VoteKind::kHard);
-  {
-    std::lock_guard<std::mutex> lock(CacheMutex());
-    if (const CacheEntry* hit = Find(asked, forest, false)) return hit->minimean;
-  }
+  if (auto hit = Find(asked, forest, false, [](const CacheEntry& e) { return e.minimean; })) return hit;
   std::vector<uint32_t> tallies;
   const ImportedModel* imported = forest.imported();
   if (imported != nullptr) {
@@ -228,7 +204,6 @@ Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimean(const Fores
   if (!lp.ok()) return lp.status();
   CacheEntry entry;
   entry.minimean = std::make_shared<const BinaryStoppingStrategy>(std::move(lp).value());
-  std::lock_guard<std::mutex> lock(CacheMutex());
   Insert(asked, forest, false, entry);
   return entry.minimean;
 }

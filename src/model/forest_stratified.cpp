@@ -2,12 +2,10 @@
 // (urnforest/forest_stratified.h).
 #include "urnforest/forest_stratified.h"
 
-#include <cstring>
-#include <deque>
-#include <mutex>
 #include <string>
 #include <utility>
 
+#include "model/recent_cache.h"
 #include "urnforest/alpha.h"
 
 namespace urnforest {
@@ -21,22 +19,9 @@ struct Entry {
   std::shared_ptr<const StratifiedModel> model;
 };
 
-constexpr size_t kCapacity = 16;
-
-std::mutex& CacheMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-std::deque<Entry>& Cache() {
-  static std::deque<Entry> cache;
+internal::RecentCache<Entry>& Cache() {
+  static internal::RecentCache<Entry> cache(16);
   return cache;
-}
-
-uint64_t Bits(double x) {
-  uint64_t bits = 0;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
 }
 
 Status Invalid(const std::string& message) { return Status::Error(StatusCode::kInvalidArgument, message); }
@@ -74,19 +59,16 @@ Result<std::shared_ptr<const StratifiedModel>> ForestStratified(const Forest& fo
     return Invalid("rule 'stratified' needs a calibrated forest: calibrate it on unlabeled rows first (its "
                    "surrogate is fitted then)");
   }
-  const uint64_t bits = Bits(alpha);
-  {
-    std::lock_guard<std::mutex> lock(CacheMutex());
-    for (const Entry& e : Cache()) {
-      if (e.calibration == calibration && e.alpha_bits == bits) return e.model;
-    }
+  const uint64_t bits = internal::DoubleBits(alpha);
+  if (std::shared_ptr<const StratifiedModel> hit =
+          Cache().Find([&](const Entry& e) { return e.calibration == calibration && e.alpha_bits == bits; },
+                       [](const Entry& e) { return e.model; })) {
+    return hit;
   }
   Result<StratifiedModel> solved = SolveStratifiedModel(*calibration, 1.0 - alpha);
   if (!solved.ok()) return solved.status();
   Entry entry{calibration, bits, std::make_shared<const StratifiedModel>(std::move(solved).value())};
-  std::lock_guard<std::mutex> lock(CacheMutex());
-  Cache().push_back(entry);
-  if (Cache().size() > kCapacity) Cache().pop_front();
+  Cache().Insert(entry);
   return entry.model;
 }
 

@@ -2,13 +2,11 @@
 // tallies and cached (urnforest/forest_tally_minimean.h).
 #include "urnforest/forest_tally_minimean.h"
 
-#include <cstring>
-#include <deque>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "model/recent_cache.h"
 #include "urnforest/alpha.h"
 #include "urnforest/minimax_stopping.h"
 #include "urnforest/prior.h"
@@ -28,39 +26,18 @@ struct Entry {
   std::shared_ptr<const BinaryStoppingStrategy> minimax;
 };
 
-// A few recent models; the oldest is dropped beyond kCapacity (a strategy at K = 4, T = 101
-// holds about 9 MB).
-constexpr size_t kCapacity = 4;
-
-std::mutex& CacheMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-std::deque<Entry>& Cache() {
-  static std::deque<Entry> cache;
+// A few recent models; the oldest is dropped beyond four (a strategy at K = 4, T = 101 holds
+// about 9 MB).
+internal::RecentCache<Entry>& Cache() {
+  static internal::RecentCache<Entry> cache(4);
   return cache;
 }
 
-uint64_t Bits(double x) {
-  uint64_t bits = 0;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
-
-const Entry* Find(int kind, const Forest& forest, uint64_t alpha_bits, const std::vector<uint32_t>& tallies) {
-  for (const Entry& e : Cache()) {
-    if (e.kind == kind && e.classes == forest.num_classes() && e.trees == forest.num_trees() &&
-        e.alpha_bits == alpha_bits && e.tallies == tallies) {
-      return &e;
-    }
-  }
-  return nullptr;
-}
-
-void Insert(Entry entry) {
-  Cache().push_back(std::move(entry));
-  while (Cache().size() > kCapacity) Cache().pop_front();
+// True when `e` was solved as `kind` for `forest`'s shape, alpha and tallies.
+bool Matches(const Entry& e, int kind, const Forest& forest, uint64_t alpha_bits,
+             const std::vector<uint32_t>& tallies) {
+  return e.kind == kind && e.classes == forest.num_classes() && e.trees == forest.num_trees() &&
+         e.alpha_bits == alpha_bits && e.tallies == tallies;
 }
 
 }  // namespace
@@ -91,10 +68,10 @@ Result<std::shared_ptr<const TallyStoppingStrategy>> ForestTallyMinimean(const F
   }
   Result<std::vector<uint32_t>> tallies = ForestLpTallies(forest);
   if (!tallies.ok()) return tallies.status();
-  const uint64_t alpha_bits = Bits(alpha);
-  {
-    std::lock_guard<std::mutex> lock(CacheMutex());
-    if (const Entry* hit = Find(0, forest, alpha_bits, tallies.value())) return hit->strategy;
+  const uint64_t alpha_bits = internal::DoubleBits(alpha);
+  if (auto hit = Cache().Find([&](const Entry& e) { return Matches(e, 0, forest, alpha_bits, tallies.value()); },
+                              [](const Entry& e) { return e.strategy; })) {
+    return hit;
   }
   TallyMinimeanProblem problem;
   problem.num_trees = forest.num_trees();
@@ -110,8 +87,7 @@ Result<std::shared_ptr<const TallyStoppingStrategy>> ForestTallyMinimean(const F
   entry.alpha_bits = alpha_bits;
   entry.tallies = std::move(tallies).value();
   entry.strategy = std::make_shared<const TallyStoppingStrategy>(std::move(solved).value());
-  std::lock_guard<std::mutex> lock(CacheMutex());
-  Insert(entry);
+  Cache().Insert(entry);
   return entry.strategy;
 }
 
@@ -126,10 +102,10 @@ Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimax(const Forest
   }
   Result<std::vector<uint32_t>> tallies = ForestLpTallies(forest);
   if (!tallies.ok()) return tallies.status();
-  const uint64_t alpha_bits = Bits(alpha);
-  {
-    std::lock_guard<std::mutex> lock(CacheMutex());
-    if (const Entry* hit = Find(1, forest, alpha_bits, tallies.value())) return hit->minimax;
+  const uint64_t alpha_bits = internal::DoubleBits(alpha);
+  if (auto hit = Cache().Find([&](const Entry& e) { return Matches(e, 1, forest, alpha_bits, tallies.value()); },
+                              [](const Entry& e) { return e.minimax; })) {
+    return hit;
   }
   MinimaxProblem problem;
   problem.num_trees = forest.num_trees();
@@ -150,8 +126,7 @@ Result<std::shared_ptr<const BinaryStoppingStrategy>> ForestMinimax(const Forest
   entry.alpha_bits = alpha_bits;
   entry.tallies = std::move(tallies).value();
   entry.minimax = std::make_shared<const BinaryStoppingStrategy>(std::move(strategy));
-  std::lock_guard<std::mutex> lock(CacheMutex());
-  Insert(entry);
+  Cache().Insert(entry);
   return entry.minimax;
 }
 
