@@ -3,27 +3,14 @@
 // predicted, halts exactly with alpha1, and fails with one JSON error on files it cannot run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cli } from './cli_binary.mjs';
+import { run, ok, scratchDir } from './cli_json.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixtures = join(root, 'tests', 'fixtures', 'onnx');
-const tmp = mkdtempSync(join(tmpdir(), 'urnforest-onnx-import-'));
-process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
-
-function run(...args) {
-  const out = spawnSync(cli, [...args, '--json'], { encoding: 'utf8' });
-  return { status: out.status, json: JSON.parse(out.stdout || 'null'), stderr: out.stderr };
-}
-function ok(...args) {
-  const out = run(...args);
-  assert.equal(out.status, 0, out.stderr + JSON.stringify(out.json));
-  return out.json;
-}
+const tmp = scratchDir('urnforest-onnx-import-');
 
 function fixture(name) {
   const fx = JSON.parse(readFileSync(join(fixtures, `${name}.json`), 'utf8'));

@@ -2,26 +2,13 @@
 // vote (docs/halting.md, "Beyond counts"), calibrated by `calibrate` or in the same run with --calibration.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cli } from './cli_binary.mjs';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { run, ok, scratchDir } from './cli_json.mjs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const tmp = mkdtempSync(join(tmpdir(), 'urnforest-stratified-'));
-process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
-
-function run(...args) {
-  const out = spawnSync(cli, [...args, '--json'], { encoding: 'utf8' });
-  return { status: out.status, json: JSON.parse(out.stdout || 'null'), stderr: out.stderr };
-}
-function ok(...args) {
-  const out = run(...args);
-  assert.equal(out.status, 0, out.stderr + JSON.stringify(out.json));
-  return out.json;
-}
+const tmp = scratchDir('urnforest-stratified-');
 
 const lines = readFileSync(join(root, 'datasets', 'wdbc.csv'), 'utf8').trim().split('\n');
 const calibrationCsv = join(tmp, 'cal.csv');
