@@ -3,11 +3,7 @@
 // Cancel stops it (the worker's job control), and the next rule asked for runs normally.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launchChromiumProfile } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { openDemo, closeDemo } from './demo_page.mjs';
 
 let server;
 let context;
@@ -15,19 +11,10 @@ let profile;
 let page;
 
 before(async () => {
-  server = await startServer();
-  profile = mkdtempSync(join(tmpdir(), 'urnforest-cancel-'));
-  context = await launchChromiumProfile(profile, { viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
-  page = context.pages()[0] ?? await context.newPage();
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'ready');
+  ({ server, context, profile, page } = await openDemo('urnforest-cancel-', { viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' }));
 });
 
-after(async () => {
-  await context?.close();
-  await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => closeDemo({ context, server, profile }));
 
 test('vehicle with 1,001 trees: the optimal rule\'s work shows its time and can be cancelled', { timeout: 300_000 }, async () => {
   await page.selectOption('#dataset', 'vehicle');

@@ -6,11 +6,10 @@
 // tests/e2e/artifacts/ (git-ignored).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromiumProfile } from '../../scripts/chromium.mjs';
-import { startServer, repoRoot } from '../../scripts/serve.mjs';
+import { openDemo, closeDemo } from './demo_page.mjs';
+import { repoRoot } from '../../scripts/serve.mjs';
 import { WIDTHS, axeViolations, brokenWords, fieldProblems, smallChartText } from './page_checks.mjs';
 
 const ARTIFACTS = join(repoRoot, 'tests', 'e2e', 'artifacts');
@@ -22,21 +21,10 @@ const problems = [];
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  server = await startServer();
-  profile = mkdtempSync(join(tmpdir(), 'urnforest-certified-rule-'));
-  context = await launchChromiumProfile(profile, { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-  page = context.pages()[0] ?? await context.newPage();
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text().slice(0, 300)}`); });
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'ready');
+  ({ server, context, profile, page } = await openDemo('urnforest-certified-rule-', { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' }, { problems }));
 });
 
-after(async () => {
-  await context?.close();
-  await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => closeDemo({ context, server, profile }));
 
 /** Trains `trees` trees on `dataset` with `holdout` of the rows held out and a share `cal` of them calibrating. */
 async function train(dataset, { holdout, cal, trees = 101, ensemble = 'rf' }) {

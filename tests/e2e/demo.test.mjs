@@ -5,11 +5,10 @@
 // server and the console must stay clean. Screenshots go to tests/e2e/artifacts/ (git-ignored).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromiumProfile } from '../../scripts/chromium.mjs';
-import { startServer, repoRoot } from '../../scripts/serve.mjs';
+import { openDemo, closeDemo } from './demo_page.mjs';
+import { repoRoot } from '../../scripts/serve.mjs';
 
 const ARTIFACTS = join(repoRoot, 'tests', 'e2e', 'artifacts');
 const RULES = ['siba', 'hyper', '1dir', 'ndir', 'optimal', 'alpha1', 'infinite'];
@@ -23,22 +22,10 @@ const problems = [];
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  server = await startServer();
-  profile = mkdtempSync(join(tmpdir(), 'urnforest-demo-'));
-  context = await launchChromiumProfile(profile, { acceptDownloads: true, viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-  page = context.pages()[0] ?? await context.newPage();
-  page.on('request', (req) => requests.push(req.url()));
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text().slice(0, 300)}`); });
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'ready');
+  ({ server, context, profile, page } = await openDemo('urnforest-demo-', { acceptDownloads: true, viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' }, { problems, onPage: (p) => p.on('request', (req) => requests.push(req.url())) }));
 });
 
-after(async () => {
-  await context?.close();
-  await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => closeDemo({ context, server, profile }));
 
 const status = () => page.textContent('#status');
 

@@ -4,11 +4,7 @@
 // every view one tap away from anywhere, and axe-core finds no violation of WCAG levels A and AA.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launchChromiumProfile } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { openDemo, closeDemo } from './demo_page.mjs';
 import { VIEWS, WIDTHS, axeViolations, brokenWords, fieldProblems, smallChartText } from './page_checks.mjs';
 
 let server;
@@ -18,21 +14,10 @@ let page;
 const problems = [];
 
 before(async () => {
-  server = await startServer();
-  profile = mkdtempSync(join(tmpdir(), 'urnforest-responsive-'));
-  context = await launchChromiumProfile(profile, { viewport: WIDTHS.desktop, reducedMotion: 'reduce' });
-  page = context.pages()[0] ?? await context.newPage();
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text().slice(0, 300)}`); });
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'ready');
+  ({ server, context, profile, page } = await openDemo('urnforest-responsive-', { viewport: WIDTHS.desktop, reducedMotion: 'reduce' }, { problems }));
 });
 
-after(async () => {
-  await context?.close();
-  await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => closeDemo({ context, server, profile }));
 
 async function trainAndSettle(dataset, trees) {
   await page.setViewportSize(WIDTHS.desktop);

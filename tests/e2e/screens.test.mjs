@@ -6,11 +6,10 @@
 // cross-validates.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromiumProfile } from '../../scripts/chromium.mjs';
-import { startServer, repoRoot } from '../../scripts/serve.mjs';
+import { openDemo, closeDemo } from './demo_page.mjs';
+import { repoRoot } from '../../scripts/serve.mjs';
 
 const SHOTS = join(repoRoot, 'tests', 'e2e', 'artifacts', 'screens');
 const VIEWS = ['data-view', 'urn-view', 'test-view', 'prior-view', 'concepts-view', 'classify-view', 'byom-view'];
@@ -26,21 +25,10 @@ const problems = [];
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = await startServer();
-  profile = mkdtempSync(join(tmpdir(), 'urnforest-screens-'));
-  context = await launchChromiumProfile(profile, { viewport: WIDTHS.desktop, reducedMotion: 'reduce' });
-  page = context.pages()[0] ?? await context.newPage();
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text().slice(0, 300)}`); });
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'ready');
+  ({ server, context, profile, page } = await openDemo('urnforest-screens-', { viewport: WIDTHS.desktop, reducedMotion: 'reduce' }, { problems }));
 });
 
-after(async () => {
-  await context?.close();
-  await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => closeDemo({ context, server, profile }));
 
 async function train(dataset, trees, { ensemble = 'rf', cv = false } = {}) {
   await page.setViewportSize(WIDTHS.desktop);

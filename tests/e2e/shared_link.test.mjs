@@ -4,11 +4,8 @@
 // Train: numbers checked as typed, a one-class CSV refused when it is opened.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromiumProfile } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { openDemo, closeDemo } from './demo_page.mjs';
 
 let server;
 let context;
@@ -17,19 +14,10 @@ let page;
 const problems = [];
 
 before(async () => {
-  server = await startServer();
-  profile = mkdtempSync(join(tmpdir(), 'urnforest-shared-'));
-  context = await launchChromiumProfile(profile, { viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
-  page = context.pages()[0] ?? await context.newPage();
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text().slice(0, 300)}`); });
+  ({ server, context, profile, page } = await openDemo('urnforest-shared-', { viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' }, { problems, ready: false }));
 });
 
-after(async () => {
-  await context?.close();
-  await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => closeDemo({ context, server, profile }));
 
 /** Opens the demo at `hash` (in a fresh document) and waits until its model is trained and the urn drawn. */
 async function open(hash) {
