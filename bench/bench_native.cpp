@@ -4,7 +4,9 @@
 //     full vote (PredictFullRows) and halted prediction (PredictHaltedRows) per rule on rows
 //     converted once to the model's layout, as the wasm API keeps them per dataset (a
 //     PreparedRows per dataset handle); the conversion (ModelRows + RowsWithoutNaN) is timed apart as convert_ms.
-//     Interleaved round by round; each timing repeats the call until >= 20 ms and divides.
+//     Interleaved round by round; each timing repeats the call until >= 20 ms and divides. Halted
+//     calls query the trees in generation order; with URNFOREST_BENCH_ORDER=random, in a random
+//     order per row (the order JS `predict` and the CLI use by default).
 //   bench_native scores MODEL.urnf TEST.csv ROUNDS
 //     an imported model's soft (or additive) prediction (PredictScoresRows) and its exact early exit
 //     (PredictSoftExact) on rows converted once, interleaved round by round (as predict).
@@ -124,6 +126,10 @@ int main(int argc, char** argv) {
     Result<std::vector<float>> rows = ModelRows(forest, data.value());
     if (!rows.ok()) Die(rows.status().ToString());
     const std::vector<uint8_t> without_nan = RowsWithoutNaN(rows.value().data(), n, m);
+    SequentialVoteOptions halted_options;
+    if (const char* order = std::getenv("URNFOREST_BENCH_ORDER"); order != nullptr && std::string(order) == "random") {
+      halted_options.order = QueryOrder::kRandomPerRow;
+    }
     std::vector<double> convert, full;
     std::vector<std::vector<double>> halted(tables.size());
     std::vector<double> mean_trees(tables.size());
@@ -138,7 +144,7 @@ int main(int argc, char** argv) {
       for (size_t i = 0; i < tables.size(); ++i) {
         halted[i].push_back(MsPerCall([&] {
           Result<SequentialVoteResult> s = PredictHaltedRows(forest, rows.value().data(), n, tables[i],
-                                                             {}, without_nan.data());
+                                                             halted_options, without_nan.data());
           if (!s.ok()) Die("PredictHalted failed");
           mean_trees[i] = s.value().MeanTrees();
         }));

@@ -2,6 +2,7 @@
 #include "urnforest/sequential_vote.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <string>
 
 #include "base/enum_names.h"
@@ -99,6 +100,10 @@ constexpr size_t kWalkBlock = 256;
 // Walks done together: rows per tree while at least this many rows of a block are voting, then
 // trees per row for the rest (BlockVoter::VoteTrees; the forest's walker interleaves 4 walks).
 constexpr size_t kWalkTogether = 4;
+// Random query orders: rows per block walked side by side (each row keeps its own order, T entries),
+// for forests of at most kLockstepMaxTrees trees (larger ones go row by row).
+constexpr size_t kLockstepBlock = 256;
+constexpr size_t kLockstepMaxTrees = 1024;
 constexpr int32_t kTreesTogether = static_cast<int32_t>(kWalkTogether);
 
 // Runs one row over `order`; fills trace vectors when non-null. With `shuffles` (random order,
@@ -321,6 +326,61 @@ Status PredictSequentialBlockedInto(const HaltingTable& table, size_t num_rows,
     full_vote(r, t);
     return Status::Ok();
   };
+  if (options.order == QueryOrder::kRandomPerRow && static_cast<size_t>(T) <= kLockstepMaxTrees) {
+    // Rows side by side: at step k every live row of a block makes position k of its own order
+    // final (the Fisher-Yates draw RowShuffles makes for that row: same stream, same bounds) and
+    // votes that tree; the walks of different rows through different trees go together
+    // (BlockVoter::VotePairs). A row leaves the block when it halts.
+    const size_t n = static_cast<size_t>(T);
+    const size_t block = std::min(num_rows, kLockstepBlock);
+    std::vector<int32_t> orders(block * n);
+    std::vector<internal::DetRng> rngs(block, internal::DetRng(0));
+    std::vector<internal::DetRng::Divisor32> divisors;  // entry p prepares Below32(n - p)
+    std::vector<size_t> live_rows(block);
+    std::vector<size_t> slots(block);  // a live row's order, stream and tally in the block
+    std::vector<int32_t> trees(block);
+    std::vector<int32_t> pair_votes(block);
+    std::vector<int32_t> row_tallies(block * L);
+    for (size_t begin = 0; begin < num_rows; begin += block) {
+      const size_t count = std::min(block, num_rows - begin);
+      for (size_t j = 0; j < count; ++j) {
+        std::copy(base.begin(), base.end(), orders.begin() + static_cast<std::ptrdiff_t>(j * n));
+        rngs[j] = internal::DetRng::ForItem(options.seed, options.first_row + begin + j);
+        live_rows[j] = begin + j;
+        slots[j] = j;
+      }
+      std::fill(row_tallies.begin(), row_tallies.begin() + static_cast<std::ptrdiff_t>(count * L), 0);
+      size_t live = count;
+      for (int32_t k = 0; k < T && live > 0; ++k) {
+        const size_t p = static_cast<size_t>(k);
+        const bool draw = p + 1 < n;  // the last position is final when the others are
+        if (draw && p == divisors.size()) divisors.emplace_back(static_cast<uint32_t>(n - p));
+        for (size_t j = 0; j < live; ++j) {
+          int32_t* order = orders.data() + slots[j] * n;
+          if (draw) std::swap(order[p], order[p + rngs[slots[j]].Below32(divisors[p])]);
+          trees[j] = order[p];
+        }
+        voter.VotePairs(trees.data(), live_rows.data(), live, pair_votes.data());
+        size_t keep = 0;
+        for (size_t j = 0; j < live; ++j) {
+          const int32_t v = pair_votes[j];
+          const size_t r = live_rows[j];
+          if (static_cast<uint32_t>(v) >= static_cast<uint32_t>(l)) return bad_vote(trees[j], r, v);
+          int32_t* t = row_tallies.data() + slots[j] * L;
+          ++t[v];
+          if (halts_at(r, k, t)) continue;
+          if (k + 1 == T) {
+            full_vote(r, t);
+            continue;
+          }
+          live_rows[keep] = r;
+          slots[keep++] = slots[j];
+        }
+        live = keep;
+      }
+    }
+    return Status::Ok();
+  }
   if (options.order == QueryOrder::kRandomPerRow) {
     std::vector<int32_t> row_tally(l);
     RowShuffles shuffles(options.seed, base.data(), base.size());

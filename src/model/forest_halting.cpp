@@ -42,6 +42,19 @@ class ForestVoter final : public BlockVoter {
     }
   }
 
+  void VotePairs(const int32_t* trees, const size_t* rows, size_t count, int32_t* out) const override {
+    const float* base = rows_;
+    const size_t m = m_;
+    const uint8_t* no_nan = no_nan_;
+    auto row_ptr = [base, m, rows](size_t i) { return base + rows[i] * m; };
+    auto row_no_nan = [no_nan, rows](size_t i) { return no_nan[rows[i]] != 0; };
+    if (view_.numeric_only) {
+      view_.VotePairs<true>(trees, count, row_ptr, row_no_nan, out);
+    } else {
+      view_.VotePairs<false>(trees, count, row_ptr, row_no_nan, out);
+    }
+  }
+
   void VoteTrees(const int32_t* trees, size_t count, size_t row, int32_t* out) const override {
     const float* x = rows_ + row * m_;
     if (view_.numeric_only) {

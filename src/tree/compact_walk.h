@@ -137,7 +137,7 @@ inline bool CompactGroup(const CompactTrees& trees, size_t i, RootOf& root_of, R
 }
 
 /// out[i] = the leaf reached from node root_of(i) by row_ptr(i), i < count, for rows without NaN,
-/// kGroup walks at a time (CompactGroup; then one at a time for the rest): kEnd (kEndClass,
+/// kGroup walks at a time (CompactGroup; then 4 and 2 side by side, then one at a time): kEnd (kEndClass,
 /// kEndLeafIndex, kEndLeafRow) says what out[i] holds; kEndLeafRow only on a leaf-row layout
 /// (payload_is_row). Natively, with the default kGroup, groups of shallow trees (at most
 /// kCompactFixedDepth deep) go 2 * kGroup at a time (measured: without checks, more walks fit);
@@ -160,6 +160,17 @@ inline void CompactWalk(const CompactTrees& trees, size_t count, RootOf root_of,
     }
     CompactGroup<kEnd, kGroup, false>(trees, i, root_of, row_ptr, out);
     i += kGroup;
+  }
+  // A remainder of 4 or 2 walks still goes side by side (a row alone through its next 4 trees is
+  // the halted vote's step, sequential_vote.cpp): one after another their node loads would not
+  // overlap.
+  if (kGroup > 4 && i + 4 <= count) {
+    CompactGroup<kEnd, 4, false>(trees, i, root_of, row_ptr, out);
+    i += 4;
+  }
+  if (kGroup > 2 && i + 2 <= count) {
+    CompactGroup<kEnd, 2, false>(trees, i, root_of, row_ptr, out);
+    i += 2;
   }
   const CompactNode* nodes = trees.nodes.data();
   const uint32_t shift = trees.feature_bits;

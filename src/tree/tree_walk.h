@@ -163,6 +163,14 @@ struct WalkView {
                                           [no_nan](size_t) { return no_nan; }, out);
   }
 
+  /// out[j] = vote of tree trees[j] for row_ptr(j), j < count: rows side by side, each through its
+  /// own tree (random query orders), walked as VoteMany's rows.
+  template <bool kNumericOnly, class RowPtr, class NoNaNFn>
+  void VotePairs(const int32_t* trees, size_t count, RowPtr row_ptr, NoNaNFn no_nan, int32_t* out) const {
+    const uint32_t* r = roots;
+    WalkGroups<kNumericOnly>(count, [r, trees](size_t j) { return r[trees[j]]; }, row_ptr, no_nan, out);
+  }
+
   /// out[j] = vote of trees[j] for `row`, j < count, walking kWalkGroup trees at a time (one row
   /// through several trees: their node loads overlap as VoteMany's rows do). `no_nan`: `row` has no
   /// NaN.

@@ -101,6 +101,12 @@ class BlockVoter {
   virtual void VoteTrees(const int32_t* trees, size_t count, size_t row, int32_t* out) const {
     for (size_t j = 0; j < count; ++j) Vote(trees[j], &row, 1, out + j);
   }
+  /// out[j] = the vote of tree trees[j] for row rows[j], for j < count: rows side by side, each at
+  /// its own tree (random query orders). The default calls Vote once per pair; a voter may walk the
+  /// pairs together, the votes must be the same.
+  virtual void VotePairs(const int32_t* trees, const size_t* rows, size_t count, int32_t* out) const {
+    for (size_t j = 0; j < count; ++j) Vote(trees[j], rows + j, 1, out + j);
+  }
 };
 
 /// Identical results to PredictSequential with the same votes, computed faster: for generation and
@@ -112,8 +118,10 @@ class BlockVoter {
 /// fewest votes with which any tally can halt (HaltingTable::MinVotesToHalt) are walked without
 /// halting checks, 256 rows at a time; two-class tables with bounds (BinaryZeroWinsUpTo) check a
 /// row with two comparisons on its class-1 count. Once fewer than 4 rows of a block are left, each
-/// goes on alone through its next trees 4 at a time (BlockVoter::VoteTrees), and kRandomPerRow goes
-/// row by row the same way; votes past a row's stop are computed but never used nor checked. Fails
+/// goes on alone through its next trees 4 at a time (BlockVoter::VoteTrees). kRandomPerRow (up to
+/// 1,024 trees) goes in blocks of rows side by side, every row at its own next tree
+/// (BlockVoter::VotePairs), each row's order drawn as PredictSequential draws it; beyond 1,024
+/// trees, row by row 4 trees at a time; votes past a row's stop are computed but never used nor checked. Fails
 /// like PredictSequential; a vote out of range is reported for the first (tree, row) met in the
 /// order the votes are computed.
 Result<SequentialVoteResult> PredictSequentialBlocked(const HaltingTable& table, size_t num_rows,
