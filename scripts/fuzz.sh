@@ -49,7 +49,7 @@ if [[ ${#native[@]} -gt 0 ]]; then
   fi
   cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DURNFOREST_FUZZ=ON \
     -DURNFOREST_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null   # -O1 -g without NDEBUG: asserts stay on
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" >/dev/null   # without NDEBUG: asserts stay on; -g1: line numbers
   cmake --build "$build" -j "$jobs" --target "${native[@]}"
 fi
 
