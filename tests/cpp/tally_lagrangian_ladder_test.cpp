@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "urnforest/tally_stopping.h"
+#include "tally_enumeration.h"
 
 namespace urnforest {
 namespace {
@@ -36,25 +37,7 @@ std::vector<int32_t> RowOf(const std::vector<uint32_t>& tallies, size_t r, int32
   return std::vector<int32_t>(tallies.begin() + r * k, tallies.begin() + (r + 1) * k);
 }
 
-// The outcome of `set` on final tally f averaged over every distinct vote sequence (all equally
-// likely under a uniformly random order of the trees).
-TallyOutcome EnumeratedOutcome(const TallyLattice& lattice, const TallyStoppingSet& set, std::vector<int32_t> f) {
-  const int32_t k = lattice.num_classes();
-  std::vector<int32_t> sequence;
-  for (int32_t c = 0; c < k; ++c) sequence.insert(sequence.end(), static_cast<size_t>(f[static_cast<size_t>(c)]), c);
-  const int32_t winner = TallyLeader(f.data(), k);
-  TallyOutcome sum;
-  double count = 0.0;
-  do {
-    std::vector<int32_t> x(static_cast<size_t>(k), 0);
-    int32_t i = 0;
-    while (!set.stop[static_cast<size_t>(lattice.Index(x.data(), i))]) x[static_cast<size_t>(sequence[static_cast<size_t>(i++)])] += 1;
-    sum.trees += i;
-    sum.disagreement += TallyLeader(x.data(), k) != winner ? 1.0 : 0.0;
-    count += 1.0;
-  } while (std::next_permutation(sequence.begin(), sequence.end()));
-  return {sum.disagreement / count, sum.trees / count};
-}
+using testing::EnumeratedOutcome;
 
 bool SomeRowAbove(const std::vector<uint32_t>& rows, int32_t k, const int32_t* x) {
   for (size_t r = 0; r * k < rows.size(); ++r) {
