@@ -2,29 +2,16 @@
 // rule 'lp' ([KM26]'s minimean strategy), on the main thread and in the worker, and their refusals.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { init, Dataset, Forest, UrnforestError, trainForest } from '../../dist/index.js';
-import { readDataset } from './helpers.mjs';
+import { calibratedWdbcForest, readDataset, wdbcFeatureCsv } from './helpers.mjs';
 
-const dir = new URL('../fixtures/onnx/', import.meta.url);
-const fx = JSON.parse(readFileSync(new URL('sk_rf_wdbc_binary_zipmap.json', dir), 'utf8'));
 const CERTIFICATE_KEYS = ['strategy', 'parameter', 'certified', 'bound', 'alpha', 'delta', 'fitRows', 'certifyRows', 'reason', 'method', 'rowsNeeded'];
-
-// wdbc's feature columns as CSV text of the rows at positions with `parity` (0: even, 1: odd).
-function wdbcCsv(parity) {
-  const lines = readDataset('wdbc').trim().split('\n').map((l) => l.split(',').slice(0, 30).join(','));
-  return [lines[0], ...lines.slice(1).filter((_, i) => i % 2 === parity)].join('\n') + '\n';
-}
 
 let forest;
 let test_rows;
 before(async () => {
   await init();
-  forest = Forest.fromONNX(new Uint8Array(readFileSync(new URL(fx.model_file, dir))), { featureNames: fx.feature_names });
-  const calibration = Dataset.fromCSV(wdbcCsv(0), { target: null });
-  forest.calibrate(calibration);
-  calibration.dispose();
-  test_rows = Dataset.fromCSV(wdbcCsv(1), { target: null });
+  ({ forest, rows: test_rows } = calibratedWdbcForest({ Forest, Dataset }));
 });
 
 test("rule 'auto' answers with the certified strategy and carries the certificate with exactly its keys", () => {
@@ -134,7 +121,7 @@ test("rule 'auto' in the worker carries the same certificate and answer as on th
   const worker = new UrnforestWorker();
   try {
     const remote = await worker.load(forest.toBytes());
-    await remote.addData('rows', { csv: wdbcCsv(1), schemaOfModel: true, options: { target: null } });
+    await remote.addData('rows', { csv: wdbcFeatureCsv(1), schemaOfModel: true, options: { target: null } });
     const options = { rule: 'auto', alpha: 0.95, vote: 'hard' };
     const there = await remote.predict('rows', options);
     const here = forest.predict(test_rows, options);

@@ -56,3 +56,24 @@ export function consumerSuite(prefix, mainJs) {
     },
   };
 }
+
+/** wdbc's 30 feature columns (no label) as CSV text: the rows at even (`parity` 0) or odd (1) positions. */
+export function wdbcFeatureCsv(parity) {
+  const lines = readDataset('wdbc').trim().split('\n').map((l) => l.split(',').slice(0, 30).join(','));
+  return [lines[0], ...lines.slice(1).filter((_, i) => i % 2 === parity)].join('\n') + '\n';
+}
+
+/**
+ * scikit-learn's wdbc random forest (tests/fixtures/onnx/sk_rf_wdbc_binary_zipmap) imported with the package's
+ * `Forest` and calibrated on wdbc's even rows (unlabeled); `rows`: the odd rows as a `Dataset`. The caller owns
+ * both.
+ */
+export function calibratedWdbcForest({ Forest, Dataset }) {
+  const dir = new URL('../fixtures/onnx/', import.meta.url);
+  const fx = JSON.parse(readFileSync(new URL('sk_rf_wdbc_binary_zipmap.json', dir), 'utf8'));
+  const forest = Forest.fromONNX(new Uint8Array(readFileSync(new URL(fx.model_file, dir))), { featureNames: fx.feature_names });
+  const calibration = Dataset.fromCSV(wdbcFeatureCsv(0), { target: null });
+  forest.calibrate(calibration);
+  calibration.dispose();
+  return { forest, rows: Dataset.fromCSV(wdbcFeatureCsv(1), { target: null }) };
+}

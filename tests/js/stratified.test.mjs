@@ -3,27 +3,14 @@
 // worker, and its refusal on an uncalibrated forest.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { init, Dataset, Forest, UrnforestError, trainForest } from '../../dist/index.js';
-import { readDataset } from './helpers.mjs';
-
-const dir = new URL('../fixtures/onnx/', import.meta.url);
-const fx = JSON.parse(readFileSync(new URL('sk_rf_wdbc_binary_zipmap.json', dir), 'utf8'));
-
-function wdbcCsv(parity) {
-  const lines = readDataset('wdbc').trim().split('\n').map((l) => l.split(',').slice(0, 30).join(','));
-  return [lines[0], ...lines.slice(1).filter((_, i) => i % 2 === parity)].join('\n') + '\n';
-}
+import { calibratedWdbcForest, readDataset, wdbcFeatureCsv } from './helpers.mjs';
 
 let forest;
 let rows;
 before(async () => {
   await init();
-  forest = Forest.fromONNX(new Uint8Array(readFileSync(new URL(fx.model_file, dir))), { featureNames: fx.feature_names });
-  const calibration = Dataset.fromCSV(wdbcCsv(0), { target: null });
-  forest.calibrate(calibration);
-  calibration.dispose();
-  rows = Dataset.fromCSV(wdbcCsv(1), { target: null });
+  ({ forest, rows } = calibratedWdbcForest({ Forest, Dataset }));
 });
 
 test("rule 'stratified' halts the calibrated two-class forest and answers the same after toBytes", () => {
@@ -48,7 +35,7 @@ test("rule 'stratified' in the worker answers as on the main thread", async () =
   const worker = new UrnforestWorker();
   try {
     const remote = await worker.load(forest.toBytes());
-    await remote.addData('rows', { csv: wdbcCsv(1), schemaOfModel: true, options: { target: null } });
+    await remote.addData('rows', { csv: wdbcFeatureCsv(1), schemaOfModel: true, options: { target: null } });
     const options = { rule: 'stratified', alpha: 0.99, seed: 5 };
     const there = await remote.predict('rows', options);
     const here = forest.predict(rows, options);
